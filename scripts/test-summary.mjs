@@ -1,0 +1,28 @@
+// Sums every workspace's vitest JSON report into one plain closing line: "N passed, N failed".
+// Exits non-zero when a report is missing, a test failed, or no test ran at all.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+const missing = [];
+for (const group of ['packages', 'apps']) {
+  for (const name of readdirSync(join(root, group))) {
+    const dir = join(root, group, name);
+    if (!existsSync(join(dir, 'package.json'))) continue;
+    const report = join(dir, 'test-report.json');
+    if (!existsSync(report)) {
+      missing.push(`${group}/${name}`);
+      continue;
+    }
+    const json = JSON.parse(readFileSync(report, 'utf8'));
+    passed += json.numPassedTests;
+    failed += json.numFailedTests;
+    skipped += json.numPendingTests + (json.numTodoTests ?? 0);
+  }
+}
+for (const name of missing) console.error(`no test report for ${name} (did its tests run?)`);
+console.log(`${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`);
+process.exitCode = failed > 0 || passed === 0 || missing.length > 0 ? 1 : 0;
