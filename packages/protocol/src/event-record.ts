@@ -1,0 +1,258 @@
+import { z } from 'zod';
+import { ArtifactRefSchema, HookEventSchema, isoTimestamp, RiskClassSchema } from './hook-input.js';
+import { parseOrThrow } from './protocol-error.js';
+
+/** Every session event record type (SPEC §5), pinned by a test. */
+export const EVENT_RECORD_TYPES = [
+  'session_started',
+  'config_loaded',
+  'user_prompt_submitted',
+  'model_turn',
+  'tool_started',
+  'tool_finished',
+  'tool_denied',
+  'permission_denied',
+  'tool_skipped',
+  'hook_started',
+  'hook_finished',
+  'hook_failed',
+  'hook_log',
+  'hook_denied',
+  'hook_decision_ignored',
+  'stop_hook_prevented',
+  'stop_hook_limit_reached',
+  'loop_ended',
+] as const;
+/** A session event record type. */
+export type EventRecordType = (typeof EVENT_RECORD_TYPES)[number];
+
+/** Why a hook counts as failed (SPEC §2.2), pinned by a test. */
+export const HOOK_FAILURE_KINDS = [
+  'exit_code',
+  'timeout',
+  'protocol_error',
+  'output_too_large',
+  'cwd_invalid',
+  'spawn_error',
+  'aborted',
+] as const;
+/** Why a hook counts as failed. */
+export type HookFailureKind = (typeof HOOK_FAILURE_KINDS)[number];
+
+/** Why a loop ended (`loop_ended.reason`). */
+export const LOOP_END_REASONS = ['completed', 'max_turns', 'error', 'aborted'] as const;
+/** Why a loop ended. */
+export type LoopEndReason = (typeof LOOP_END_REASONS)[number];
+
+const nonEmpty = z.string().min(1);
+const count = z.number().int().nonnegative();
+const durationMs = z.number().nonnegative();
+
+function record<T extends EventRecordType, S extends z.core.$ZodLooseShape>(type: T, shape: S) {
+  return z.looseObject({
+    /** Position in the log: starts at 1, no gaps. */
+    seq: z.number().int().min(1),
+    /** When the record was written (ISO 8601). */
+    ts: isoTimestamp,
+    session_id: nonEmpty,
+    type: z.literal(type),
+    ...shape,
+  });
+}
+
+const hookFields = { hook_id: nonEmpty, event: HookEventSchema };
+const toolFields = { call_id: nonEmpty, tool: nonEmpty };
+
+/** `session_started`: the session began. */
+export const SessionStartedRecordSchema = record('session_started', {
+  source: z.enum(['startup', 'resume']),
+  project_dir: nonEmpty,
+  agent_home: nonEmpty,
+});
+
+/** `config_loaded`: the configuration snapshot this session uses. */
+export const ConfigLoadedRecordSchema = record('config_loaded', {
+  /** False when `hooks.enabled = false` or `--no-hooks`. */
+  hooks_enabled: z.boolean(),
+  /** Lowercase hex sha256 of the hooks.json bytes; `null` when there is none or hooks are disabled. */
+  hooks_fingerprint: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/, 'expected 64 lowercase hex digits (sha256)')
+    .nullable(),
+  /** Number of rules loaded. */
+  rules: count,
+  /** Configuration warnings: plain strings or objects with at least a `message`. */
+  warnings: z.array(z.union([z.string(), z.looseObject({ message: z.string() })])),
+});
+
+/** `user_prompt_submitted`: a user prompt (bounded). */
+export const UserPromptSubmittedRecordSchema = record('user_prompt_submitted', {
+  prompt: z.string(),
+});
+
+/** `model_turn`: one model call and its answer. */
+export const ModelTurnRecordSchema = record('model_turn', {
+  /** 0-based turn number. */
+  turn: count,
+  /** The last message sent to the model (text bounded). */
+  request_tail: z.looseObject({ role: z.enum(['user', 'tool', 'assistant']), text: z.string() }),
+  /** The model's text (bounded). */
+  text: z.string(),
+  /** Number of tool calls in the answer. */
+  tool_calls: count,
+});
+
+/** `tool_started`: a tool call entered processing. */
+export const ToolStartedRecordSchema = record('tool_started', {
+  ...toolFields,
+  /** The call's input, bounded like the hook input. */
+  input: z.unknown(),
+  risk: RiskClassSchema,
+});
+
+/** `tool_finished`: a tool call ran (artifact written first when the result was large). */
+export const ToolFinishedRecordSchema = record('tool_finished', {
+  ...toolFields,
+  is_error: z.boolean(),
+  bytes: count,
+  artifact_ref: ArtifactRefSchema.optional(),
+});
+
+/** `tool_denied`: a tool call was not run, because of a hook or the permission callback. */
+export const ToolDeniedRecordSchema = record('tool_denied', {
+  ...toolFields,
+  source: z.enum(['hook', 'permission']),
+  reason: z.string(),
+  hook_id: nonEmpty.optional(),
+});
+
+/** `permission_denied`: the permission callback refused a tool call. */
+export const PermissionDeniedRecordSchema = record('permission_denied', {
+  ...toolFields,
+  reason: z.string(),
+});
+
+/** `tool_skipped`: a tool call was not run because an earlier call of the turn was denied. */
+export const ToolSkippedRecordSchema = record('tool_skipped', {
+  ...toolFields,
+  /** The call whose denial halted the batch. */
+  denied_call_id: nonEmpty,
+});
+
+/** `hook_started`: a hook command was started. */
+export const HookStartedRecordSchema = record('hook_started', {
+  ...hookFields,
+  command: z.string(),
+});
+
+/** `hook_finished`: a hook produced a decision, or none. */
+export const HookFinishedRecordSchema = record('hook_finished', {
+  ...hookFields,
+  decision: z.enum(['allow', 'deny', 'none']),
+  reason: z.string().optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+  duration_ms: durationMs,
+  exit_code: z.number().int(),
+});
+
+/** `hook_failed`: a hook failed (SPEC §2.2); ignored unless its `on_failure` is `deny`. */
+export const HookFailedRecordSchema = record('hook_failed', {
+  ...hookFields,
+  failure: z.enum(HOOK_FAILURE_KINDS),
+  message: z.string(),
+  /** Exit code, when the process exited (`null` or absent otherwise). */
+  exit_code: z.number().int().nullable().optional(),
+  /** Signal that ended the process, e.g. `SIGKILL` (`null` or absent otherwise). */
+  signal: z.string().nullable().optional(),
+  on_failure: z.enum(['ignore', 'deny']),
+  duration_ms: durationMs,
+});
+
+/** `hook_log`: a hook's stderr tail, a `logs` line, or a protocol warning about the hook. */
+export const HookLogRecordSchema = record('hook_log', {
+  ...hookFields,
+  source: z.enum(['stderr', 'logs', 'warning']),
+  message: z.string(),
+});
+
+/** `hook_denied`: a hook's deny stands. */
+export const HookDeniedRecordSchema = record('hook_denied', {
+  ...hookFields,
+  reason: z.string(),
+  call_id: nonEmpty.optional(),
+});
+
+/** `hook_decision_ignored`: a deny from an observe-only event (it changes nothing). */
+export const HookDecisionIgnoredRecordSchema = record('hook_decision_ignored', {
+  ...hookFields,
+  reason: z.string().optional(),
+});
+
+/** `stop_hook_prevented`: a Stop hook prevented the loop from ending. */
+export const StopHookPreventedRecordSchema = record('stop_hook_prevented', {
+  hook_id: nonEmpty,
+  event: z.literal('Stop'),
+  reason: z.string(),
+  /** Stop denials in this loop, this one included. */
+  prevented_count: z.number().int().min(1),
+});
+
+/** `stop_hook_limit_reached`: `stop_loop_limit` was reached; the stop went through without Stop hooks. */
+export const StopHookLimitReachedRecordSchema = record('stop_hook_limit_reached', {
+  limit: z.number().int().min(1),
+  prevented_count: count,
+});
+
+/** `loop_ended`: the handling of one user prompt ended. */
+export const LoopEndedRecordSchema = record('loop_ended', {
+  reason: z.enum(LOOP_END_REASONS),
+});
+
+/**
+ * One line of a session's `events.jsonl`, discriminated on `type`. Every record has `seq`, `ts`,
+ * `session_id` and `type`; extra keys are allowed and kept.
+ */
+export const EventRecordSchema = z.discriminatedUnion('type', [
+  SessionStartedRecordSchema,
+  ConfigLoadedRecordSchema,
+  UserPromptSubmittedRecordSchema,
+  ModelTurnRecordSchema,
+  ToolStartedRecordSchema,
+  ToolFinishedRecordSchema,
+  ToolDeniedRecordSchema,
+  PermissionDeniedRecordSchema,
+  ToolSkippedRecordSchema,
+  HookStartedRecordSchema,
+  HookFinishedRecordSchema,
+  HookFailedRecordSchema,
+  HookLogRecordSchema,
+  HookDeniedRecordSchema,
+  HookDecisionIgnoredRecordSchema,
+  StopHookPreventedRecordSchema,
+  StopHookLimitReachedRecordSchema,
+  LoopEndedRecordSchema,
+]);
+/** A session event record. */
+export type EventRecord = z.infer<typeof EventRecordSchema>;
+/** The record of one type, e.g. `EventRecordOf<'hook_failed'>`. */
+export type EventRecordOf<T extends EventRecordType> = Extract<EventRecord, { type: T }>;
+
+type KnownKeys<T> = { [K in keyof T as string extends K ? never : K]: T[K] };
+
+/**
+ * A record without `seq`, `ts` and `session_id`: what a caller passes to an event sink, which adds
+ * them. Discriminated on `type`; extra keys are allowed.
+ */
+export type EventRecordBody = {
+  [T in EventRecordType]: Omit<KnownKeys<EventRecordOf<T>>, 'seq' | 'ts' | 'session_id'> & {
+    [key: string]: unknown;
+  };
+}[EventRecordType];
+
+/**
+ * Validates one event record (e.g. a parsed line of `events.jsonl`).
+ * @throws {ProtocolError} code `INVALID_EVENT_RECORD`, with `issues`.
+ */
+export function parseEventRecord(value: unknown): EventRecord {
+  return parseOrThrow(EventRecordSchema, value, 'INVALID_EVENT_RECORD', 'event record');
+}

@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import {
+  describeIssues,
+  ProtocolError,
+  type ProtocolIssue,
+  toProtocolIssues,
+} from './protocol-error.js';
+
+/** A hook's decision: `allow` or `deny`. */
+export const HookDecisionSchema = z.enum(['allow', 'deny']);
+/** A hook's decision. */
+export type HookDecision = z.infer<typeof HookDecisionSchema>;
+
+/**
+ * What a hook prints on stdout: one JSON object. Unknown keys are accepted (the parser reports them
+ * in `unknownKeys` and drops them); a known key with the wrong type makes the whole output invalid.
+ */
+export const HookOutputSchema = z.object({
+  /** `allow` or `deny`. Only `PreToolUse` and `Stop` can block; elsewhere a deny is recorded and ignored. */
+  decision: HookDecisionSchema,
+  /** Why. On a deny the model sees it; without one the reason is `denied by hook <id>`. */
+  reason: z.string().optional(),
+  /** Free-form data, recorded with the decision in the event log (never shown to the model). */
+  metadata: z.record(z.string(), z.unknown()).optional(),
+  /** Lines for the event log (never shown to the model). */
+  logs: z.array(z.string()).optional(),
+});
+/** A valid hook output. */
+export type HookOutput = z.infer<typeof HookOutputSchema>;
+
+/** Result of {@link safeParseHookOutput}. */
+export type SafeParseHookOutputResult =
+  | {
+      success: true;
+      /** The decision, or `null` when stdout was empty or whitespace ("no decision", counts as allow). */
+      output: HookOutput | null;
+      /** Top-level keys other than `decision`, `reason`, `metadata` and `logs`, in order of appearance. */
+      unknownKeys: string[];
+    }
+  | {
+      success: false;
+      /** `ProtocolError` with code `INVALID_HOOK_OUTPUT`; its message shows the start of stdout. */
+      error: ProtocolError;
+      /** Set when the last non-empty line of stdout alone is a valid output with `decision: "deny"`. */
+      deny?: HookOutput;
+    };
+
+const KNOWN_KEYS: ReadonlySet<string> = new Set(Object.keys(HookOutputSchema.shape));
+const PREVIEW_CHARS = 200;
+
+type Attempt =
+  | { ok: true; output: HookOutput; unknownKeys: string[] }
+  | { ok: false; problem: string; cause?: unknown; issues?: ProtocolIssue[] };
+
+function attempt(text: string): Attempt {
+  let value: unknown;
+  try {
+    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch (cause) {
+    return { ok: false, problem: `not valid JSON (${(cause as Error).message})`, cause };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+    return { ok: false, problem: `JSON ${kind}, not an object` };
+  }
+  const result = HookOutputSchema.safeParse(value);
+  if (!result.success) {
+    const issues = toProtocolIssues(result.error);
+    return { ok: false, problem: describeIssues(issues), cause: result.error, issues };
+  }
+  const unknownKeys = Object.keys(value).filter((key) => !KNOWN_KEYS.has(key));
+  return { ok: true, output: result.data, unknownKeys };
+}
+
+function preview(stdout: string): string {
+  if (stdout.length <= PREVIEW_CHARS) return JSON.stringify(stdout);
+  return `${JSON.stringify(stdout.slice(0, PREVIEW_CHARS))}… (${stdout.length} characters in all)`;
+}
+
+function lastNonEmptyLine(stdout: string): string | undefined {
+  const lines = stdout.split(/\r\n|\r|\n/);
+  for (let index = lines.length - 1; index >= 0; index--) {
+    const line = lines[index] as string;
+    if (line.trim() !== '') return line;
+  }
+  return undefined;
+}
+
+/**
+ * Parses a hook's stdout (SPEC §2.2) without throwing. Empty or whitespace-only stdout means
+ * "no decision" (`output: null`). Anything else must be one JSON object with a valid `decision`;
+ * otherwise the result is a failure whose error says what was wrong and shows the start of stdout,
+ * and carries `deny` when the last non-empty line alone is a valid deny (an intended deny is never lost).
+ */
+export function safeParseHookOutput(stdout: string): SafeParseHookOutputResult {
+  if (stdout.trim() === '') return { success: true, output: null, unknownKeys: [] };
+  const whole = attempt(stdout);
+  if (whole.ok) return { success: true, output: whole.output, unknownKeys: whole.unknownKeys };
+
+  const error = new ProtocolError({
+    code: 'INVALID_HOOK_OUTPUT',
+    message:
+      `invalid hook output: ${whole.problem}; expected one JSON object such as ` +
+      `{"decision":"allow"} or {"decision":"deny","reason":"..."}; stdout began with ${preview(stdout)}`,
+    cause: whole.cause,
+    issues: whole.issues ?? [],
+  });
+  const line = lastNonEmptyLine(stdout);
+  if (line !== undefined && line.trim() !== stdout.trim()) {
+    const last = attempt(line);
+    if (last.ok && last.output.decision === 'deny')
+      return { success: false, error, deny: last.output };
+  }
+  return { success: false, error };
+}
+
+/**
+ * Parses a hook's stdout (SPEC §2.2): the output, or `null` for "no decision" (empty or whitespace).
+ * Unknown keys are dropped; use {@link safeParseHookOutput} to learn them or to rescue a deny.
+ * @throws {ProtocolError} code `INVALID_HOOK_OUTPUT` when stdout is not a valid hook output.
+ */
+export function parseHookOutput(stdout: string): HookOutput | null {
+  const result = safeParseHookOutput(stdout);
+  if (!result.success) throw result.error;
+  return result.output;
+}
