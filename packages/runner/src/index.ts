@@ -1,1 +1,16 @@
-export {};
+export { type BuildChildEnvOptions, buildChildEnv } from './child-env.js';
+export {
+  DEFAULT_ENV_ALLOWLIST,
+  DEFAULT_KILL_GRACE_MS,
+  DEFAULT_MAX_OUTPUT_BYTES,
+  DEFAULT_TIMEOUT_MS,
+} from './defaults.js';
+export { killAllRuns } from './live-runs.js';
+export { type RunResult, runCommand } from './run-command.js';
+export type { RunOptions } from './run-options.js';
+export {
+  RUNNER_ERROR_CODES,
+  RunnerError,
+  type RunnerErrorCode,
+  type RunnerErrorOptions,
+} from './runner-error.js';

@@ -1,0 +1,66 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { RunnerError } from './runner-error.js';
+
+/** True when `target` is `root` or lies under it, compared by whole path segments. */
+export function isPathInside(target: string, root: string): boolean {
+  if (target === root) return true;
+  const prefix = root.endsWith(path.sep) ? root : root + path.sep;
+  return target.startsWith(prefix);
+}
+
+/**
+ * Resolve and check the working dir: it must exist, be a searchable directory and, when
+ * `allowedRoots` is given, its real path must lie inside the real path of one of them.
+ * Returns the absolute path to spawn in.
+ */
+export function resolveWorkingDir(
+  cwd: string | undefined,
+  allowedRoots: readonly string[] | undefined,
+): string {
+  const dir = path.resolve(cwd ?? process.cwd());
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(dir);
+  } catch (cause) {
+    throw cwdInvalid(
+      `cwd ${JSON.stringify(dir)} does not exist: create it or pass another cwd`,
+      cause,
+    );
+  }
+  if (!stat.isDirectory()) {
+    throw cwdInvalid(`cwd ${JSON.stringify(dir)} is not a directory: pass a directory`);
+  }
+  try {
+    fs.accessSync(dir, fs.constants.X_OK);
+  } catch (cause) {
+    throw cwdInvalid(`cwd ${JSON.stringify(dir)} cannot be entered (no search permission)`, cause);
+  }
+  if (allowedRoots === undefined) return dir;
+
+  const real = fs.realpathSync(dir);
+  const realRoots: string[] = [];
+  for (const root of allowedRoots) {
+    const absolute = path.resolve(root);
+    let realRoot: string;
+    try {
+      realRoot = fs.realpathSync(absolute);
+    } catch {
+      // A root that does not exist contains nothing that exists.
+      continue;
+    }
+    realRoots.push(realRoot);
+    if (isPathInside(real, realRoot)) return dir;
+  }
+  const shown =
+    dir === real
+      ? JSON.stringify(dir)
+      : `${JSON.stringify(dir)} (real path ${JSON.stringify(real)})`;
+  throw cwdInvalid(
+    `cwd ${shown} is outside allowedRoots ${JSON.stringify(realRoots.length > 0 ? realRoots : allowedRoots)}: run the command inside one of them`,
+  );
+}
+
+function cwdInvalid(message: string, cause?: unknown): RunnerError {
+  return new RunnerError({ code: 'CWD_INVALID', message, cause });
+}
