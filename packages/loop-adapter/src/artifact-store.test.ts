@@ -1,0 +1,62 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ArtifactRefSchema } from '@soong-agent/protocol';
+import { describe, expect, it } from 'vitest';
+import { createFileArtifactStore } from './artifact-store.js';
+import { LoopAdapterError } from './errors.js';
+import { useTempDirs } from './test-helpers/temp-dir.js';
+
+const tempDir = useTempDirs();
+
+async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await promise;
+  } catch (error) {
+    return LoopAdapterError.isInstance(error) ? error.code : 'not a LoopAdapterError';
+  }
+  return undefined;
+}
+
+describe('createFileArtifactStore', () => {
+  it('stores content under its sha256 with modes 0700/0600 when putting a string', async () => {
+    const dir = path.join(tempDir(), 'artifacts');
+    const store = createFileArtifactStore(dir);
+    const text = 'héllo\n'.repeat(1000);
+    const ref = await store.put(text);
+    const sha256 = crypto.createHash('sha256').update(text).digest('hex');
+    expect(ArtifactRefSchema.parse(ref)).toEqual({
+      id: sha256,
+      path: path.join(dir, sha256),
+      bytes: Buffer.byteLength(text),
+      sha256,
+    });
+    expect(fs.readFileSync(ref.path, 'utf8')).toBe(text);
+    expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(ref.path).mode & 0o777).toBe(0o600);
+    expect((await store.read(ref)).toString('utf8')).toBe(text);
+  });
+
+  it('returns the same ref and leaves one file when putting the same bytes twice', async () => {
+    const store = createFileArtifactStore(tempDir());
+    const bytes = new Uint8Array([0, 1, 2, 255]);
+    const [first, second] = await Promise.all([store.put(bytes), store.put(bytes)]);
+    const third = await store.put(Buffer.from(bytes));
+    expect(second).toEqual(first);
+    expect(third).toEqual(first);
+    expect(fs.readdirSync(store.dir)).toEqual([first.sha256]);
+  });
+
+  it('throws ARTIFACT_NOT_FOUND when reading a ref that was never stored', async () => {
+    const store = createFileArtifactStore(tempDir());
+    expect(await codeOf(store.read({ sha256: 'a'.repeat(64) }))).toBe('ARTIFACT_NOT_FOUND');
+  });
+
+  it('throws ARTIFACT_INVALID when the ref is not a hash or the file was edited', async () => {
+    const store = createFileArtifactStore(tempDir());
+    expect(await codeOf(store.read({ sha256: '../../etc/passwd' }))).toBe('ARTIFACT_INVALID');
+    const ref = await store.put('original');
+    fs.writeFileSync(ref.path, 'edited!!');
+    expect(await codeOf(store.read(ref))).toBe('ARTIFACT_INVALID');
+  });
+});

@@ -1,0 +1,111 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readEventLog } from './event-log.js';
+import { createJsonlEventSink } from './event-sink.js';
+import { buildFreshDist } from './test-helpers/build-dist.js';
+import { useTempDirs } from './test-helpers/temp-dir.js';
+
+const tempDir = useTempDirs();
+const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '__fixtures__');
+
+describe('readEventLog', () => {
+  it('returns every record and reports the torn last line when the last write was cut off', async () => {
+    const file = path.join(tempDir(), 'events.jsonl');
+    const sink = createJsonlEventSink(file, { sessionId: 's' });
+    sink.emit({ type: 'user_prompt_submitted', prompt: 'one' });
+    sink.emit({ type: 'loop_ended', reason: 'completed' });
+    await sink.close();
+    fs.appendFileSync(
+      file,
+      '{"seq":3,"ts":"2026-12-02T00:00:00.000Z","session_id":"s","type":"loop',
+    );
+    const log = readEventLog(file);
+    expect(log.records.map((r) => r.seq)).toEqual([1, 2]);
+    expect(log.tornLine).toBe(
+      '{"seq":3,"ts":"2026-12-02T00:00:00.000Z","session_id":"s","type":"loop',
+    );
+    expect(log.invalidLines).toEqual([]);
+  });
+
+  it('keeps a whole last record when only its newline is missing', () => {
+    const file = path.join(tempDir(), 'events.jsonl');
+    fs.writeFileSync(
+      file,
+      '{"seq":1,"ts":"2026-12-02T00:00:00.000Z","session_id":"s","type":"loop_ended","reason":"completed"}',
+    );
+    const log = readEventLog(file);
+    expect(log.records.map((r) => r.type)).toEqual(['loop_ended']);
+    expect(log.tornLine).toBeUndefined();
+  });
+
+  it('reports complete lines that are not records when the log holds junk', () => {
+    const file = path.join(tempDir(), 'events.jsonl');
+    fs.writeFileSync(
+      file,
+      [
+        'not json',
+        '{"seq":1,"ts":"2026-12-02T00:00:00.000Z","session_id":"s","type":"loop_ended","reason":"completed"}',
+        '{"seq":2,"type":"no_such_record"}',
+        '',
+      ].join('\n'),
+    );
+    const log = readEventLog(file);
+    expect(log.records.map((r) => r.seq)).toEqual([1]);
+    expect(log.invalidLines).toEqual([1, 3]);
+  });
+
+  it('returns an empty log when the file does not exist', () => {
+    expect(readEventLog(path.join(tempDir(), 'missing.jsonl'))).toEqual({
+      records: [],
+      invalidLines: [],
+    });
+  });
+});
+
+describe('readEventLog after a crash', () => {
+  let dist: ReturnType<typeof buildFreshDist>;
+  beforeAll(() => {
+    dist = buildFreshDist();
+  }, 120_000);
+  afterAll(() => dist.cleanup());
+
+  it('returns every complete record when the writer is killed with SIGKILL mid-stream', async () => {
+    const file = path.join(tempDir(), 'events.jsonl');
+    const child = spawn(
+      process.execPath,
+      [path.join(fixtures, 'crash-writer.mjs'), dist.dir, file],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    let reported = 0;
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => {
+      child.on('exit', (_code, signal) => resolve(signal));
+    });
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        const counts = chunk.toString().trim().split('\n').map(Number);
+        reported = Math.max(reported, ...counts);
+        if (reported >= 500) resolve();
+      });
+      child.on('exit', () => reject(new Error('crash writer exited on its own')));
+    });
+    child.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+
+    const log = readEventLog(file);
+    const text = fs.readFileSync(file, 'utf8');
+    const completeLines = text.split('\n').length - 1;
+    expect(log.invalidLines).toEqual([]);
+    const wholeUnterminated = !text.endsWith('\n') && log.tornLine === undefined ? 1 : 0;
+    expect(log.records.length).toBe(completeLines + wholeUnterminated);
+    expect(log.records.length).toBeGreaterThanOrEqual(reported);
+    expect(log.records.map((r) => r.seq)).toEqual(log.records.map((_, index) => index + 1));
+    if (log.tornLine !== undefined) {
+      expect(log.tornLine).toBe(text.slice(text.lastIndexOf('\n') + 1));
+    }
+  }, 60_000);
+});
