@@ -1,1 +1,32 @@
-export {};
+export { builtInMatchers } from './built-in-matchers.js';
+export {
+  type CompileRulesOptions,
+  compileRules,
+  type RuleExplanation,
+  type RuleIndex,
+  type RuleSpec,
+} from './compile-rules.js';
+export {
+  type AnyMatcherDefinition,
+  defineMatcher,
+  type MatcherContext,
+  type MatcherDefinition,
+  type MatchMiss,
+  type MatchPredicate,
+  type MatchSubject,
+} from './define-matcher.js';
+export { findUnknownTools, type UnknownTool } from './find-unknown-tools.js';
+export {
+  MATCHER_ERROR_CODES,
+  MatcherError,
+  type MatcherErrorCode,
+  type MatcherErrorOptions,
+} from './matcher-error.js';
+export { createMatcherRegistry, type MatcherRegistry } from './matcher-registry.js';
+export { type NameList, nameListSchema, PLAIN_NAME_PATTERN } from './name-list.js';
+export { isPathUnder, normalizePathPrefix } from './path-forms.js';
+export { pathPrefixMatcher, suggestPathPrefix } from './path-prefix-matcher.js';
+export { CLAUDE_TOOL_ALIASES, closestMatch, suggestExactTools } from './suggest.js';
+export { tagMatcher } from './tag-matcher.js';
+export { TOOL_CALL_EVENTS } from './tool-call-events.js';
+export { toolMatcher } from './tool-matcher.js';

@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { defineMatcher } from './define-matcher.js';
+import { isPathUnder, pathForms, subjectPathForms } from './path-forms.js';
+import { TOOL_CALL_EVENTS } from './tool-call-events.js';
+
+const GLOB_CHARACTERS = /[*?]/;
+
+/**
+ * The folder a glob-looking prefix starts with: `src/**` → `src`, `src/*.ts` → `src`; `undefined`
+ * when the glob starts at the first segment (`**​/x`).
+ */
+export function suggestPathPrefix(value: string): string | undefined {
+  const segments = value.split('/');
+  const firstGlob = segments.findIndex((segment) => GLOB_CHARACTERS.test(segment));
+  const kept = segments.slice(0, firstGlob === -1 ? segments.length : firstGlob).join('/');
+  return kept === '' ? (value.startsWith('/') ? '/' : undefined) : kept;
+}
+
+const prefixSchema = z
+  .string({ error: 'expected a path prefix (a string)' })
+  .min(1, { error: 'expected a non-empty path prefix' })
+  .superRefine((value, context) => {
+    if (GLOB_CHARACTERS.test(value)) {
+      const suggestion = suggestPathPrefix(value);
+      const fix =
+        suggestion === undefined
+          ? 'write the folder it starts with, or remove the "path_prefix" key to match every path'
+          : `write ${JSON.stringify(suggestion)}`;
+      context.addIssue({
+        code: 'custom',
+        input: value,
+        message: `${JSON.stringify(value)} looks like a glob; path prefixes match a folder and everything under it — ${fix}`,
+        ...(suggestion === undefined ? {} : { params: { suggestion } }),
+      });
+    } else if (/^~[^/]/.test(value)) {
+      context.addIssue({
+        code: 'custom',
+        input: value,
+        message: `${JSON.stringify(value)} uses ~user, which is not expanded; write the absolute path (only "~" and "~/…" mean your home)`,
+      });
+    } else if (value.includes('\0')) {
+      context.addIssue({
+        code: 'custom',
+        input: value,
+        message: `${JSON.stringify(value)} contains a NUL character, which no path can hold`,
+      });
+    }
+  });
+
+/**
+ * `path_prefix`: one of the tool call's paths lies at or under one of the prefixes — absolute,
+ * `~`/`~/…` (the OS home) or relative to the project dir — compared by whole segments after
+ * normalisation, with every symlink-resolved form of both sides considered (SPEC §1.2).
+ */
+export const pathPrefixMatcher = defineMatcher({
+  type: 'path_prefix',
+  events: TOOL_CALL_EVENTS,
+  optionsSchema: z.union(
+    [prefixSchema, z.array(prefixSchema).min(1, { error: 'expected at least one path prefix' })],
+    {
+      error: 'expected a path prefix or a non-empty array of path prefixes',
+    },
+  ),
+  create(options, context) {
+    const formsByPrefix = (typeof options === 'string' ? [options] : options).map((prefix) =>
+      pathForms(prefix, context),
+    );
+    const prefixes = [...new Set(formsByPrefix.flat())];
+    const expected = [...new Set(formsByPrefix.map((forms) => forms[0]))].join(' | ');
+    return (subject) => {
+      const forms = subjectPathForms(subject, context);
+      for (const form of forms) {
+        for (const prefix of prefixes) if (isPathUnder(form, prefix)) return true;
+      }
+      const paths = subject.paths;
+      return {
+        expected,
+        actual: paths === undefined || paths.length === 0 ? '(no paths)' : paths.join(', '),
+      };
+    };
+  },
+});
