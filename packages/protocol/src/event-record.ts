@@ -50,10 +50,8 @@ const durationMs = z.number().nonnegative();
 
 function record<T extends EventRecordType, S extends z.core.$ZodLooseShape>(type: T, shape: S) {
   return z.looseObject({
-    /** Position in the log: starts at 1, no gaps. */
-    seq: z.number().int().min(1),
-    /** When the record was written (ISO 8601). */
-    ts: isoTimestamp,
+    seq: z.number().int().min(1).describe('Position in the log: starts at 1, no gaps.'),
+    ts: isoTimestamp.describe('When the record was written (ISO 8601).'),
     session_id: nonEmpty,
     type: z.literal(type),
     ...shape,
@@ -72,17 +70,18 @@ export const SessionStartedRecordSchema = record('session_started', {
 
 /** `config_loaded`: the configuration snapshot this session uses. */
 export const ConfigLoadedRecordSchema = record('config_loaded', {
-  /** False when `hooks.enabled = false` or `--no-hooks`. */
-  hooks_enabled: z.boolean(),
-  /** Lowercase hex sha256 of the hooks.json bytes; `null` when there is none or hooks are disabled. */
+  hooks_enabled: z.boolean().describe('False when `hooks.enabled = false` or `--no-hooks`.'),
   hooks_fingerprint: z
     .string()
     .regex(/^[0-9a-f]{64}$/, 'expected 64 lowercase hex digits (sha256)')
-    .nullable(),
-  /** Number of rules loaded. */
-  rules: count,
-  /** Configuration warnings: plain strings or objects with at least a `message`. */
-  warnings: z.array(z.union([z.string(), z.looseObject({ message: z.string() })])),
+    .nullable()
+    .describe(
+      'Lowercase hex sha256 of the hooks.json bytes; `null` when there is none or hooks are disabled.',
+    ),
+  rules: count.describe('Number of rules loaded.'),
+  warnings: z
+    .array(z.union([z.string(), z.looseObject({ message: z.string() })]))
+    .describe('Configuration warnings: plain strings or objects with at least a `message`.'),
 });
 
 /** `user_prompt_submitted`: a user prompt (bounded). */
@@ -92,21 +91,18 @@ export const UserPromptSubmittedRecordSchema = record('user_prompt_submitted', {
 
 /** `model_turn`: one model call and its answer. */
 export const ModelTurnRecordSchema = record('model_turn', {
-  /** 0-based turn number. */
-  turn: count,
-  /** The last message sent to the model (text bounded). */
-  request_tail: z.looseObject({ role: z.enum(['user', 'tool', 'assistant']), text: z.string() }),
-  /** The model's text (bounded). */
-  text: z.string(),
-  /** Number of tool calls in the answer. */
-  tool_calls: count,
+  turn: count.describe('0-based turn number.'),
+  request_tail: z
+    .looseObject({ role: z.enum(['user', 'tool', 'assistant']), text: z.string() })
+    .describe('The last message sent to the model (text bounded).'),
+  text: z.string().describe("The model's text (bounded)."),
+  tool_calls: count.describe('Number of tool calls in the answer.'),
 });
 
 /** `tool_started`: a tool call entered processing. */
 export const ToolStartedRecordSchema = record('tool_started', {
   ...toolFields,
-  /** The call's input, bounded like the hook input. */
-  input: z.unknown(),
+  input: z.unknown().describe("The call's input, bounded like the hook input."),
   risk: RiskClassSchema,
 });
 
@@ -135,8 +131,7 @@ export const PermissionDeniedRecordSchema = record('permission_denied', {
 /** `tool_skipped`: a tool call was not run because an earlier call of the turn was denied. */
 export const ToolSkippedRecordSchema = record('tool_skipped', {
   ...toolFields,
-  /** The call whose denial halted the batch. */
-  denied_call_id: nonEmpty,
+  denied_call_id: nonEmpty.describe('The call whose denial halted the batch.'),
 });
 
 /** `hook_started`: a hook command was started. */
@@ -160,10 +155,17 @@ export const HookFailedRecordSchema = record('hook_failed', {
   ...hookFields,
   failure: z.enum(HOOK_FAILURE_KINDS),
   message: z.string(),
-  /** Exit code, when the process exited (`null` or absent otherwise). */
-  exit_code: z.number().int().nullable().optional(),
-  /** Signal that ended the process, e.g. `SIGKILL` (`null` or absent otherwise). */
-  signal: z.string().nullable().optional(),
+  exit_code: z
+    .number()
+    .int()
+    .nullable()
+    .optional()
+    .describe('Exit code, when the process exited (`null` or absent otherwise).'),
+  signal: z
+    .string()
+    .nullable()
+    .optional()
+    .describe('Signal that ended the process, e.g. `SIGKILL` (`null` or absent otherwise).'),
   on_failure: z.enum(['ignore', 'deny']),
   duration_ms: durationMs,
 });
@@ -193,8 +195,11 @@ export const StopHookPreventedRecordSchema = record('stop_hook_prevented', {
   hook_id: nonEmpty,
   event: z.literal('Stop'),
   reason: z.string(),
-  /** Stop denials in this loop, this one included. */
-  prevented_count: z.number().int().min(1),
+  prevented_count: z
+    .number()
+    .int()
+    .min(1)
+    .describe('Stop denials in this loop, this one included.'),
 });
 
 /** `stop_hook_limit_reached`: `stop_loop_limit` was reached; the stop went through without Stop hooks. */
@@ -212,26 +217,32 @@ export const LoopEndedRecordSchema = record('loop_ended', {
  * One line of a session's `events.jsonl`, discriminated on `type`. Every record has `seq`, `ts`,
  * `session_id` and `type`; extra keys are allowed and kept.
  */
-export const EventRecordSchema = z.discriminatedUnion('type', [
-  SessionStartedRecordSchema,
-  ConfigLoadedRecordSchema,
-  UserPromptSubmittedRecordSchema,
-  ModelTurnRecordSchema,
-  ToolStartedRecordSchema,
-  ToolFinishedRecordSchema,
-  ToolDeniedRecordSchema,
-  PermissionDeniedRecordSchema,
-  ToolSkippedRecordSchema,
-  HookStartedRecordSchema,
-  HookFinishedRecordSchema,
-  HookFailedRecordSchema,
-  HookLogRecordSchema,
-  HookDeniedRecordSchema,
-  HookDecisionIgnoredRecordSchema,
-  StopHookPreventedRecordSchema,
-  StopHookLimitReachedRecordSchema,
-  LoopEndedRecordSchema,
-]);
+export const EventRecordSchema = z
+  .discriminatedUnion('type', [
+    SessionStartedRecordSchema,
+    ConfigLoadedRecordSchema,
+    UserPromptSubmittedRecordSchema,
+    ModelTurnRecordSchema,
+    ToolStartedRecordSchema,
+    ToolFinishedRecordSchema,
+    ToolDeniedRecordSchema,
+    PermissionDeniedRecordSchema,
+    ToolSkippedRecordSchema,
+    HookStartedRecordSchema,
+    HookFinishedRecordSchema,
+    HookFailedRecordSchema,
+    HookLogRecordSchema,
+    HookDeniedRecordSchema,
+    HookDecisionIgnoredRecordSchema,
+    StopHookPreventedRecordSchema,
+    StopHookLimitReachedRecordSchema,
+    LoopEndedRecordSchema,
+  ])
+  .meta({
+    title: 'EventRecord',
+    description:
+      'One line of a soong-agent session log (events.jsonl), discriminated on `type`. Records may carry more keys than listed.',
+  });
 /** A session event record. */
 export type EventRecord = z.infer<typeof EventRecordSchema>;
 /** The record of one type, e.g. `EventRecordOf<'hook_failed'>`. */

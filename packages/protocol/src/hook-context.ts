@@ -7,10 +7,8 @@ import { z } from 'zod';
 export const HookContextNodeSchema = z.object({
   kind: z.literal('hook_context'),
   event: z.literal('Stop'),
-  /** Id of the Stop hook that denied. */
-  hook_id: z.string().min(1),
-  /** Its reason (or `denied by hook <id>` when it gave none). */
-  reason: z.string(),
+  hook_id: z.string().min(1).describe('Id of the Stop hook that denied.'),
+  reason: z.string().describe('Its reason (or `denied by hook <id>` when it gave none).'),
 });
 /** A hook-context node. */
 export type HookContextNode = z.infer<typeof HookContextNodeSchema>;

@@ -40,36 +40,33 @@ const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'expected 64 lowercase hex 
 
 /** Where a large tool input or result was stored in the session's artifact store. */
 export const ArtifactRefSchema = z.object({
-  /** Artifact id (unique in the session). */
-  id: nonEmpty,
-  /** Absolute path of the stored file; a hook may read it. */
-  path: nonEmpty,
-  /** Size of the stored content in bytes. */
-  bytes: byteCount,
-  /** Lowercase hex sha256 of the stored content. */
-  sha256: sha256Hex,
+  id: nonEmpty.describe('Artifact id (unique in the session).'),
+  path: nonEmpty.describe('Absolute path of the stored file; a hook may read it.'),
+  bytes: byteCount.describe('Size of the stored content in bytes.'),
+  sha256: sha256Hex.describe('Lowercase hex sha256 of the stored content.'),
 });
 /** Where a large tool input or result was stored. */
 export type ArtifactRef = z.infer<typeof ArtifactRefSchema>;
 
 /** The tool call a `PreToolUse` / `PostToolUse` hook is about. */
 export const ToolCallInfoSchema = z.object({
-  /** Canonical tool name, e.g. `write_file`. */
-  name: nonEmpty,
-  /** Id of the call, unique in the session. */
-  call_id: nonEmpty,
-  /** The call's input object (bounded: long strings summarised when `input_truncated`). */
-  input: z.record(z.string(), z.unknown()),
-  /** Risk class of the tool. */
-  risk: RiskClassSchema,
-  /** The tool's tags; always include its risk class. */
-  tags: z.array(z.string()),
-  /** Absolute paths the call touches (empty for tools without paths). */
-  paths: z.array(z.string()),
-  /** True when long string values of `input` were replaced by head-and-tail summaries. */
-  input_truncated: z.boolean().optional(),
-  /** The full input, when `input_truncated`. */
-  input_artifact_ref: ArtifactRefSchema.optional(),
+  name: nonEmpty.describe('Canonical tool name, e.g. `write_file`.'),
+  call_id: nonEmpty.describe('Id of the call, unique in the session.'),
+  input: z
+    .record(z.string(), z.unknown())
+    .describe("The call's input object (bounded: long strings summarised when `input_truncated`)."),
+  risk: RiskClassSchema.describe('Risk class of the tool.'),
+  tags: z.array(z.string()).describe("The tool's tags; always include its risk class."),
+  paths: z
+    .array(z.string())
+    .describe('Absolute paths the call touches (empty for tools without paths).'),
+  input_truncated: z
+    .boolean()
+    .optional()
+    .describe('True when long string values of `input` were replaced by head-and-tail summaries.'),
+  input_artifact_ref: ArtifactRefSchema.optional().describe(
+    'The full input, when `input_truncated`.',
+  ),
 });
 /** The tool call a tool hook is about. */
 export type ToolCallInfo = z.infer<typeof ToolCallInfoSchema>;
@@ -91,25 +88,21 @@ export const ToolResultPayloadSchema = z.union([
 export type ToolResultPayload = z.infer<typeof ToolResultPayloadSchema>;
 
 const commonInputFields = {
-  /** Always {@link PROTOCOL_VERSION}. */
-  protocol_version: z.literal(PROTOCOL_VERSION),
+  protocol_version: z.literal(PROTOCOL_VERSION).describe('Always {@link PROTOCOL_VERSION}.'),
   session_id: nonEmpty,
-  /** Absolute project dir. */
-  project_dir: nonEmpty,
-  /** Absolute agent home. */
-  agent_home: nonEmpty,
-  /** Id of the hook being run: its `name`, or `<Event>[<rule>][<hook>]`. */
-  hook_id: nonEmpty,
-  /** When the event happened (ISO 8601). */
-  timestamp: isoTimestamp,
+  project_dir: nonEmpty.describe('Absolute project dir.'),
+  agent_home: nonEmpty.describe('Absolute agent home.'),
+  hook_id: nonEmpty.describe('Id of the hook being run: its `name`, or `<Event>[<rule>][<hook>]`.'),
+  timestamp: isoTimestamp.describe('When the event happened (ISO 8601).'),
 };
 
 /** Input of a `SessionStart` hook. */
 export const SessionStartInputSchema = z.object({
   ...commonInputFields,
   event: z.literal('SessionStart'),
-  /** `startup` for every session today; `resume` is reserved. */
-  source: z.enum(['startup', 'resume']),
+  source: z
+    .enum(['startup', 'resume'])
+    .describe('`startup` for every session today; `resume` is reserved.'),
 });
 
 /** Input of a `UserPromptSubmit` hook. */
@@ -132,35 +125,38 @@ export const PostToolUseInputSchema = z.object({
   event: z.literal('PostToolUse'),
   tool: ToolCallInfoSchema,
   result: ToolResultPayloadSchema,
-  /** How long the tool ran, in milliseconds. */
-  duration_ms: z.number().nonnegative(),
+  duration_ms: z.number().nonnegative().describe('How long the tool ran, in milliseconds.'),
 });
 
 /** Input of a `Stop` hook. */
 export const StopInputSchema = z.object({
   ...commonInputFields,
   event: z.literal('Stop'),
-  /** True when a Stop hook already prevented completion in this loop. */
-  stop_hook_active: z.boolean(),
-  /** Stop denials in this loop so far. */
-  prevented_count: z.number().int().nonnegative(),
-  /** Their reasons, oldest first. */
-  previous_reasons: z.array(z.string()),
-  /** The text of the model's final turn. */
-  last_assistant_message: z.string(),
+  stop_hook_active: z
+    .boolean()
+    .describe('True when a Stop hook already prevented completion in this loop.'),
+  prevented_count: z.number().int().nonnegative().describe('Stop denials in this loop so far.'),
+  previous_reasons: z.array(z.string()).describe('Their reasons, oldest first.'),
+  last_assistant_message: z.string().describe("The text of the model's final turn."),
 });
 
 /**
  * What a hook command reads on stdin: one JSON object, discriminated on `event`.
  * Unknown keys are accepted (and dropped by `parse`): the protocol may add fields.
  */
-export const HookInputSchema = z.discriminatedUnion('event', [
-  SessionStartInputSchema,
-  UserPromptSubmitInputSchema,
-  PreToolUseInputSchema,
-  PostToolUseInputSchema,
-  StopInputSchema,
-]);
+export const HookInputSchema = z
+  .discriminatedUnion('event', [
+    SessionStartInputSchema,
+    UserPromptSubmitInputSchema,
+    PreToolUseInputSchema,
+    PostToolUseInputSchema,
+    StopInputSchema,
+  ])
+  .meta({
+    title: 'HookInput',
+    description:
+      'What a soong-agent hook command reads on stdin: one JSON object, discriminated on `event`. Later versions may add keys.',
+  });
 /** What a hook command reads on stdin. */
 export type HookInput = z.infer<typeof HookInputSchema>;
 /** The hook input of one event, e.g. `HookInputFor<'Stop'>`. */

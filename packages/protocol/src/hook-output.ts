@@ -15,16 +15,33 @@ export type HookDecision = z.infer<typeof HookDecisionSchema>;
  * What a hook prints on stdout: one JSON object. Unknown keys are accepted (the parser reports them
  * in `unknownKeys` and drops them); a known key with the wrong type makes the whole output invalid.
  */
-export const HookOutputSchema = z.object({
-  /** `allow` or `deny`. Only `PreToolUse` and `Stop` can block; elsewhere a deny is recorded and ignored. */
-  decision: HookDecisionSchema,
-  /** Why. On a deny the model sees it; without one the reason is `denied by hook <id>`. */
-  reason: z.string().optional(),
-  /** Free-form data, recorded with the decision in the event log (never shown to the model). */
-  metadata: z.record(z.string(), z.unknown()).optional(),
-  /** Lines for the event log (never shown to the model). */
-  logs: z.array(z.string()).optional(),
-});
+export const HookOutputSchema = z
+  .object({
+    decision: HookDecisionSchema.describe(
+      '`allow` or `deny`. Only `PreToolUse` and `Stop` can block; elsewhere a deny is recorded and ignored.',
+    ),
+    reason: z
+      .string()
+      .optional()
+      .describe(
+        'Why. On a deny the model sees it; without one the reason is `denied by hook <id>`.',
+      ),
+    metadata: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe(
+        'Free-form data, recorded with the decision in the event log (never shown to the model).',
+      ),
+    logs: z
+      .array(z.string())
+      .optional()
+      .describe('Lines for the event log (never shown to the model).'),
+  })
+  .meta({
+    title: 'HookOutput',
+    description:
+      'What a soong-agent hook command prints on stdout (or nothing, for no decision). Unknown keys are ignored and reported in the event log.',
+  });
 /** A valid hook output. */
 export type HookOutput = z.infer<typeof HookOutputSchema>;
 

@@ -29,6 +29,7 @@ export {
   ToolStartedRecordSchema,
   UserPromptSubmittedRecordSchema,
 } from './event-record.js';
+export { generateJsonSchemas, type JsonSchemaFile } from './generate-json-schemas.js';
 export { type HookContextNode, HookContextNodeSchema, renderHookContext } from './hook-context.js';
 export {
   type ArtifactRef,
