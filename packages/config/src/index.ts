@@ -1,1 +1,46 @@
-export {};
+export { checkToolNames } from './check-tool-names.js';
+export type {
+  CompiledHooks,
+  HookCommandConfig,
+  HookRuleConfig,
+  HookRuleExplanation,
+} from './compiled-hooks.js';
+export {
+  CONFIG_ERROR_CODES,
+  ConfigError,
+  type ConfigErrorCode,
+  type ConfigErrorOptions,
+  type ConfigIssue,
+} from './config-error.js';
+export {
+  ConfigFileSchema,
+  type DeclarativeToolConfig,
+  type DeclarativeToolParameter,
+  MAX_TOOL_TIMEOUT_SECONDS,
+  type Permission,
+  type Settings,
+} from './config-file-schema.js';
+export {
+  CONFIG_WARNING_CODES,
+  type ConfigWarning,
+  type ConfigWarningCode,
+} from './config-warnings.js';
+export {
+  HookCommandSchema,
+  HooksFileSchema,
+  MAX_HOOK_TIMEOUT_SECONDS,
+} from './hooks-file-schema.js';
+export { type ConfigJsonSchemaFile, generateConfigJsonSchemas } from './json-schemas.js';
+export {
+  CONFIG_FILE,
+  HOOKS_FILE,
+  type LoadConfigOptions,
+  type LoadedConfig,
+  loadConfig,
+} from './load-config.js';
+export { MAX_CONFIG_FILE_BYTES } from './read-config-file.js';
+export {
+  DEFAULT_HOME_DIRNAME,
+  type ResolveAgentHomeOptions,
+  resolveAgentHome,
+} from './resolve-agent-home.js';

@@ -1,0 +1,85 @@
+import type { MatchSubject, RuleExplanation, RuleIndex } from '@soong-agent/matcher';
+import type { HookEvent } from '@soong-agent/protocol';
+
+/** One hook command with every default resolved. */
+export interface HookCommandConfig {
+  /** The hook id in every log record: its `name`, else `<Event>[<ruleIndex>][<hookIndex>]`. */
+  id: string;
+  /** The event whose rule holds the hook. */
+  event: HookEvent;
+  /** Zero-based index of the rule within its event. */
+  ruleIndex: number;
+  /** Zero-based index of the hook within its rule. */
+  hookIndex: number;
+  /** The `name` as written, when given. */
+  name?: string;
+  /** The shell command, run by `/bin/sh -c`. */
+  command: string;
+  /** Timeout in seconds: the hook's `timeout`, else `hooks.default_timeout`. */
+  timeoutSec: number;
+  /** `working_dir` as written, `~/…` expanded; a relative one is resolved against the project dir by the caller. */
+  workingDir?: string;
+  /** What a failure means: the hook's `on_failure`, else `hooks.on_failure`. */
+  onFailure: 'ignore' | 'deny';
+}
+
+/** One rule of hooks.json with its hooks. */
+export interface HookRuleConfig {
+  /** The event the rule belongs to. */
+  event: HookEvent;
+  /** Zero-based index of the rule within its event. */
+  ruleIndex: number;
+  /** The matcher as written (object or bare tool name); absent = every occurrence of the event. */
+  matcher?: unknown;
+  /** The rule's hooks, in order. */
+  hooks: HookCommandConfig[];
+}
+
+/** A rule explanation joined with its rule; `ruleIndex` is the index within the event. */
+export type HookRuleExplanation = RuleExplanation & { rule: HookRuleConfig };
+
+/** hooks.json compiled into rules, ready to match. */
+export interface CompiledHooks {
+  /** Every rule of every event, in configuration order (file order of events, then rule order). */
+  readonly rules: readonly HookRuleConfig[];
+  /** Number of rules. */
+  readonly ruleCount: number;
+  /** The hooks of the rules of `subject.event` that match, in configuration order. Do not mutate the result. */
+  match(subject: MatchSubject): readonly HookCommandConfig[];
+  /** For each rule of `subject.event`: matched, or the criterion that failed. */
+  explain(subject: MatchSubject): HookRuleExplanation[];
+}
+
+const NO_HOOKS: readonly HookCommandConfig[] = Object.freeze([]);
+
+/** Joins rules with their compiled index (`index` positions are positions in `rules`). */
+export function createCompiledHooks(
+  rules: readonly HookRuleConfig[],
+  index: RuleIndex | undefined,
+): CompiledHooks {
+  const frozenRules = Object.freeze([...rules]);
+  return Object.freeze({
+    rules: frozenRules,
+    ruleCount: frozenRules.length,
+    match(subject: MatchSubject): readonly HookCommandConfig[] {
+      if (index === undefined) return NO_HOOKS;
+      const matched = index.match(subject);
+      if (matched.length === 0) return NO_HOOKS;
+      const hooks: HookCommandConfig[] = [];
+      for (const position of matched) hooks.push(...(frozenRules[position]?.hooks ?? []));
+      return hooks;
+    },
+    explain(subject: MatchSubject): HookRuleExplanation[] {
+      if (index === undefined) return [];
+      return index.explain(subject).map((explanation) => {
+        const rule = frozenRules[explanation.ruleIndex] as HookRuleConfig;
+        return { ...explanation, ruleIndex: rule.ruleIndex, rule };
+      });
+    },
+  });
+}
+
+/** Compiled hooks with no rules: what disabled or absent hooks mean. */
+export function emptyCompiledHooks(): CompiledHooks {
+  return createCompiledHooks([], undefined);
+}

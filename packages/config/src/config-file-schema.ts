@@ -1,0 +1,133 @@
+import { z } from 'zod';
+import { MAX_HOOK_TIMEOUT_SECONDS } from './hooks-file-schema.js';
+
+/** The most seconds a declarative tool may run (SPEC §3). */
+export const MAX_TOOL_TIMEOUT_SECONDS = 3600;
+
+const EnvNameSchema = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+  .describe('an environment variable name');
+
+const PermissionSchema = z.enum(['allow', 'ask', 'deny']);
+
+const ParameterSchema = z.strictObject({
+  type: z.enum(['string', 'number', 'boolean']).describe('"string", "number" or "boolean"'),
+  description: z.string().optional().describe('what the model should pass'),
+  required: z.boolean().default(false).describe('whether the model must pass it'),
+});
+
+const ToolSchema = z.strictObject({
+  name: z
+    .string()
+    .regex(/^[a-z][a-z0-9_]*$/)
+    .describe('the tool name: a lowercase letter, then lowercase letters, digits or _'),
+  description: z.string().regex(/\S/).describe('what the tool does, for the model'),
+  command: z
+    .union([z.string().regex(/\S/), z.array(z.string().min(1)).min(1)])
+    .describe('a shell string (/bin/sh -c) or a non-empty argv array (no shell)'),
+  risk: z.enum(['readonly', 'write', 'dangerous']).describe('"readonly", "write" or "dangerous"'),
+  tags: z
+    .array(z.string().regex(/^[A-Za-z0-9_.:-]+$/))
+    .default([])
+    .describe('extra tags for hook matchers (the risk class is always a tag)'),
+  timeout: z
+    .number()
+    .gt(0)
+    .lte(MAX_TOOL_TIMEOUT_SECONDS)
+    .default(120)
+    .describe('a number of seconds > 0 and ≤ 3600'),
+  parameters: z
+    .record(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9_.-]{1,64}$/)
+        .describe('a parameter name: letters, digits, _ . - (at most 64)'),
+      ParameterSchema,
+    )
+    .default({})
+    .describe('the tool arguments, by name'),
+});
+
+/** config.toml; every key optional, every default filled in. The source of `schemas/config.schema.json`. */
+export const ConfigFileSchema = z
+  .strictObject({
+    hooks: z
+      .strictObject({
+        enabled: z.boolean().default(true).describe('false switches all user hooks off'),
+        default_timeout: z
+          .number()
+          .gt(0)
+          .lte(MAX_HOOK_TIMEOUT_SECONDS)
+          .default(30)
+          .describe('a number of seconds > 0 and ≤ 600'),
+        on_failure: z
+          .enum(['ignore', 'deny'])
+          .default('ignore')
+          .describe('"ignore" or "deny": default policy when a hook fails'),
+        stop_loop_limit: z
+          .int()
+          .min(0)
+          .default(5)
+          .describe('an integer ≥ 0: Stop denials honoured per loop (0 = no limit)'),
+        inline_result_bytes: z
+          .int()
+          .positive()
+          .default(16384)
+          .describe('an integer > 0: larger tool results and inputs reach hooks as artifact refs'),
+      })
+      .prefault({}),
+    runner: z
+      .strictObject({
+        env_allowlist: z
+          .array(EnvNameSchema)
+          .default([])
+          .describe('variable names added to the pinned default allowlist'),
+        env_exclude: z
+          .array(EnvNameSchema)
+          .default([])
+          .describe('variable names removed from the allowlist'),
+        max_output_bytes: z
+          .int()
+          .positive()
+          .default(1048576)
+          .describe('an integer > 0: bytes kept in memory per stream'),
+        kill_grace_ms: z
+          .int()
+          .min(0)
+          .default(1000)
+          .describe('an integer ≥ 0: milliseconds between SIGTERM and SIGKILL'),
+      })
+      .prefault({}),
+    permissions: z
+      .strictObject({
+        readonly: PermissionSchema.default('allow').describe('"allow", "ask" or "deny"'),
+        write: PermissionSchema.default('ask').describe('"allow", "ask" or "deny"'),
+        dangerous: PermissionSchema.default('ask').describe('"allow", "ask" or "deny"'),
+      })
+      .prefault({}),
+    model: z
+      .strictObject({
+        provider: z.string().regex(/\S/).optional().describe('the model provider, e.g. "scripted"'),
+        script: z
+          .string()
+          .regex(/\S/)
+          .optional()
+          .describe('scripted provider: the script file, relative to the agent home'),
+      })
+      .prefault({}),
+    tools: z.array(ToolSchema).default([]).describe('declarative tools ([[tools]])'),
+  })
+  .describe('soong-agent config.toml, read once when a session starts');
+
+/** config.toml with every default filled in; snake_case keys as in the file. */
+export type Settings = z.output<typeof ConfigFileSchema>;
+
+/** A permission answer for a risk class. */
+export type Permission = z.output<typeof PermissionSchema>;
+
+/** One `[[tools]]` entry with defaults filled in. */
+export type DeclarativeToolConfig = z.output<typeof ToolSchema>;
+
+/** One declarative tool parameter. */
+export type DeclarativeToolParameter = z.output<typeof ParameterSchema>;

@@ -1,0 +1,189 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { BLOCKING_EVENTS } from '@soong-agent/protocol';
+import type { HookRuleConfig } from './compiled-hooks.js';
+import type { HooksFileInput } from './hooks-file-schema.js';
+import { createIssue, type IssueText, type JsonPath, type Position } from './issues.js';
+
+/** Every code a {@link ConfigWarning} can carry. */
+export const CONFIG_WARNING_CODES = [
+  'FILE_WRITABLE_BY_OTHERS',
+  'COMMAND_NOT_FOUND',
+  'COMMAND_NOT_EXECUTABLE',
+  'ON_FAILURE_DENY_OBSERVE_ONLY',
+  'AGENT_HOME_IN_PROJECT',
+  'UNKNOWN_TOOL',
+] as const;
+
+/** What a {@link ConfigWarning} is about. */
+export type ConfigWarningCode = (typeof CONFIG_WARNING_CODES)[number];
+
+/** A problem worth showing that does not stop the agent; recorded in `config_loaded`. */
+export interface ConfigWarning {
+  /** What the warning is about. */
+  code: ConfigWarningCode;
+  /** The full line shown to the user, in the same form as a ConfigError message. */
+  message: string;
+  /** The file (or directory) concerned, absolute. */
+  file?: string;
+  /** 1-based line, when known. */
+  line?: number;
+  /** 1-based column, when known. */
+  column?: number;
+  /** JSON path of the value concerned, when it is one. */
+  path?: string;
+}
+
+/** Builds a warning placed like an issue. */
+export function createWarning(options: {
+  code: ConfigWarningCode;
+  file: string;
+  homeDir: string;
+  position?: Position | undefined;
+  jsonPath?: JsonPath | undefined;
+  text: IssueText;
+}): ConfigWarning {
+  const issue = createIssue(options);
+  const warning: ConfigWarning = { code: options.code, message: issue.message, file: issue.file };
+  if (issue.line !== undefined) warning.line = issue.line;
+  if (issue.column !== undefined) warning.column = issue.column;
+  if (issue.path !== undefined) warning.path = issue.path;
+  return warning;
+}
+
+/** FILE_WRITABLE_BY_OTHERS when `mode` has group or other write bits. */
+export function writableWarning(
+  file: string,
+  mode: number,
+  homeDir: string,
+  what: string,
+): ConfigWarning[] {
+  if ((mode & 0o022) === 0) return [];
+  const octal = (mode & 0o777).toString(8).padStart(3, '0');
+  return [
+    createWarning({
+      code: 'FILE_WRITABLE_BY_OTHERS',
+      file,
+      homeDir,
+      text: {
+        problem: `${what} is writable by ${mode & 0o020 ? 'group' : ''}${(mode & 0o022) === 0o022 ? ' and ' : ''}${mode & 0o002 ? 'others' : ''} (mode ${octal}): someone else could change what your hooks run`,
+        fix: `chmod go-w ${JSON.stringify(file)}`,
+      },
+    }),
+  ];
+}
+
+/** The first word of a shell command when it is a path (contains `/` or starts with `~`), unquoted. */
+export function commandPath(command: string): string | undefined {
+  const match = /^\s*(?:'([^']*)'|"([^"$`\\]*)"|([^\s'"]+))/.exec(command);
+  const word = match?.[1] ?? match?.[2] ?? match?.[3];
+  if (word === undefined || word === '') return undefined;
+  if (match?.[3] !== undefined && /[$`\\*?[{;&|<>()]/.test(word)) return undefined;
+  return word.includes('/') || word.startsWith('~') ? word : undefined;
+}
+
+/**
+ * Warnings about the hooks themselves: a command path that does not exist or cannot be executed
+ * (the classic silent guard failure), a script writable by others, and `on_failure = "deny"` on an
+ * event that cannot block.
+ */
+export function hookWarnings(options: {
+  rules: readonly HookRuleConfig[];
+  file: string;
+  homeDir: string;
+  projectDir: string;
+  /** hooks.json as validated, to tell a hook's own `on_failure` from the default. */
+  data: HooksFileInput;
+  locate(jsonPath: JsonPath): Position | undefined;
+}): ConfigWarning[] {
+  const { file, homeDir } = options;
+  const warnings: ConfigWarning[] = [];
+  for (const rule of options.rules) {
+    for (const hook of rule.hooks) {
+      const hookPath = ['hooks', rule.event, rule.ruleIndex, 'hooks', hook.hookIndex];
+      const warn = (code: ConfigWarning['code'], key: string, text: IssueText) => {
+        const jsonPath = [...hookPath, key];
+        warnings.push(
+          createWarning({
+            code,
+            file,
+            homeDir,
+            position: options.locate(jsonPath),
+            jsonPath,
+            text,
+          }),
+        );
+      };
+      const own = options.data.hooks?.[rule.event]?.[rule.ruleIndex]?.hooks[hook.hookIndex];
+      if (own?.on_failure === 'deny' && !BLOCKING_EVENTS.includes(rule.event)) {
+        warn('ON_FAILURE_DENY_OBSERVE_ONLY', 'on_failure', {
+          problem: `on_failure "deny" has no effect on ${rule.event}: only ${BLOCKING_EVENTS.join(' and ')} can block`,
+          fix: 'remove it, or move the hook to a blocking event',
+        });
+      }
+      const written = commandPath(hook.command);
+      if (written === undefined) continue;
+      const base =
+        hook.workingDir === undefined
+          ? options.projectDir
+          : path.resolve(options.projectDir, hook.workingDir);
+      const resolved =
+        written === '~' || written.startsWith('~/')
+          ? path.join(homeDir, written.slice(1))
+          : path.resolve(base, written);
+      let stat: fs.Stats;
+      try {
+        stat = fs.statSync(resolved);
+      } catch {
+        warn('COMMAND_NOT_FOUND', 'command', {
+          problem: `${written} does not exist (${resolved}): this hook will fail every time`,
+          fix: 'fix the path or create the script',
+        });
+        continue;
+      }
+      if (!stat.isFile() || (stat.mode & 0o111) === 0) {
+        warn('COMMAND_NOT_EXECUTABLE', 'command', {
+          problem: `${written} is ${stat.isFile() ? 'not executable' : 'not a file'}: this hook will fail every time`,
+          fix: stat.isFile()
+            ? `chmod +x ${JSON.stringify(resolved)}`
+            : 'point the command at a script',
+        });
+      } else if ((stat.mode & 0o022) !== 0) {
+        warnings.push(...writableWarning(resolved, stat.mode, homeDir, 'the hook script'));
+      }
+    }
+  }
+  return warnings;
+}
+
+/** AGENT_HOME_IN_PROJECT when the home (symlinks resolved) lies at or under the project dir. */
+export function homeInProjectWarning(
+  home: string,
+  projectDir: string,
+  homeDir: string,
+): ConfigWarning[] {
+  const realHome = realOrResolved(home);
+  const realProject = realOrResolved(projectDir);
+  const relative = path.relative(realProject, realHome);
+  if (relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative))
+    return [];
+  return [
+    createWarning({
+      code: 'AGENT_HOME_IN_PROJECT',
+      file: home,
+      homeDir,
+      text: {
+        problem: `the agent home is inside the project dir ${projectDir}: the agent's own tools could edit its hooks`,
+        fix: 'move the agent home out of the project (--home or SOONG_AGENT_HOME)',
+      },
+    }),
+  ];
+}
+
+function realOrResolved(target: string): string {
+  try {
+    return fs.realpathSync(target);
+  } catch {
+    return path.resolve(target);
+  }
+}

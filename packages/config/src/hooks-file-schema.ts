@@ -1,0 +1,115 @@
+import { z } from 'zod';
+
+/** The most seconds a hook may run (SPEC §1.1). */
+export const MAX_HOOK_TIMEOUT_SECONDS = 600;
+
+const MatcherNameSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_.:-]+$/)
+  .describe('an exact name: letters, digits, _ . : - (no regex or glob)');
+
+const NamesSchema = z
+  .union([MatcherNameSchema, z.array(MatcherNameSchema).min(1)])
+  .describe('a name or a non-empty array of names (any of them)');
+
+const PathPrefixSchema = z
+  .string()
+  .min(1)
+  .regex(/^[^*?]+$/)
+  .describe('a path prefix: absolute, ~/…, or relative to the project dir (no * or ?)');
+
+/**
+ * The matcher as editors see it: the built-in types `tool`, `tag` and `path_prefix`, or a bare tool
+ * name. The loader itself hands the value to the matcher package (`compileRules`), which owns the
+ * rules and the error messages and may know more types.
+ */
+const EditorMatcherSchema = z
+  .union([
+    MatcherNameSchema,
+    z.strictObject({
+      tool: NamesSchema.optional().describe('canonical tool names (PreToolUse, PostToolUse only)'),
+      tag: NamesSchema.optional().describe(
+        'tool tags, incl. the risk class readonly / write / dangerous (PreToolUse, PostToolUse only)',
+      ),
+      path_prefix: z
+        .union([PathPrefixSchema, z.array(PathPrefixSchema).min(1)])
+        .optional()
+        .describe('path prefixes, matched by whole segments (PreToolUse, PostToolUse only)'),
+    }),
+  ])
+  .describe('which occurrences of the event the rule applies to (absent: all)');
+
+/** One hook command of a rule, as written in hooks.json. */
+export const HookCommandSchema = z.strictObject({
+  type: z.literal('command').describe('the hook kind, "command" (the only one)'),
+  command: z.string().regex(/\S/).describe('a non-empty shell command, run by /bin/sh -c'),
+  name: z
+    .string()
+    .regex(/\S/)
+    .optional()
+    .describe('a unique name, used as the hook id in logs (default: <Event>[<rule>][<hook>])'),
+  timeout: z
+    .number()
+    .gt(0)
+    .lte(MAX_HOOK_TIMEOUT_SECONDS)
+    .optional()
+    .describe('a number of seconds > 0 and ≤ 600 (default: hooks.default_timeout of config.toml)'),
+  working_dir: z
+    .string()
+    .regex(/\S/)
+    .optional()
+    .describe(
+      'the directory the hook runs in: relative to the project dir, absolute or ~/…; it must lie inside the project dir or the agent home',
+    ),
+  on_failure: z
+    .enum(['ignore', 'deny'])
+    .optional()
+    .describe(
+      '"ignore" or "deny": what a failed hook means (default: hooks.on_failure of config.toml)',
+    ),
+});
+
+function createRuleSchema(matcher: z.ZodType) {
+  return z.strictObject({
+    matcher: matcher.optional(),
+    hooks: z.array(HookCommandSchema).min(1).describe('at least one hook command, run in order'),
+  });
+}
+
+function createHooksFileSchema(matcher: z.ZodType) {
+  const rules = z
+    .array(createRuleSchema(matcher))
+    .optional()
+    .describe('rules of this event, in configuration order');
+  return z
+    .strictObject({
+      $schema: z
+        .string()
+        .optional()
+        .describe('the JSON Schema of this file (ignored by the loader)'),
+      version: z.literal(1).describe('the format version, 1'),
+      hooks: z
+        .strictObject({
+          SessionStart: rules,
+          UserPromptSubmit: rules,
+          PreToolUse: rules,
+          PostToolUse: rules,
+          Stop: rules,
+        })
+        .optional()
+        .describe('rules keyed by event name'),
+    })
+    .describe('soong-agent hooks.json: user hooks, read once when a session starts');
+}
+
+/** hooks.json as editors see it; the source of `schemas/hooks.schema.json`. */
+export const HooksFileSchema = createHooksFileSchema(EditorMatcherSchema);
+
+/** hooks.json as the loader validates it: matchers are left to the matcher package. */
+export const LoaderHooksFileSchema = createHooksFileSchema(z.unknown());
+
+/** A hook as written in hooks.json. */
+export type HookCommandInput = z.output<typeof HookCommandSchema>;
+
+/** hooks.json as parsed by the loader. */
+export type HooksFileInput = z.output<typeof LoaderHooksFileSchema>;

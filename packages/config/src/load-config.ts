@@ -1,0 +1,165 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { MatcherRegistry, RuleSpec } from '@soong-agent/matcher';
+import { type CompiledHooks, createCompiledHooks, emptyCompiledHooks } from './compiled-hooks.js';
+import type { Settings } from './config-file-schema.js';
+import {
+  type ConfigWarning,
+  homeInProjectWarning,
+  hookWarnings,
+  writableWarning,
+} from './config-warnings.js';
+import { buildEnvAllowlist } from './env-allowlist.js';
+import type { JsonPath, Position } from './issues.js';
+import { parseHooks } from './parse-hooks.js';
+import { defaultSettings, parseSettings } from './parse-settings.js';
+import { readConfigFile } from './read-config-file.js';
+
+/** The hooks file name in the agent home. */
+export const HOOKS_FILE = 'hooks.json';
+/** The settings file name in the agent home. */
+export const CONFIG_FILE = 'config.toml';
+
+/** Options of {@link loadConfig}. */
+export interface LoadConfigOptions {
+  /** The agent home (see `resolveAgentHome`); made absolute. */
+  home: string;
+  /** The project dir: relative path prefixes are anchored here. Nothing is read from it. */
+  projectDir: string;
+  /**
+   * Run without hooks (`--no-hooks`): hooks.json is not read at all.
+   * @default false
+   */
+  noHooks?: boolean;
+  /**
+   * The user's OS home, for `~/…` paths and for showing paths as `~/…`.
+   * @default os.homedir()
+   */
+  homeDir?: string;
+  /**
+   * The matcher types hooks.json may use.
+   * @default the matcher package's built-in types
+   */
+  registry?: MatcherRegistry;
+}
+
+/** Configuration of one session: a snapshot taken when it starts. */
+export interface LoadedConfig {
+  /** The agent home, absolute. */
+  home: string;
+  /** The project dir, absolute. */
+  projectDir: string;
+  /** config.toml, every default filled in, snake_case keys as in the file. */
+  settings: Settings;
+  /** DEFAULT_ENV_ALLOWLIST + runner.env_allowlist − runner.env_exclude. */
+  envAllowlist: readonly string[];
+  /** False when `hooks.enabled = false` or `noHooks`. */
+  hooksEnabled: boolean;
+  /** hooks.json compiled; empty when disabled or absent. */
+  hooks: CompiledHooks;
+  /** Lowercase hex sha256 of the hooks.json bytes read; null when absent or disabled. */
+  hooksFingerprint: string | null;
+  /** Absolute path of hooks.json (whether or not it exists). */
+  hooksFile: string;
+  /** Absolute path of config.toml (whether or not it exists). */
+  configFile: string;
+  /** Problems worth showing that do not stop the agent. */
+  warnings: ConfigWarning[];
+}
+
+/** What checkToolNames needs that LoadedConfig does not carry. */
+export interface HooksSource {
+  specs: readonly RuleSpec[];
+  rulePath(position: number): JsonPath;
+  locate(jsonPath: JsonPath): Position | undefined;
+  file: string;
+  homeDir: string;
+}
+
+/** Source details of loaded hooks, for checkToolNames. */
+export const hooksSources = new WeakMap<CompiledHooks, HooksSource>();
+
+/**
+ * Reads config.toml and hooks.json from the agent home, once: the session's snapshot. Missing files
+ * mean defaults. Never reads anything from the project dir. Throws `ConfigError` for a file that
+ * cannot be read, parsed or validated, with every problem found and its line and column.
+ */
+export function loadConfig(options: LoadConfigOptions): LoadedConfig {
+  const home = path.resolve(options.home);
+  const projectDir = path.resolve(options.projectDir);
+  const homeDir = path.resolve(options.homeDir ?? os.homedir());
+  const configFile = path.join(home, CONFIG_FILE);
+  const hooksFile = path.join(home, HOOKS_FILE);
+  const warnings: ConfigWarning[] = [...homeInProjectWarning(home, projectDir, homeDir)];
+  const homeMode = statMode(home);
+  if (homeMode !== undefined)
+    warnings.push(...writableWarning(home, homeMode, homeDir, 'the agent home'));
+
+  const configContent = readConfigFile(configFile, homeDir);
+  let settings: Settings;
+  if (configContent === undefined) {
+    settings = defaultSettings();
+  } else {
+    settings = parseSettings({ text: configContent.text, file: configFile, home, homeDir });
+    warnings.push(...writableWarning(configFile, configContent.mode, homeDir, 'config.toml'));
+  }
+  const hooksEnabled = settings.hooks.enabled && options.noHooks !== true;
+  let hooks = emptyCompiledHooks();
+  let hooksFingerprint: string | null = null;
+  if (hooksEnabled) {
+    const hooksContent = readConfigFile(hooksFile, homeDir);
+    if (hooksContent !== undefined) {
+      hooksFingerprint = createHash('sha256').update(hooksContent.bytes).digest('hex');
+      const parsed = parseHooks({
+        text: hooksContent.text,
+        file: hooksFile,
+        homeDir,
+        projectDir,
+        settings,
+        registry: options.registry,
+      });
+      hooks = createCompiledHooks(parsed.rules, parsed.index);
+      const locate = (jsonPath: JsonPath) => parsed.document.locate(jsonPath);
+      hooksSources.set(hooks, {
+        specs: parsed.specs,
+        rulePath: parsed.rulePath,
+        locate,
+        file: hooksFile,
+        homeDir,
+      });
+      warnings.push(...writableWarning(hooksFile, hooksContent.mode, homeDir, 'hooks.json'));
+      warnings.push(
+        ...hookWarnings({
+          rules: parsed.rules,
+          data: parsed.data,
+          file: hooksFile,
+          homeDir,
+          projectDir,
+          locate,
+        }),
+      );
+    }
+  }
+  return {
+    home,
+    projectDir,
+    settings,
+    envAllowlist: buildEnvAllowlist(settings.runner.env_allowlist, settings.runner.env_exclude),
+    hooksEnabled,
+    hooks,
+    hooksFingerprint,
+    hooksFile,
+    configFile,
+    warnings,
+  };
+}
+
+function statMode(target: string): number | undefined {
+  try {
+    return fs.statSync(target).mode;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,85 @@
+import path from 'node:path';
+import { ConfigError, type ConfigIssue } from './config-error.js';
+import { ConfigFileSchema, type Settings } from './config-file-schema.js';
+import { createIssue, sortIssues } from './issues.js';
+import { isTomlSyntaxError, parseTomlDocument } from './toml-document.js';
+import { describeZodIssues } from './zod-issues.js';
+
+/** config.toml with every default filled in: what a missing file means. */
+export function defaultSettings(): Settings {
+  return ConfigFileSchema.parse({});
+}
+
+/**
+ * Parses and validates config.toml text. Throws `CONFIG_PARSE_FAILED` for TOML syntax,
+ * `CONFIG_INVALID` with every problem found otherwise. `model.script` is resolved against the home.
+ */
+export function parseSettings(options: {
+  text: string;
+  file: string;
+  home: string;
+  homeDir: string;
+}): Settings {
+  const { text, file, homeDir } = options;
+  const document = parseTomlDocument(text);
+  if (isTomlSyntaxError(document)) {
+    throw new ConfigError({
+      code: 'CONFIG_PARSE_FAILED',
+      issues: [createIssue({ file, homeDir, position: document.position, text: document.text })],
+    });
+  }
+  const parsed = ConfigFileSchema.safeParse(document.value, { reportInput: true });
+  const issues: ConfigIssue[] = [];
+  if (!parsed.success) {
+    for (const problem of describeZodIssues(parsed.error.issues, ConfigFileSchema)) {
+      issues.push(
+        createIssue({
+          file,
+          homeDir,
+          position: document.locate(problem.jsonPath),
+          jsonPath: problem.jsonPath,
+          text: problem.text,
+        }),
+      );
+    }
+  } else {
+    const seen = new Set<string>();
+    for (const [index, tool] of parsed.data.tools.entries()) {
+      if (seen.has(tool.name)) {
+        const jsonPath = ['tools', index, 'name'];
+        issues.push(
+          createIssue({
+            file,
+            homeDir,
+            position: document.locate(jsonPath),
+            jsonPath,
+            text: {
+              problem: `a declarative tool named ${JSON.stringify(tool.name)} is already defined`,
+              fix: 'give each [[tools]] entry its own name',
+            },
+          }),
+        );
+      }
+      seen.add(tool.name);
+    }
+  }
+  if (issues.length > 0 || !parsed.success) {
+    throw new ConfigError({
+      code: 'CONFIG_INVALID',
+      issues: sortIssues(issues),
+      cause: parsed.error,
+    });
+  }
+  const settings = parsed.data;
+  if (settings.model.script !== undefined) {
+    settings.model.script = resolveUserPath(settings.model.script, options.home, homeDir);
+  }
+  return settings;
+}
+
+/** Expands `~` / `~/…` to the OS home and resolves a relative path against `base`. */
+export function resolveUserPath(value: string, base: string, homeDir: string): string {
+  if (value === '~') return path.resolve(homeDir);
+  if (value.startsWith('~/')) return path.resolve(homeDir, value.slice(2));
+  return path.resolve(base, value);
+}

@@ -1,0 +1,94 @@
+import fs from 'node:fs';
+import { ConfigError } from './config-error.js';
+import { createIssue } from './issues.js';
+
+/** Larger configuration files are refused rather than read. */
+export const MAX_CONFIG_FILE_BYTES = 16 * 1024 * 1024;
+
+/** A configuration file's bytes and mode. */
+export interface ConfigFileContent {
+  bytes: Buffer;
+  text: string;
+  mode: number;
+}
+
+const REASONS: Record<string, { problem: string; fix: string }> = {
+  EISDIR: { problem: 'is a directory', fix: 'replace it with a file or remove it' },
+  EACCES: { problem: 'permission denied', fix: 'make it readable (chmod u+r)' },
+  EPERM: { problem: 'operation not permitted', fix: 'make it readable (chmod u+r)' },
+  ENOTDIR: {
+    problem: 'a parent of it is not a directory',
+    fix: 'point the agent home at a directory',
+  },
+  ELOOP: { problem: 'symlink loop', fix: 'fix the symlink' },
+};
+
+/**
+ * Reads a configuration file. A missing file (or missing home) is `undefined`: defaults. Anything
+ * else that stops the read is a `CONFIG_READ_FAILED` error, never a silent default. Opens without
+ * blocking and reads only regular files, so a FIFO named hooks.json cannot hang the agent.
+ */
+export function readConfigFile(file: string, homeDir: string): ConfigFileContent | undefined {
+  const fail = (text: { problem: string; fix: string }, cause?: unknown): never => {
+    throw new ConfigError({
+      code: 'CONFIG_READ_FAILED',
+      issues: [
+        createIssue({
+          file,
+          homeDir,
+          text: { problem: `cannot read: ${text.problem}`, fix: text.fix },
+        }),
+      ],
+      cause,
+    });
+  };
+  let descriptor: number;
+  try {
+    descriptor = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    if (code === 'ENOENT') return undefined;
+    return fail(REASONS[code] ?? { problem: code || String(error), fix: 'check the file' }, error);
+  }
+  try {
+    const stat = fs.fstatSync(descriptor);
+    if (stat.isDirectory()) return fail(REASONS.EISDIR as { problem: string; fix: string });
+    if (!stat.isFile())
+      return fail({ problem: 'not a regular file', fix: 'replace it with a regular file' });
+    if (stat.size > MAX_CONFIG_FILE_BYTES) {
+      return fail({
+        problem: `${stat.size} bytes is too large (at most ${MAX_CONFIG_FILE_BYTES})`,
+        fix: 'this is not a configuration file; replace it',
+      });
+    }
+    let bytes: Buffer;
+    try {
+      bytes = fs.readFileSync(descriptor);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? '';
+      return fail(
+        REASONS[code] ?? { problem: code || String(error), fix: 'check the file' },
+        error,
+      );
+    }
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    } catch (error) {
+      throw new ConfigError({
+        code: 'CONFIG_PARSE_FAILED',
+        issues: [
+          createIssue({
+            file,
+            homeDir,
+            text: { problem: 'not valid UTF-8', fix: 'save the file as UTF-8' },
+          }),
+        ],
+        cause: error,
+      });
+    }
+    return { bytes, text, mode: stat.mode };
+  } finally {
+    fs.closeSync(descriptor);
+  }
+}

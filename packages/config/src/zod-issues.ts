@@ -1,0 +1,230 @@
+import { closestMatch } from '@soong-agent/matcher';
+import type { z } from 'zod';
+import { type IssueText, type JsonPath, showValue, typeName } from './issues.js';
+
+/** A schema problem, placed by JSON path; `atKey` when the key itself (not its value) is wrong. */
+export interface SchemaProblem {
+  jsonPath: JsonPath;
+  atKey: boolean;
+  text: IssueText;
+}
+
+interface Def {
+  type: string;
+  innerType?: z.ZodType;
+  shape?: Record<string, z.ZodType>;
+  element?: z.ZodType;
+  valueType?: z.ZodType;
+  options?: readonly z.ZodType[];
+  in?: z.ZodType;
+}
+
+const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
+
+const WRAPPERS = new Set(['optional', 'default', 'prefault', 'nullable', 'readonly', 'catch']);
+
+/** Walks wrappers, collecting the first description on the way. */
+function unwrap(schema: z.ZodType): { schema: z.ZodType; description: string | undefined } {
+  let current = schema;
+  let description = current.description;
+  for (;;) {
+    const def = defOf(current);
+    const next = WRAPPERS.has(def.type) ? def.innerType : def.type === 'pipe' ? def.in : undefined;
+    if (next === undefined) return { schema: current, description };
+    current = next;
+    description ??= current.description;
+  }
+}
+
+/** The schema at a JSON path (best effort: a union takes the first option that has the key). */
+function schemaAt(root: z.ZodType, jsonPath: JsonPath): z.ZodType | undefined {
+  let current: z.ZodType | undefined = root;
+  for (const segment of jsonPath) {
+    if (current === undefined) return undefined;
+    current = childOf(unwrap(current).schema, segment);
+  }
+  return current;
+}
+
+function childOf(schema: z.ZodType, segment: string | number): z.ZodType | undefined {
+  const def = defOf(schema);
+  if (def.type === 'object' && typeof segment === 'string') return def.shape?.[segment];
+  if (def.type === 'array') return def.element;
+  if (def.type === 'record') return def.valueType;
+  if (def.type === 'union') {
+    for (const option of def.options ?? []) {
+      const child = childOf(unwrap(option).schema, segment);
+      if (child !== undefined) return child;
+    }
+  }
+  return undefined;
+}
+
+function keysAt(root: z.ZodType, jsonPath: JsonPath): string[] {
+  const schema = schemaAt(root, jsonPath);
+  if (schema === undefined) return [];
+  const def = defOf(unwrap(schema).schema);
+  return def.type === 'object' ? Object.keys(def.shape ?? {}) : [];
+}
+
+function describedAt(root: z.ZodType, jsonPath: JsonPath): string | undefined {
+  const schema = schemaAt(root, jsonPath);
+  return schema === undefined ? undefined : unwrap(schema).description;
+}
+
+const quote = (value: unknown) => JSON.stringify(value);
+
+function oneOf(values: readonly unknown[]): string {
+  return values.length === 1 ? quote(values[0]) : `one of ${values.map(quote).join(', ')}`;
+}
+
+function rangeText(issue: {
+  code: string;
+  inclusive?: boolean;
+  minimum?: unknown;
+  maximum?: unknown;
+}) {
+  return issue.code === 'too_small'
+    ? `${issue.inclusive ? '≥' : '>'} ${String(issue.minimum)}`
+    : `${issue.inclusive ? '≤' : '<'} ${String(issue.maximum)}`;
+}
+
+/**
+ * Turns zod issues (parsed with `reportInput: true`) into problems a user can act on. `keyLabel`
+ * names the keys of an object whose keys are events, so the message says "unknown event".
+ */
+export function describeZodIssues(
+  issues: readonly z.core.$ZodIssue[],
+  root: z.ZodType,
+  options: { eventKeys?: readonly string[] } = {},
+): SchemaProblem[] {
+  const problems: SchemaProblem[] = [];
+  for (const issue of issues) {
+    const jsonPath = issue.path as (string | number)[];
+    const expected = describedAt(root, jsonPath);
+    const fix = expected === undefined ? undefined : `expected ${expected}`;
+    const withExpected = (text: IssueText): IssueText =>
+      expected === undefined ? text : { ...text, expected };
+    const input = (issue as { input?: unknown }).input;
+    switch (issue.code) {
+      case 'unrecognized_keys': {
+        const known = keysAt(root, jsonPath);
+        const isEvents =
+          options.eventKeys !== undefined &&
+          known.length > 0 &&
+          known.every((key) => options.eventKeys?.includes(key));
+        for (const key of issue.keys) {
+          const suggestion = closestMatch(key, known);
+          const listing = `${isEvents ? 'events' : 'allowed keys'}: ${known.join(', ')}`;
+          problems.push({
+            jsonPath: [...jsonPath, key],
+            atKey: true,
+            text: {
+              problem: `unknown ${isEvents ? 'event' : 'key'} ${quote(key)}`,
+              fix:
+                suggestion === undefined
+                  ? `remove it (${listing})`
+                  : `did you mean ${quote(suggestion)}? (${listing})`,
+            },
+          });
+        }
+        break;
+      }
+      case 'invalid_type':
+        problems.push({
+          jsonPath,
+          atKey: false,
+          text: withExpected(
+            input === undefined
+              ? {
+                  problem: 'is missing',
+                  fix: `add it${expected === undefined ? '' : `: ${expected}`}`,
+                }
+              : {
+                  problem: `expected ${issue.expected === 'int' ? 'an integer' : issue.expected}, got ${typeName(input)} ${showValue(input)}`,
+                  ...(fix === undefined ? {} : { fix: `write ${expected}` }),
+                },
+          ),
+        });
+        break;
+      case 'invalid_value': {
+        const suggestion =
+          typeof input === 'string'
+            ? closestMatch(
+                input,
+                issue.values.filter((value): value is string => typeof value === 'string'),
+              )
+            : undefined;
+        problems.push({
+          jsonPath,
+          atKey: false,
+          text: withExpected({
+            problem: `${showValue(input)} is not allowed`,
+            fix:
+              suggestion === undefined
+                ? `write ${oneOf(issue.values)}`
+                : `did you mean ${quote(suggestion)}? (${oneOf(issue.values)})`,
+          }),
+        });
+        break;
+      }
+      case 'too_small':
+      case 'too_big': {
+        const empty =
+          issue.code === 'too_small' &&
+          (issue.origin === 'string' || issue.origin === 'array') &&
+          Number(issue.minimum) <= 1;
+        problems.push({
+          jsonPath,
+          atKey: false,
+          text: withExpected({
+            problem: empty
+              ? 'is empty'
+              : `${showValue(input)} is out of range (must be ${rangeText(issue)})`,
+            fix: `write ${expected ?? `a value ${rangeText(issue)}`}`,
+          }),
+        });
+        break;
+      }
+      case 'invalid_format': {
+        const blank = typeof input === 'string' && input.trim() === '';
+        problems.push({
+          jsonPath,
+          atKey: false,
+          text: withExpected({
+            problem: blank ? 'is empty' : `${showValue(input)} is not valid`,
+            fix: `write ${expected ?? `a value matching ${'pattern' in issue ? issue.pattern : issue.format}`}`,
+          }),
+        });
+        break;
+      }
+      case 'invalid_key': {
+        const keyExpected = issue.issues
+          .map((inner) => (inner.code === 'invalid_format' ? inner.pattern : undefined))
+          .find((pattern) => pattern !== undefined);
+        problems.push({
+          jsonPath,
+          atKey: true,
+          text: {
+            problem: `${showValue(jsonPath.at(-1))} is not a valid name`,
+            fix: `rename it${keyExpected === undefined ? '' : ` to match ${keyExpected}`}`,
+          },
+        });
+        break;
+      }
+      case 'invalid_union':
+        problems.push({
+          jsonPath,
+          atKey: false,
+          text: withExpected({
+            problem: `${typeName(input)} ${showValue(input)} is not valid here`,
+            ...(expected === undefined ? {} : { fix: `write ${expected}` }),
+          }),
+        });
+        break;
+      default:
+        problems.push({ jsonPath, atKey: false, text: withExpected({ problem: issue.message }) });
+    }
+  }
+  return problems;
+}
