@@ -1,4 +1,11 @@
 export { type ArtifactStore, createFileArtifactStore } from './artifact-store.js';
+export {
+  type BoundedToolInput,
+  type BoundedToolResult,
+  type BoundOptions,
+  boundToolInput,
+  boundToolResult,
+} from './bound-tool-io.js';
 export { LoopAdapterError, type LoopAdapterErrorCode } from './errors.js';
 export { type EventLog, readEventLog } from './event-log.js';
 export {
@@ -9,6 +16,25 @@ export {
   type MemoryEventSinkOptions,
 } from './event-sink.js';
 export {
+  createHookEngine,
+  HOOK_LOG_LINE_BYTES,
+  HOOK_LOG_LINES_MAX,
+  HOOK_STDERR_LOG_BYTES,
+  type HookEngine,
+  type HookEngineOptions,
+  type HookOutcome,
+  type HookPayload,
+  type HookRunOptions,
+  type HookRunResult,
+} from './hook-engine.js';
+export {
+  hookContextToMessage,
+  recordConfigLoaded,
+  recordSessionStarted,
+  runSessionStart,
+  runUserPromptSubmit,
+} from './observe.js';
+export {
   createSessionId,
   isSessionId,
   listSessions,
@@ -16,9 +42,30 @@ export {
   sessionPaths,
 } from './session.js';
 export {
+  createStopController,
+  type StopController,
+  type StopControllerOptions,
+  type StopDecision,
+} from './stop-controller.js';
+export {
   countLines,
   SUMMARY_HEAD_BYTES,
   SUMMARY_TAIL_BYTES,
   type SummarizeTextOptions,
   summarizeText,
+  takeHead,
+  takeTail,
 } from './summarize-text.js';
+export {
+  ABORTED_TOOL_TEXT,
+  type ExecuteToolBatchOptions,
+  executeToolBatch,
+  type PermissionCallback,
+  SKIPPED_TOOL_TEXT,
+  type ToolCall,
+  type ToolDefinition,
+  type ToolExecutionResult,
+  type ToolRegistry,
+  type ToolResult,
+  UNKNOWN_TOOL_TEXT,
+} from './tool-batch.js';

@@ -43,8 +43,8 @@ export function countLines(text: string): number {
   return text.endsWith('\n') ? lines : lines + 1;
 }
 
-// One UTF-16 unit is at least one UTF-8 byte, so `maxBytes` units always cover `maxBytes` bytes.
-function takeHead(text: string, maxBytes: number): string {
+/** The longest prefix of `text` of at most `maxBytes` UTF-8 bytes that splits no character. */
+export function takeHead(text: string, maxBytes: number): string {
   let slice = text.slice(0, maxBytes);
   while (Buffer.byteLength(slice) > maxBytes || endsWithHighSurrogate(slice)) {
     slice = shrinkEnd(slice, maxBytes);
@@ -52,7 +52,8 @@ function takeHead(text: string, maxBytes: number): string {
   return slice;
 }
 
-function takeTail(text: string, maxBytes: number): string {
+/** The longest suffix of `text` of at most `maxBytes` UTF-8 bytes that splits no character. */
+export function takeTail(text: string, maxBytes: number): string {
   let slice = maxBytes === 0 ? '' : text.slice(-maxBytes);
   while (Buffer.byteLength(slice) > maxBytes || startsWithLowSurrogate(slice)) {
     slice = shrinkStart(slice, maxBytes);
@@ -60,6 +61,8 @@ function takeTail(text: string, maxBytes: number): string {
   return slice;
 }
 
+// One UTF-16 unit is at least one UTF-8 byte, so `maxBytes` units always cover `maxBytes` bytes;
+// shrink from there until the bytes fit and no surrogate pair is cut.
 function shrinkEnd(slice: string, maxBytes: number): string {
   const over = Buffer.byteLength(slice) - maxBytes;
   // Each unit is at most 3 bytes; drop at least one unit, more when far over.

@@ -1,0 +1,4 @@
+#!/bin/sh
+trap "" TERM
+sleep 30
+sleep 30

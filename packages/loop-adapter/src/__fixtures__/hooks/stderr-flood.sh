@@ -1,0 +1,4 @@
+#!/bin/sh
+cat >/dev/null
+head -c 3000000 /dev/zero | tr "\0" e >&2
+echo "{\"decision\":\"allow\"}"

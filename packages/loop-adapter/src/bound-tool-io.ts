@@ -1,0 +1,99 @@
+import type { ArtifactRef, ToolResultPayload } from '@soong-agent/protocol';
+import type { ArtifactStore } from './artifact-store.js';
+import { summarizeText } from './summarize-text.js';
+
+/** Per-string head/tail kept when a tool input is bounded; a second, tighter pass if still too big. */
+const INPUT_STRING_PASSES = [
+  { headBytes: 1024, tailBytes: 1024 },
+  { headBytes: 128, tailBytes: 128 },
+] as const;
+
+/** A tool input as hooks and the event log see it (SPEC §2.1). */
+export interface BoundedToolInput {
+  /** The input, or a copy with long strings replaced by head-and-tail summaries. */
+  input: Record<string, unknown>;
+  /** True when `input` is not the full input. */
+  input_truncated?: true;
+  /** The full input (JSON), when truncated and an artifact store was given. */
+  input_artifact_ref?: ArtifactRef;
+}
+
+/** Options of {@link boundToolInput} and {@link boundToolResult}. */
+export interface BoundOptions {
+  /** The `hooks.inline_result_bytes` limit. */
+  limitBytes: number;
+  /** Where the full content goes when over the limit. @default undefined (no artifact) */
+  artifacts?: ArtifactStore | undefined;
+}
+
+/**
+ * Bounds a tool call's input: when its JSON exceeds `limitBytes`, long string values (at any
+ * depth) become head-and-tail summaries, `input_truncated` is set and the full input is stored as an
+ * artifact. If summarising strings is not enough (e.g. a huge array of numbers), the input becomes
+ * `{ "truncated_json": <summary of the JSON> }`. A non-object input is wrapped as `{ "value": input }`.
+ */
+export async function boundToolInput(
+  input: unknown,
+  options: BoundOptions,
+): Promise<BoundedToolInput> {
+  const object = isPlainObject(input) ? input : { value: input };
+  const json = JSON.stringify(object) ?? '{}';
+  if (Buffer.byteLength(json) <= options.limitBytes) return { input: object };
+  let bounded: Record<string, unknown> | undefined;
+  for (const pass of INPUT_STRING_PASSES) {
+    const candidate = summarizeStrings(object, pass) as Record<string, unknown>;
+    if (Buffer.byteLength(JSON.stringify(candidate)) <= options.limitBytes) {
+      bounded = candidate;
+      break;
+    }
+  }
+  bounded ??= { truncated_json: summarizeText(json) };
+  const result: BoundedToolInput = { input: bounded, input_truncated: true };
+  if (options.artifacts) result.input_artifact_ref = await options.artifacts.put(json);
+  return result;
+}
+
+/** A bounded tool result: what the PostToolUse hook gets, and the artifact when one was written. */
+export interface BoundedToolResult {
+  payload: ToolResultPayload;
+  artifactRef?: ArtifactRef;
+}
+
+/**
+ * Bounds a tool result (SPEC §2.1/§4): up to `limitBytes` it is passed inline
+ * (`{ is_error, bytes, content }`); above, it is written to the artifact store first and passed as
+ * `{ is_error, bytes, summary, artifact_ref }`.
+ */
+export async function boundToolResult(
+  content: string,
+  isError: boolean,
+  options: BoundOptions & { artifacts: ArtifactStore },
+): Promise<BoundedToolResult> {
+  const bytes = Buffer.byteLength(content);
+  if (bytes <= options.limitBytes) return { payload: { is_error: isError, bytes, content } };
+  const artifactRef = await options.artifacts.put(content);
+  return {
+    payload: {
+      is_error: isError,
+      bytes,
+      summary: summarizeText(content),
+      artifact_ref: artifactRef,
+    },
+    artifactRef,
+  };
+}
+
+function summarizeStrings(value: unknown, pass: { headBytes: number; tailBytes: number }): unknown {
+  if (typeof value === 'string') return summarizeText(value, pass);
+  if (Array.isArray(value)) return value.map((item) => summarizeStrings(item, pass));
+  if (isPlainObject(value)) {
+    const copy: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) copy[key] = summarizeStrings(item, pass);
+    return copy;
+  }
+  return value;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,270 @@
+import path from 'node:path';
+import type { ArtifactRef, RiskClass, ToolCallInfo } from '@soong-agent/protocol';
+import type { ArtifactStore } from './artifact-store.js';
+import { boundToolInput, boundToolResult } from './bound-tool-io.js';
+import type { EventSink } from './event-sink.js';
+import type { HookEngine } from './hook-engine.js';
+
+/** The text of a call skipped because an earlier call of the turn was denied (SPEC §4). */
+export const SKIPPED_TOOL_TEXT = 'not executed: an earlier tool call in this turn was denied';
+/** The text of a call that names no known tool. */
+export const UNKNOWN_TOOL_TEXT = 'unknown tool';
+/** The text of a call not run because the batch was cancelled. */
+export const ABORTED_TOOL_TEXT = 'aborted';
+
+/** A tool the loop can call. */
+export interface ToolDefinition {
+  /** Canonical name, e.g. `write_file`. */
+  name: string;
+  /** Risk class; always one of the tool's tags for matching. */
+  risk: RiskClass;
+  /** Extra tags for `tag` matchers. @default [] */
+  tags?: readonly string[];
+  /** The paths a call touches (absolute or project-relative). @default () => [] */
+  paths?(input: unknown): string[];
+  /** Runs the call. A throw becomes an `is_error` result. */
+  execute(
+    input: unknown,
+    context: { signal?: AbortSignal; callId: string },
+  ): Promise<ToolExecutionResult>;
+}
+
+/** What a tool returns. */
+export interface ToolExecutionResult {
+  /** The full result text (the batch bounds what hooks see). */
+  content: string;
+  /** True when the tool failed. */
+  isError: boolean;
+}
+
+/** One tool call from a model turn. */
+export interface ToolCall {
+  /** Call id, unique in the session. */
+  id: string;
+  /** Tool name as the model gave it. */
+  name: string;
+  /** Input object. */
+  input: unknown;
+}
+
+/** Exactly one per call of the batch, in order. */
+export interface ToolResult {
+  callId: string;
+  name: string;
+  /** What goes back to the model (full text; bound it for the model yourself). */
+  content: string;
+  isError: boolean;
+  /** `ok`/`error`: the tool ran (or is unknown / aborted: `error`); `denied`: hook or permission; `skipped`: after a halt. */
+  status: 'ok' | 'error' | 'denied' | 'skipped';
+  /** Where the full result was stored, when it was over `inline_result_bytes`. */
+  artifactRef?: ArtifactRef;
+  /** Bytes of `content` (UTF-8). */
+  bytes: number;
+}
+
+/** Anything that looks tools up by name (a `Map` works). */
+export interface ToolRegistry {
+  get(name: string): ToolDefinition | undefined;
+}
+
+/** Asks whether a call may run, after the PreToolUse hooks allowed it. */
+export type PermissionCallback = (request: {
+  call: ToolCall;
+  tool: ToolDefinition;
+  risk: RiskClass;
+  paths: string[];
+}) => Promise<{ allow: true } | { allow: false; reason: string }>;
+
+/** Options of {@link executeToolBatch}. */
+export interface ExecuteToolBatchOptions {
+  /** The tools, by canonical name. */
+  tools: ToolRegistry;
+  /** Runs PreToolUse / PostToolUse hooks. */
+  engine: HookEngine;
+  /** Called for each call that the hooks did not deny. */
+  permission: PermissionCallback;
+  /** Where large results (and inputs) go. */
+  artifacts: ArtifactStore;
+  /** Where tool records go (normally the engine's sink). */
+  sink: EventSink;
+  /** Cancels the batch: the running hook or tool is stopped and the remaining calls get `aborted` results. @default undefined */
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * Runs the tool calls of one model turn in order, with SPEC §4's deny semantics, and returns exactly
+ * one result per call, in order. A PreToolUse deny skips the permission callback; after any deny a
+ * `readonly` denial lets later `readonly` calls run and halts at the first other one, a `write` or
+ * `dangerous` denial halts at once; halted calls are skipped. Denials are results, never throws.
+ */
+export async function executeToolBatch(
+  calls: readonly ToolCall[],
+  options: ExecuteToolBatchOptions,
+): Promise<ToolResult[]> {
+  const { tools, engine, permission, artifacts, sink, signal } = options;
+  const limitBytes = engine.config.settings.hooks.inline_result_bytes;
+  const results: ToolResult[] = [];
+  // The denial that halts (or, after a readonly denial, may halt) the batch.
+  let denial: { callId: string; risk: RiskClass } | undefined;
+  let halted = false;
+
+  for (const call of calls) {
+    if (signal?.aborted) {
+      results.push(textResult(call, ABORTED_TOOL_TEXT, 'error'));
+      continue;
+    }
+    const tool = tools.get(call.name);
+    if (denial && (denial.risk !== 'readonly' || tool?.risk !== 'readonly')) halted = true;
+    if (halted && denial) {
+      sink.emit({
+        type: 'tool_skipped',
+        call_id: call.id,
+        tool: call.name,
+        denied_call_id: denial.callId,
+      });
+      results.push(textResult(call, SKIPPED_TOOL_TEXT, 'skipped'));
+      continue;
+    }
+    if (!tool) {
+      const result = textResult(call, UNKNOWN_TOOL_TEXT, 'error');
+      sink.emit({
+        type: 'tool_finished',
+        call_id: call.id,
+        tool: call.name,
+        is_error: true,
+        bytes: result.bytes,
+      });
+      results.push(result);
+      continue;
+    }
+
+    const paths = toolPaths(tool, call.input, engine.projectDir);
+    const bounded = await boundToolInput(call.input, { limitBytes, artifacts });
+    sink.emit({
+      type: 'tool_started',
+      call_id: call.id,
+      tool: tool.name,
+      risk: tool.risk,
+      ...bounded,
+    });
+    const info: ToolCallInfo = {
+      name: tool.name,
+      call_id: call.id,
+      risk: tool.risk,
+      tags: [...new Set([tool.risk, ...(tool.tags ?? [])])],
+      paths,
+      ...bounded,
+    };
+
+    const pre = await engine.run('PreToolUse', { tool: info }, { signal, callId: call.id });
+    if (pre.decision === 'deny') {
+      const reason = pre.reason ?? 'denied';
+      sink.emit({
+        type: 'tool_denied',
+        call_id: call.id,
+        tool: tool.name,
+        source: 'hook',
+        reason,
+        ...(pre.hookId ? { hook_id: pre.hookId } : {}),
+      });
+      results.push(textResult(call, `denied by hook ${pre.hookId}: ${reason}`, 'denied'));
+      denial ??= { callId: call.id, risk: tool.risk };
+      continue;
+    }
+    if (signal?.aborted) {
+      results.push(textResult(call, ABORTED_TOOL_TEXT, 'error'));
+      continue;
+    }
+
+    const verdict = await permission({ call, tool, risk: tool.risk, paths });
+    if (!verdict.allow) {
+      sink.emit({
+        type: 'permission_denied',
+        call_id: call.id,
+        tool: tool.name,
+        reason: verdict.reason,
+      });
+      sink.emit({
+        type: 'tool_denied',
+        call_id: call.id,
+        tool: tool.name,
+        source: 'permission',
+        reason: verdict.reason,
+      });
+      results.push(textResult(call, `denied by permission: ${verdict.reason}`, 'denied'));
+      denial ??= { callId: call.id, risk: tool.risk };
+      continue;
+    }
+
+    const started = performance.now();
+    const executed = await execute(tool, call, signal);
+    const durationMs = performance.now() - started;
+    const { payload, artifactRef } = await boundToolResult(executed.content, executed.isError, {
+      limitBytes,
+      artifacts,
+    });
+    sink.emit({
+      type: 'tool_finished',
+      call_id: call.id,
+      tool: tool.name,
+      is_error: executed.isError,
+      bytes: payload.bytes,
+      ...(artifactRef ? { artifact_ref: artifactRef } : {}),
+    });
+    results.push({
+      callId: call.id,
+      name: call.name,
+      content: executed.content,
+      isError: executed.isError,
+      status: executed.isError ? 'error' : 'ok',
+      bytes: payload.bytes,
+      ...(artifactRef ? { artifactRef } : {}),
+    });
+    await engine.run(
+      'PostToolUse',
+      { tool: info, result: payload, duration_ms: durationMs },
+      { signal, callId: call.id },
+    );
+  }
+  return results;
+}
+
+async function execute(
+  tool: ToolDefinition,
+  call: ToolCall,
+  signal: AbortSignal | undefined,
+): Promise<ToolExecutionResult> {
+  try {
+    const result = await tool.execute(
+      call.input,
+      signal ? { signal, callId: call.id } : { callId: call.id },
+    );
+    return { content: String(result.content), isError: Boolean(result.isError) };
+  } catch (error) {
+    return {
+      content: `tool ${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`,
+      isError: true,
+    };
+  }
+}
+
+function toolPaths(tool: ToolDefinition, input: unknown, projectDir: string): string[] {
+  if (!tool.paths) return [];
+  try {
+    return tool.paths(input).map((item) => path.resolve(projectDir, item));
+  } catch {
+    // Bad input: the tool's own validation reports it when it runs.
+    return [];
+  }
+}
+
+function textResult(call: ToolCall, content: string, status: ToolResult['status']): ToolResult {
+  return {
+    callId: call.id,
+    name: call.name,
+    content,
+    isError: true,
+    status,
+    bytes: Buffer.byteLength(content),
+  };
+}
