@@ -281,6 +281,9 @@ function optionsError(
   const issuePath = issue.path.filter(
     (segment): segment is string | number => typeof segment !== 'symbol',
   );
+  // An unknown key is reported on its object; point at the key itself.
+  if (issue.code === 'unrecognized_keys' && issue.keys[0] !== undefined)
+    issuePath.push(issue.keys[0]);
   const offending = issuePath.reduce<unknown>(
     (current, segment) => (current as Record<string | number, unknown> | undefined)?.[segment],
     value,

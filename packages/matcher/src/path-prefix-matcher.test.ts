@@ -1,0 +1,188 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { compileRules } from './compile-rules.js';
+import { isPathUnder, normalizePathPrefix } from './path-forms.js';
+import { suggestPathPrefix } from './path-prefix-matcher.js';
+import { createTree, makeTempDir } from './test-helpers/temp-dir.js';
+
+function prefixIndex(prefix: unknown, projectDir: string, homeDir = '/nonexistent-home') {
+  const index = compileRules([{ event: 'PreToolUse', matcher: { path_prefix: prefix } }], {
+    projectDir,
+    homeDir,
+  });
+  return (...paths: string[]) =>
+    index.match({ event: 'PreToolUse', tool: 'write_file', paths }).length === 1;
+}
+
+describe('pathPrefixMatcher', () => {
+  it('matches the prefix itself and paths under it but never a sibling sharing its name start', () => {
+    const project = makeTempDir();
+    const matches = prefixIndex('src', project);
+    expect(matches('src')).toBe(true);
+    expect(matches('src/a.ts')).toBe(true);
+    expect(matches(path.join(project, 'src/deep/b.ts'))).toBe(true);
+    expect(matches('src2/a.ts')).toBe(false);
+    expect(matches('sr')).toBe(false);
+    expect(matches('lib/src/a.ts')).toBe(false);
+  });
+
+  it('normalises .., . and trailing separators on both sides before comparing', () => {
+    const project = makeTempDir();
+    const matches = prefixIndex('./src/../src/', project);
+    expect(matches('src/./a.ts')).toBe(true);
+    expect(matches('lib/../src/a.ts')).toBe(true);
+    expect(matches('src/../secrets/key')).toBe(false);
+    expect(matches('src/../../outside')).toBe(false);
+  });
+
+  it('compares case-sensitively when only the case differs', () => {
+    const project = makeTempDir();
+    expect(prefixIndex('src', project)('SRC/a.ts')).toBe(false);
+  });
+
+  it('matches when any one of several paths lies under any one of several prefixes', () => {
+    const project = makeTempDir();
+    const matches = prefixIndex(['docs', 'src'], project);
+    expect(matches('README.md', 'lib/x', 'src/a.ts')).toBe(true);
+    expect(matches('README.md', 'lib/x')).toBe(false);
+    expect(matches()).toBe(false);
+  });
+
+  it('resolves an absolute prefix as given and ~/ against the OS home', () => {
+    const project = makeTempDir();
+    const home = makeTempDir();
+    expect(prefixIndex('/etc', project)('/etc/passwd')).toBe(true);
+    expect(prefixIndex('/', project)('/anything/at/all')).toBe(true);
+    const inHome = prefixIndex('~/.ssh', project, home);
+    expect(inHome(path.join(home, '.ssh/id_ed25519'))).toBe(true);
+    expect(inHome('~/.ssh/config')).toBe(true);
+    expect(inHome('.ssh/id_ed25519')).toBe(false);
+    expect(prefixIndex('~', project, home)(path.join(home, 'x'))).toBe(true);
+  });
+
+  it('allows [ and { in prefixes as real folder names', () => {
+    const project = makeTempDir();
+    createTree(project, ['app/[id]/page.tsx', 'app/{group}/x.ts']);
+    expect(prefixIndex('app/[id]', project)('app/[id]/page.tsx')).toBe(true);
+    expect(prefixIndex('app/[id]', project)('app/i/page.tsx')).toBe(false);
+    expect(prefixIndex('app/{group}', project)('app/{group}/x.ts')).toBe(true);
+  });
+
+  it('matches a path that reaches the protected tree through a symlink', () => {
+    const project = makeTempDir();
+    createTree(project, ['secrets/key', 'src/']);
+    fs.symlinkSync(path.join(project, 'secrets'), path.join(project, 'src/innocent'));
+    const matches = prefixIndex('secrets', project);
+    expect(matches('src/innocent/key')).toBe(true);
+    expect(matches('src/innocent/not-yet-created/file')).toBe(true);
+    expect(matches('src/other')).toBe(false);
+  });
+
+  it('matches a path through a symlinked file into the protected tree', () => {
+    const project = makeTempDir();
+    createTree(project, ['secrets/key']);
+    fs.symlinkSync(path.join(project, 'secrets/key'), path.join(project, 'key-link'));
+    expect(prefixIndex('secrets', project)('key-link')).toBe(true);
+  });
+
+  it('matches the real path when the prefix is given through a symlinked folder', () => {
+    const project = makeTempDir();
+    const outside = makeTempDir();
+    createTree(outside, ['real/config/']);
+    fs.symlinkSync(path.join(outside, 'real'), path.join(project, 'linked'));
+    const matches = prefixIndex('linked/config', project);
+    expect(matches(path.join(outside, 'real/config/settings.json'))).toBe(true);
+    expect(matches('linked/config/settings.json')).toBe(true);
+    expect(matches(path.join(outside, 'real/other'))).toBe(false);
+  });
+
+  it('matches when the project dir itself is reached through a symlink', () => {
+    const real = makeTempDir();
+    const links = makeTempDir();
+    createTree(real, ['src/']);
+    const linkedProject = path.join(links, 'project');
+    fs.symlinkSync(real, linkedProject);
+    const matches = prefixIndex('src', linkedProject);
+    expect(matches(path.join(real, 'src/a.ts'))).toBe(true);
+    expect(matches(path.join(linkedProject, 'src/a.ts'))).toBe(true);
+  });
+
+  it('follows .. the way the OS does when it comes after a symlink', () => {
+    const project = makeTempDir();
+    createTree(project, ['protected/inner/', 'public/']);
+    fs.symlinkSync(path.join(project, 'protected/inner'), path.join(project, 'public/jump'));
+    // The OS walks public/jump → protected/inner, then .. → protected.
+    expect(prefixIndex('protected', project)('public/jump/../file')).toBe(true);
+  });
+
+  it('recomputes path forms when the same subject object gets new paths', () => {
+    const project = makeTempDir();
+    const index = compileRules([{ event: 'PreToolUse', matcher: { path_prefix: 'src' } }], {
+      projectDir: project,
+      homeDir: project,
+    });
+    const paths = ['src/a.ts'];
+    const subject = { event: 'PreToolUse', paths };
+    expect(index.match(subject)).toEqual([0]);
+    paths[0] = 'lib/a.ts';
+    expect(index.match(subject)).toEqual([]);
+    subject.paths = ['src/b.ts'];
+    expect(index.match(subject)).toEqual([0]);
+  });
+
+  it('explains a miss with the normalised prefix and the paths as given', () => {
+    const index = compileRules(
+      [{ event: 'PostToolUse', matcher: { path_prefix: ['src', '/etc'] } }],
+      {
+        projectDir: '/nonexistent/project',
+        homeDir: '/nonexistent/home',
+      },
+    );
+    expect(index.explain({ event: 'PostToolUse', paths: ['lib/a.ts', 'b'] })).toEqual([
+      {
+        ruleIndex: 0,
+        matched: false,
+        criterion: 'path_prefix',
+        expected: '/nonexistent/project/src | /etc',
+        actual: 'lib/a.ts, b',
+      },
+    ]);
+    expect(index.explain({ event: 'PostToolUse' })[0]).toMatchObject({ actual: '(no paths)' });
+  });
+});
+
+describe('suggestPathPrefix', () => {
+  it.each([
+    ['src/**', 'src'],
+    ['src/*.ts', 'src'],
+    ['src/lib/**/*.ts', 'src/lib'],
+    ['/abs/dir/*', '/abs/dir'],
+    ['/*', '/'],
+    ['~/notes/*.md', '~/notes'],
+    ['**/*.ts', undefined],
+    ['?', undefined],
+  ])('suggests %j → %j when given a glob', (value, expected) => {
+    expect(suggestPathPrefix(value)).toBe(expected);
+  });
+});
+
+describe('normalizePathPrefix', () => {
+  it('resolves relative, ~ and absolute prefixes to normalised absolute paths', () => {
+    const context = { projectDir: '/p', homeDir: '/h' };
+    expect(normalizePathPrefix('src/../lib/', context)).toBe('/p/lib');
+    expect(normalizePathPrefix('~/x', context)).toBe('/h/x');
+    expect(normalizePathPrefix('~', context)).toBe('/h');
+    expect(normalizePathPrefix('/a//b/', context)).toBe('/a/b');
+  });
+});
+
+describe('isPathUnder', () => {
+  it('compares by whole segments when one path starts with the other', () => {
+    expect(isPathUnder('/a/b', '/a/b')).toBe(true);
+    expect(isPathUnder('/a/b/c', '/a/b')).toBe(true);
+    expect(isPathUnder('/a/bc', '/a/b')).toBe(false);
+    expect(isPathUnder('/a', '/a/b')).toBe(false);
+    expect(isPathUnder('/x', '/')).toBe(true);
+  });
+});
