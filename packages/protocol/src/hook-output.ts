@@ -77,8 +77,13 @@ function attempt(text: string): Attempt {
     return { ok: false, problem: `not valid JSON (${(cause as Error).message})`, cause };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
-    return { ok: false, problem: `JSON ${kind}, not an object` };
+    const kind =
+      value === null
+        ? 'JSON null'
+        : Array.isArray(value)
+          ? 'a JSON array'
+          : `a JSON ${typeof value}`;
+    return { ok: false, problem: `stdout is ${kind}, not an object` };
   }
   const result = HookOutputSchema.safeParse(value);
   if (!result.success) {

@@ -1,0 +1,243 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { type HookOutput, ProtocolError, parseHookOutput, safeParseHookOutput } from './index.js';
+
+function expectInvalid(stdout: string) {
+  const result = safeParseHookOutput(stdout);
+  if (result.success) throw new Error(`expected a failure for ${JSON.stringify(stdout)}`);
+  expect(ProtocolError.isInstance(result.error)).toBe(true);
+  expect(result.error.code).toBe('INVALID_HOOK_OUTPUT');
+  return result;
+}
+
+describe('safeParseHookOutput', () => {
+  it.each(['', ' ', '\n', '\r\n\t  \n', '\uFEFF'])(
+    'returns no decision when stdout is %j',
+    (stdout) => {
+      expect(safeParseHookOutput(stdout)).toEqual({ success: true, output: null, unknownKeys: [] });
+    },
+  );
+
+  it('returns the output when stdout is a valid allow', () => {
+    expect(safeParseHookOutput('{"decision":"allow"}\n')).toEqual({
+      success: true,
+      output: { decision: 'allow' },
+      unknownKeys: [],
+    });
+  });
+
+  it('returns every known field when stdout is a full deny', () => {
+    const output = {
+      decision: 'deny',
+      reason: 'secrets/ is off limits',
+      metadata: { rule: 'secrets', depth: { a: [1, null] } },
+      logs: ['one', 'two'],
+    };
+    expect(safeParseHookOutput(JSON.stringify(output, null, 2))).toEqual({
+      success: true,
+      output,
+      unknownKeys: [],
+    });
+  });
+
+  it('drops and reports unknown keys when the output has them', () => {
+    const result = safeParseHookOutput(
+      '{"continue":false,"decision":"deny","hookSpecificOutput":{},"reason":"r"}',
+    );
+    expect(result).toEqual({
+      success: true,
+      output: { decision: 'deny', reason: 'r' },
+      unknownKeys: ['continue', 'hookSpecificOutput'],
+    });
+  });
+
+  it('accepts the output when it starts with a byte order mark', () => {
+    expect(parseHookOutput('\uFEFF{"decision":"allow"}')).toEqual({ decision: 'allow' });
+  });
+
+  it.each([
+    ['not JSON', 'hello'],
+    ['truncated JSON', '{"decision":"deny"'],
+    ['a JSON string', '"deny"'],
+    ['a JSON number', '2'],
+    ['JSON null', 'null'],
+    ['a JSON array', '[{"decision":"deny"}]'],
+    ['no decision', '{"reason":"why"}'],
+    ['a Claude Code decision', '{"decision":"block","reason":"why"}'],
+    ['an upper-case decision', '{"decision":"DENY"}'],
+    ['a reason that is a number', '{"decision":"deny","reason":5}'],
+    ['a null reason', '{"decision":"allow","reason":null}'],
+    ['metadata that is an array', '{"decision":"allow","metadata":[]}'],
+    ['logs that is a string', '{"decision":"allow","logs":"line"}'],
+    ['logs with a number', '{"decision":"allow","logs":["a",1]}'],
+    ['two JSON objects', '{"decision":"allow"}\n{"decision":"allow"}'],
+  ])('fails with INVALID_HOOK_OUTPUT when stdout is %s', (_what, stdout) => {
+    const result = expectInvalid(stdout);
+    expect(result.deny).toBeUndefined();
+  });
+
+  it('lists the bad fields as issues when a known field has the wrong type', () => {
+    const result = expectInvalid('{"decision":"deny","reason":5,"logs":"x"}');
+    expect(result.error.issues.map((issue) => issue.path)).toEqual([['reason'], ['logs']]);
+  });
+
+  it('keeps the JSON syntax error as the cause when stdout is not JSON', () => {
+    const result = expectInvalid('{oops');
+    expect(result.error.cause).toBeInstanceOf(SyntaxError);
+    expect(result.error.issues).toEqual([]);
+  });
+
+  it('rescues the deny when only the last non-empty line is a valid deny', () => {
+    const result = expectInvalid(
+      'checking secrets/api.env\n{"decision":"deny","reason":"no"}\n\n  \n',
+    );
+    expect(result.deny).toEqual({ decision: 'deny', reason: 'no' });
+  });
+
+  it('rescues a deny without a reason when the last line is a bare deny', () => {
+    const result = expectInvalid('log line\r\n{"decision":"deny"}\r\n');
+    expect(result.deny).toEqual({ decision: 'deny' });
+  });
+
+  it('rescues nothing when the last non-empty line is a valid allow', () => {
+    const result = expectInvalid('log line\n{"decision":"allow"}\n');
+    expect(result.deny).toBeUndefined();
+  });
+
+  it('rescues nothing when the deny is not on the last non-empty line', () => {
+    const result = expectInvalid('{"decision":"deny"}\nmore logging\n');
+    expect(result.deny).toBeUndefined();
+  });
+
+  it('rescues nothing when the last line is a deny with a wrongly typed field', () => {
+    const result = expectInvalid('log\n{"decision":"deny","reason":["a"]}');
+    expect(result.deny).toBeUndefined();
+  });
+
+  it('rescues nothing when the whole output is one invalid line', () => {
+    const result = expectInvalid('{"decision":"deny","reason":5}');
+    expect(result.deny).toBeUndefined();
+  });
+});
+
+describe('safeParseHookOutput error message', () => {
+  it('says what was wrong and shows the start of stdout escaped when stdout is not JSON', () => {
+    const { error } = expectInvalid('hello\tworld\n');
+    expect(error.message).toContain('not valid JSON');
+    expect(error.message).toContain('"hello\\tworld\\n"');
+  });
+
+  it('names the bad field when a known field has the wrong type', () => {
+    const { error } = expectInvalid('{"decision":"deny","reason":5}');
+    expect(error.message).toContain('reason');
+    expect(error.message).toContain('{\\"decision\\":\\"deny\\",\\"reason\\":5}');
+  });
+
+  it('shows only the first 200 characters and the total length when stdout is long', () => {
+    const stdout = `${'7'.repeat(200)}${'8'.repeat(800)}`;
+    const { error } = expectInvalid(stdout);
+    expect(error.message).toContain(`"${'7'.repeat(200)}"`);
+    expect(error.message).not.toContain('8');
+    expect(error.message).toContain('1000 characters');
+  });
+
+  it('says the value is not an object when stdout is a JSON array', () => {
+    expect(expectInvalid('[]').error.message).toContain('not an object');
+  });
+});
+
+describe('parseHookOutput', () => {
+  it('returns null when stdout is empty', () => {
+    expect(parseHookOutput('')).toBeNull();
+  });
+
+  it('returns the output without unknown keys when stdout is valid', () => {
+    expect(parseHookOutput('{"decision":"allow","extra":1}')).toEqual({ decision: 'allow' });
+  });
+
+  it('throws ProtocolError INVALID_HOOK_OUTPUT when stdout is invalid, even with a rescued deny', () => {
+    for (const stdout of ['nope', 'log\n{"decision":"deny"}']) {
+      let caught: unknown;
+      try {
+        parseHookOutput(stdout);
+      } catch (error) {
+        caught = error;
+      }
+      expect(ProtocolError.isInstance(caught)).toBe(true);
+      expect((caught as ProtocolError).code).toBe('INVALID_HOOK_OUTPUT');
+    }
+  });
+});
+
+// JSON has no -0: normalise so that a value equals its own JSON round trip.
+const jsonValue = fc
+  .jsonValue({ maxDepth: 3 })
+  .map((value) => JSON.parse(JSON.stringify(value)) as unknown);
+const hookOutputArbitrary: fc.Arbitrary<HookOutput> = fc.record(
+  {
+    decision: fc.constantFrom('allow' as const, 'deny' as const),
+    reason: fc.string({ unit: 'grapheme' }),
+    metadata: fc.dictionary(fc.string(), jsonValue, { maxKeys: 5 }),
+    logs: fc.array(fc.string({ unit: 'binary' }), { maxLength: 5 }),
+  },
+  { requiredKeys: ['decision'] },
+);
+
+describe('safeParseHookOutput properties', () => {
+  it('never throws when stdout is any string', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.string({ unit: 'binary' })), (stdout) => {
+        const result = safeParseHookOutput(stdout);
+        expect(typeof result.success).toBe('boolean');
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('never throws when stdout is JSON-ish text', () => {
+    const jsonish = fc.oneof(
+      fc.json(),
+      jsonValue.map((value) => JSON.stringify({ decision: value })),
+      fc
+        .tuple(fc.string(), hookOutputArbitrary, fc.string())
+        .map(([before, output, after]) => `${before}\n${JSON.stringify(output)}\n${after}`),
+      fc
+        .array(fc.constantFrom('{', '}', '[', ']', '"', ':', ',', '\n', 'decision', 'deny', '\\'), {
+          maxLength: 30,
+        })
+        .map((parts) => parts.join('')),
+    );
+    fc.assert(
+      fc.property(jsonish, (stdout) => {
+        const result = safeParseHookOutput(stdout);
+        if (!result.success) expect(result.error.code).toBe('INVALID_HOOK_OUTPUT');
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('round-trips every valid output through JSON.stringify', () => {
+    fc.assert(
+      fc.property(hookOutputArbitrary, fc.boolean(), (output, pretty) => {
+        const stdout = pretty ? JSON.stringify(output, null, 2) : JSON.stringify(output);
+        expect(parseHookOutput(stdout)).toEqual(output);
+        expect(safeParseHookOutput(stdout)).toEqual({ success: true, output, unknownKeys: [] });
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('rescues the deny whatever single-line log text precedes it', () => {
+    const logLine = fc.string().filter((line) => !/[\r\n]/.test(line) && line.trim() !== '');
+    const deny = hookOutputArbitrary.map((output) => ({ ...output, decision: 'deny' as const }));
+    fc.assert(
+      fc.property(fc.array(logLine, { minLength: 1, maxLength: 4 }), deny, (lines, output) => {
+        const stdout = `${lines.join('\n')}\n${JSON.stringify(output)}\n`;
+        const result = safeParseHookOutput(stdout);
+        if (result.success) return; // the log lines happened to form, with the deny, valid JSON
+        expect(result.deny).toEqual(output);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import * as protocol from './index.js';
+
+describe('index', () => {
+  it('exports exactly the pinned runtime names', () => {
+    expect(Object.keys(protocol).sort()).toEqual([
+      'ArtifactRefSchema',
+      'BLOCKING_EVENTS',
+      'ConfigLoadedRecordSchema',
+      'EVENT_RECORD_TYPES',
+      'EventRecordSchema',
+      'HOOK_EVENTS',
+      'HOOK_FAILURE_KINDS',
+      'HookContextNodeSchema',
+      'HookDecisionIgnoredRecordSchema',
+      'HookDecisionSchema',
+      'HookDeniedRecordSchema',
+      'HookEventSchema',
+      'HookFailedRecordSchema',
+      'HookFinishedRecordSchema',
+      'HookInputSchema',
+      'HookLogRecordSchema',
+      'HookOutputSchema',
+      'HookStartedRecordSchema',
+      'LOOP_END_REASONS',
+      'LoopEndedRecordSchema',
+      'ModelTurnRecordSchema',
+      'PROTOCOL_ERROR_CODES',
+      'PROTOCOL_VERSION',
+      'PermissionDeniedRecordSchema',
+      'PostToolUseInputSchema',
+      'PreToolUseInputSchema',
+      'ProtocolError',
+      'RiskClassSchema',
+      'SessionStartInputSchema',
+      'SessionStartedRecordSchema',
+      'StopHookLimitReachedRecordSchema',
+      'StopHookPreventedRecordSchema',
+      'StopInputSchema',
+      'TOOL_EVENTS',
+      'ToolCallInfoSchema',
+      'ToolDeniedRecordSchema',
+      'ToolFinishedRecordSchema',
+      'ToolResultPayloadSchema',
+      'ToolSkippedRecordSchema',
+      'ToolStartedRecordSchema',
+      'UserPromptSubmitInputSchema',
+      'UserPromptSubmittedRecordSchema',
+      'generateJsonSchemas',
+      'parseEventRecord',
+      'parseHookInput',
+      'parseHookOutput',
+      'renderHookContext',
+      'safeParseHookOutput',
+    ]);
+  });
+});
+
+describe('EVENT_RECORD_TYPES', () => {
+  it('lists the 18 record types of SPEC §5 in order', () => {
+    expect(protocol.EVENT_RECORD_TYPES).toEqual([
+      'session_started',
+      'config_loaded',
+      'user_prompt_submitted',
+      'model_turn',
+      'tool_started',
+      'tool_finished',
+      'tool_denied',
+      'permission_denied',
+      'tool_skipped',
+      'hook_started',
+      'hook_finished',
+      'hook_failed',
+      'hook_log',
+      'hook_denied',
+      'hook_decision_ignored',
+      'stop_hook_prevented',
+      'stop_hook_limit_reached',
+      'loop_ended',
+    ]);
+  });
+
+  it('matches the discriminator values of EventRecordSchema when compared', () => {
+    const types = protocol.EventRecordSchema.options.map((option) => option.shape.type.value);
+    expect(types).toEqual([...protocol.EVENT_RECORD_TYPES]);
+  });
+});
+
+describe('HOOK_FAILURE_KINDS', () => {
+  it('lists the failure kinds of SPEC §2.2', () => {
+    expect(protocol.HOOK_FAILURE_KINDS).toEqual([
+      'exit_code',
+      'timeout',
+      'protocol_error',
+      'output_too_large',
+      'cwd_invalid',
+      'spawn_error',
+      'aborted',
+    ]);
+  });
+});
+
+describe('PROTOCOL_ERROR_CODES', () => {
+  it('lists the ProtocolError codes', () => {
+    expect(protocol.PROTOCOL_ERROR_CODES).toEqual([
+      'INVALID_HOOK_OUTPUT',
+      'INVALID_HOOK_INPUT',
+      'INVALID_EVENT_RECORD',
+    ]);
+  });
+});
+
+describe('HOOK_EVENTS', () => {
+  it('lists the five events, with the blocking and tool events among them', () => {
+    expect(protocol.HOOK_EVENTS).toEqual([
+      'SessionStart',
+      'UserPromptSubmit',
+      'PreToolUse',
+      'PostToolUse',
+      'Stop',
+    ]);
+    expect(protocol.BLOCKING_EVENTS).toEqual(['PreToolUse', 'Stop']);
+    expect(protocol.TOOL_EVENTS).toEqual(['PreToolUse', 'PostToolUse']);
+    expect(Object.isFrozen(protocol.BLOCKING_EVENTS)).toBe(true);
+    expect(Object.isFrozen(protocol.TOOL_EVENTS)).toBe(true);
+  });
+
+  it('matches the discriminator values of HookInputSchema when compared', () => {
+    const events = protocol.HookInputSchema.options.map((option) => option.shape.event.value);
+    expect(events).toEqual([...protocol.HOOK_EVENTS]);
+  });
+});
+
+describe('LOOP_END_REASONS', () => {
+  it('lists the loop end reasons of SPEC §5', () => {
+    expect(protocol.LOOP_END_REASONS).toEqual(['completed', 'max_turns', 'error', 'aborted']);
+  });
+});
+
+describe('PROTOCOL_VERSION', () => {
+  it('is 1', () => {
+    expect(protocol.PROTOCOL_VERSION).toBe(1);
+  });
+});
