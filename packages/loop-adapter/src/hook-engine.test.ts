@@ -83,7 +83,12 @@ describe('createHookEngine', () => {
       tempDir(),
       { PreToolUse: [{ matcher: { tool: 'bash' }, hooks: [{ command: hookCommand('deny.sh') }] }] },
       '',
-      { runner: (options) => (runs++, runCommand(options)) },
+      {
+        runner: (options) => {
+          runs++;
+          return runCommand(options);
+        },
+      },
     );
     const outcome = await engine.run('PreToolUse', { tool: toolInfo() });
     expect(outcome).toEqual({ decision: 'none', results: [] });
