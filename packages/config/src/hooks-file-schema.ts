@@ -20,7 +20,7 @@ const PathPrefixSchema = z
 
 /**
  * The matcher as editors see it: the built-in types `tool`, `tag` and `path_prefix`, or a bare tool
- * name. The loader itself hands the value to the matcher package (`compileRules`), which owns the
+ * name; only on PreToolUse and PostToolUse. The loader itself hands the value to the matcher package (`compileRules`), which owns the
  * rules and the error messages and may know more types.
  */
 const EditorMatcherSchema = z
@@ -69,18 +69,31 @@ export const HookCommandSchema = z.strictObject({
     ),
 });
 
-function createRuleSchema(matcher: z.ZodType) {
-  return z.strictObject({
-    matcher: matcher.optional(),
-    hooks: z.array(HookCommandSchema).min(1).describe('at least one hook command, run in order'),
-  });
+function createRuleSchema(matcher: z.ZodType | undefined) {
+  const hooks = z
+    .array(HookCommandSchema)
+    .min(1)
+    .describe('at least one hook command (run in order)');
+  return matcher === undefined
+    ? z.strictObject({ hooks })
+    : z.strictObject({ matcher: matcher.optional(), hooks });
 }
 
-function createHooksFileSchema(matcher: z.ZodType) {
-  const rules = z
-    .array(createRuleSchema(matcher))
-    .optional()
-    .describe('rules of this event, in configuration order');
+/**
+ * `toolEvents`: the matcher on PreToolUse / PostToolUse; `otherEvents`: on the other events, where
+ * no built-in type can match (undefined: no `matcher` key at all).
+ */
+function createHooksFileSchema(matchers: {
+  toolEvents: z.ZodType;
+  otherEvents: z.ZodType | undefined;
+}) {
+  const rules = (matcher: z.ZodType | undefined) =>
+    z
+      .array(createRuleSchema(matcher))
+      .optional()
+      .describe('rules of this event, in configuration order');
+  const toolRules = rules(matchers.toolEvents);
+  const otherRules = rules(matchers.otherEvents);
   return z
     .strictObject({
       $schema: z
@@ -90,11 +103,11 @@ function createHooksFileSchema(matcher: z.ZodType) {
       version: z.literal(1).describe('the format version, 1'),
       hooks: z
         .strictObject({
-          SessionStart: rules,
-          UserPromptSubmit: rules,
-          PreToolUse: rules,
-          PostToolUse: rules,
-          Stop: rules,
+          SessionStart: otherRules,
+          UserPromptSubmit: otherRules,
+          PreToolUse: toolRules,
+          PostToolUse: toolRules,
+          Stop: otherRules,
         })
         .optional()
         .describe('rules keyed by event name'),
@@ -103,10 +116,16 @@ function createHooksFileSchema(matcher: z.ZodType) {
 }
 
 /** hooks.json as editors see it; the source of `schemas/hooks.schema.json`. */
-export const HooksFileSchema = createHooksFileSchema(EditorMatcherSchema);
+export const HooksFileSchema = createHooksFileSchema({
+  toolEvents: EditorMatcherSchema,
+  otherEvents: undefined,
+});
 
 /** hooks.json as the loader validates it: matchers are left to the matcher package. */
-export const LoaderHooksFileSchema = createHooksFileSchema(z.unknown());
+export const LoaderHooksFileSchema = createHooksFileSchema({
+  toolEvents: z.unknown(),
+  otherEvents: z.unknown(),
+});
 
 /** A hook as written in hooks.json. */
 export type HookCommandInput = z.output<typeof HookCommandSchema>;

@@ -9,7 +9,11 @@ import { HOOK_EVENTS, type HookEvent } from '@soong-agent/protocol';
 import type { HookCommandConfig, HookRuleConfig } from './compiled-hooks.js';
 import { ConfigError, type ConfigIssue } from './config-error.js';
 import type { Settings } from './config-file-schema.js';
-import { type HooksFileInput, LoaderHooksFileSchema } from './hooks-file-schema.js';
+import {
+  type HookCommandInput,
+  type HooksFileInput,
+  LoaderHooksFileSchema,
+} from './hooks-file-schema.js';
 import { createIssue, type IssueText, type JsonPath, sortIssues } from './issues.js';
 import { isJsonSyntaxError, type JsonDocument, parseJsonDocument } from './json-document.js';
 import { resolveUserPath } from './parse-settings.js';
@@ -26,6 +30,12 @@ export interface ParsedHooks {
   data: HooksFileInput;
   /** JSON path of a rule (`hooks.<Event>[i]`), by position in `rules`. */
   rulePath(position: number): JsonPath;
+}
+
+interface LocatedRule {
+  event: HookEvent;
+  ruleIndex: number;
+  spec: RuleSpec;
 }
 
 const DEFAULT_ID_SHAPE = /^[A-Za-z]+\[\d+\]\[\d+\]$/;
@@ -77,72 +87,12 @@ export function parseHooks(options: {
       report(problem.jsonPath, problem.text, problem.atKey);
     }
   }
-  if (!parsed.success || issues.length > 0) {
-    throw new ConfigError({
-      code: 'CONFIG_INVALID',
-      issues: sortIssues(issues),
-      cause: parsed.error,
-    });
-  }
 
-  const { settings } = options;
-  const rules: HookRuleConfig[] = [];
-  const specs: RuleSpec[] = [];
-  const names = new Map<string, string>();
-  // File order of the events, not schema order: rules are in configuration order.
-  const rawHooks = (document.value as { hooks?: Record<string, unknown> }).hooks ?? {};
-  const events = Object.keys(rawHooks).filter((key): key is HookEvent =>
-    (HOOK_EVENTS as readonly string[]).includes(key),
-  );
-  for (const event of events) {
-    for (const [ruleIndex, rule] of (parsed.data.hooks?.[event] ?? []).entries()) {
-      const hooks = rule.hooks.map((hook, hookIndex): HookCommandConfig => {
-        const defaultId = `${event}[${ruleIndex}][${hookIndex}]`;
-        const namePath = ['hooks', event, ruleIndex, 'hooks', hookIndex, 'name'];
-        if (hook.name !== undefined) {
-          const earlier = names.get(hook.name);
-          if (earlier !== undefined) {
-            report(namePath, {
-              problem: `the name ${JSON.stringify(hook.name)} is already used by ${earlier}`,
-              fix: 'give each hook its own name (names are hook ids in logs)',
-            });
-          } else if (DEFAULT_ID_SHAPE.test(hook.name)) {
-            report(namePath, {
-              problem: `${JSON.stringify(hook.name)} looks like a default hook id`,
-              fix: 'choose a name without [n][n], or remove it to use the default id',
-            });
-          }
-          names.set(hook.name, defaultId);
-        }
-        const config: HookCommandConfig = {
-          id: hook.name ?? defaultId,
-          event,
-          ruleIndex,
-          hookIndex,
-          command: hook.command,
-          timeoutSec: hook.timeout ?? settings.hooks.default_timeout,
-          onFailure: hook.on_failure ?? settings.hooks.on_failure,
-        };
-        if (hook.name !== undefined) config.name = hook.name;
-        if (hook.working_dir !== undefined) {
-          config.workingDir = hook.working_dir.startsWith('~')
-            ? resolveUserPath(hook.working_dir, options.projectDir, homeDir)
-            : hook.working_dir;
-        }
-        return config;
-      });
-      const ruleConfig: HookRuleConfig = { event, ruleIndex, hooks };
-      const spec: RuleSpec = { event };
-      if (rule.matcher !== undefined) {
-        ruleConfig.matcher = rule.matcher;
-        spec.matcher = rule.matcher;
-      }
-      rules.push(ruleConfig);
-      specs.push(spec);
-    }
-  }
+  // Matchers are compiled from the raw document, so their errors are reported with the schema's.
+  const located = locateRules(document.value);
+  const specs = located.map(({ spec }) => spec);
   const rulePath = (position: number): JsonPath => {
-    const rule = rules[position] as HookRuleConfig;
+    const rule = located[position] as LocatedRule;
     return ['hooks', rule.event, rule.ruleIndex];
   };
   const compileOptions = {
@@ -163,27 +113,106 @@ export function parseHooks(options: {
         compileRules([spec], compileOptions);
       } catch (ruleError) {
         if (!MatcherError.isInstance(ruleError)) throw ruleError;
-        const separator = ruleError.message.indexOf('; ');
         report(
           [...rulePath(position), ...ruleError.path],
-          separator === -1
-            ? { problem: ruleError.message }
-            : {
-                problem: ruleError.message.slice(0, separator),
-                fix: ruleError.message.slice(separator + 2),
-              },
+          splitMessage(ruleError.message),
           ruleError.code === 'UNKNOWN_MATCHER_TYPE',
         );
       }
     }
   }
-  if (issues.length > 0) {
+
+  const rules: HookRuleConfig[] = [];
+  if (parsed.success) {
+    const names = new Map<string, string>();
+    for (const { event, ruleIndex, spec } of located) {
+      const rule = parsed.data.hooks?.[event]?.[ruleIndex];
+      if (rule === undefined) continue;
+      const hooks = rule.hooks.map((hook, hookIndex) => {
+        const config = toHookConfig(hook, event, ruleIndex, hookIndex, options);
+        if (hook.name !== undefined) {
+          const namePath = ['hooks', event, ruleIndex, 'hooks', hookIndex, 'name'];
+          const earlier = names.get(hook.name);
+          if (earlier !== undefined) {
+            report(namePath, {
+              problem: `the name ${JSON.stringify(hook.name)} is already used by ${earlier}`,
+              fix: 'give each hook its own name (names are hook ids in logs)',
+            });
+          } else if (DEFAULT_ID_SHAPE.test(hook.name)) {
+            report(namePath, {
+              problem: `${JSON.stringify(hook.name)} looks like a default hook id`,
+              fix: 'choose a name without [n][n], or remove it to use the default id',
+            });
+          }
+          names.set(hook.name, `${event}[${ruleIndex}][${hookIndex}]`);
+        }
+        return config;
+      });
+      const ruleConfig: HookRuleConfig = { event, ruleIndex, hooks };
+      if (spec.matcher !== undefined) ruleConfig.matcher = spec.matcher;
+      rules.push(ruleConfig);
+    }
+  }
+  if (!parsed.success || issues.length > 0) {
     throw new ConfigError({
       code: 'CONFIG_INVALID',
       issues: sortIssues(issues),
-      cause: compileError,
+      cause: parsed.error ?? compileError,
     });
   }
   if (index === undefined) throw compileError;
   return { rules, specs, index, document, data: parsed.data, rulePath };
+}
+
+/** The rules of the known events, in file order (of the events, then of the rules). */
+function locateRules(value: unknown): LocatedRule[] {
+  const located: LocatedRule[] = [];
+  const hooks = isRecord(value) ? value.hooks : undefined;
+  if (!isRecord(hooks)) return located;
+  for (const [event, rules] of Object.entries(hooks)) {
+    if (!(HOOK_EVENTS as readonly string[]).includes(event) || !Array.isArray(rules)) continue;
+    for (const [ruleIndex, rule] of rules.entries()) {
+      const spec: RuleSpec = { event };
+      if (isRecord(rule) && rule.matcher !== undefined) spec.matcher = rule.matcher;
+      located.push({ event: event as HookEvent, ruleIndex, spec });
+    }
+  }
+  return located;
+}
+
+function toHookConfig(
+  hook: HookCommandInput,
+  event: HookEvent,
+  ruleIndex: number,
+  hookIndex: number,
+  options: { settings: Settings; projectDir: string; homeDir: string },
+): HookCommandConfig {
+  const config: HookCommandConfig = {
+    id: hook.name ?? `${event}[${ruleIndex}][${hookIndex}]`,
+    event,
+    ruleIndex,
+    hookIndex,
+    command: hook.command,
+    timeoutSec: hook.timeout ?? options.settings.hooks.default_timeout,
+    onFailure: hook.on_failure ?? options.settings.hooks.on_failure,
+  };
+  if (hook.name !== undefined) config.name = hook.name;
+  if (hook.working_dir !== undefined) {
+    config.workingDir = hook.working_dir.startsWith('~')
+      ? resolveUserPath(hook.working_dir, options.projectDir, options.homeDir)
+      : hook.working_dir;
+  }
+  return config;
+}
+
+// Matcher messages read "<what is wrong>; <fix>".
+function splitMessage(message: string): IssueText {
+  const separator = message.indexOf('; ');
+  return separator === -1
+    ? { problem: message }
+    : { problem: message.slice(0, separator), fix: message.slice(separator + 2) };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
