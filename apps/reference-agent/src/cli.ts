@@ -1,2 +1,20 @@
 #!/usr/bin/env node
-export {};
+// Entry point of `soong-agent`. Only commander is loaded up front: every command module is a
+// dynamic import inside its action, and `--version` is answered before commander is loaded, so
+// `--version` and `--help` stay close to a bare `node` start.
+import { readFileSync } from 'node:fs';
+
+function packageVersion(): string {
+  const manifest = JSON.parse(
+    readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
+  ) as { version: string };
+  return manifest.version;
+}
+
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+  process.stdout.write(`${packageVersion()}\n`);
+} else {
+  const { main } = await import('./program.js');
+  process.exitCode = await main(process.argv, packageVersion());
+}

@@ -1,0 +1,188 @@
+import {
+  type ArtifactStore,
+  createStopController,
+  type EventSink,
+  executeToolBatch,
+  type HookEngine,
+  hookContextToMessage,
+  type PermissionCallback,
+  summarizeText,
+  type ToolCall,
+  type ToolResult,
+} from '@soong-agent/loop-adapter';
+import type { LoopEndReason } from '@soong-agent/protocol';
+import type { ChatMessage, ModelProvider, ToolSpec } from '../model/provider.js';
+import type { AgentTool } from '../tools/types.js';
+
+/** Characters of a text kept in a record (`model_turn.text`, `request_tail.text`) before summarising. */
+export const RECORD_TEXT_MAX_CHARS = 4096;
+/** Default of `--max-turns`: model calls in one loop before it ends with `max_turns`. */
+export const DEFAULT_MAX_TURNS = 20;
+
+/** Everything one agent loop needs. */
+export interface AgentLoopOptions {
+  provider: ModelProvider;
+  tools: ReadonlyMap<string, AgentTool>;
+  engine: HookEngine;
+  sink: EventSink;
+  artifacts: ArtifactStore;
+  permission: PermissionCallback;
+  /** The conversation so far, ending with the user prompt; the loop appends to it. */
+  messages: ChatMessage[];
+  /** `hooks.stop_loop_limit`. */
+  stopLoopLimit: number;
+  /** `hooks.inline_result_bytes`: larger tool results reach the model as head + tail + artifact path. */
+  inlineResultBytes: number;
+  /** Model calls before the loop ends with `max_turns`. @default DEFAULT_MAX_TURNS */
+  maxTurns?: number;
+  /** Aborts the loop: in-flight hooks and tools are killed, the loop ends with `aborted`. */
+  signal?: AbortSignal;
+  /** Unique call ids for calls the model gives none: `call_1`, `call_2`, … skipping ids already used. */
+  nextCallId?: () => string;
+}
+
+/** How a loop ended. `error` is set when the reason is `error`. */
+export interface AgentLoopResult {
+  reason: LoopEndReason;
+  /** The last non-empty assistant text. */
+  finalText: string;
+  turns: number;
+  error?: unknown;
+}
+
+/** Bounds a text for an event record: head and tail with counts when it is long. */
+export function boundRecordText(text: string): string {
+  return text.length <= RECORD_TEXT_MAX_CHARS
+    ? text
+    : summarizeText(text, { headBytes: 2048, tailBytes: 1024 });
+}
+
+/**
+ * What the model sees of a tool result: the content when small; otherwise head and tail with the
+ * byte count and, when stored, the artifact path (the full result stays in the artifact store).
+ */
+export function toolResultForModel(result: ToolResult, inlineResultBytes: number): string {
+  if (result.bytes <= inlineResultBytes) return result.content;
+  const where =
+    result.artifactRef === undefined ? '' : `; full result stored at ${result.artifactRef.path}`;
+  return `${summarizeText(result.content)}\n[tool result: ${result.bytes} bytes${where}]`;
+}
+
+function messageText(message: ChatMessage | undefined): {
+  role: 'user' | 'assistant' | 'tool';
+  text: string;
+} {
+  if (message === undefined) return { role: 'user', text: '' };
+  return { role: message.role, text: boundRecordText(message.content) };
+}
+
+/** Call ids `call_1`, `call_2`, … that skip any id already taken in the session. */
+export function createCallIdGenerator(taken: Set<string> = new Set()): {
+  next(): string;
+  taken: Set<string>;
+} {
+  let counter = 0;
+  return {
+    taken,
+    next() {
+      let id: string;
+      do {
+        counter += 1;
+        id = `call_${counter}`;
+      } while (taken.has(id));
+      taken.add(id);
+      return id;
+    },
+  };
+}
+
+/**
+ * One agent loop (the handling of one user prompt, SPEC §4): model call → `model_turn` → tool
+ * batch via `executeToolBatch` (results back to the model as `tool` messages) or, without tool
+ * calls, Stop handling (a prevention appends the hook-context node as a synthetic user message and
+ * the model continues) → `loop_ended`. Never throws for what the model, a hook or a tool does: a
+ * failing provider ends the loop with `error` and the error in the result.
+ */
+export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoopResult> {
+  const { provider, sink, signal, messages } = options;
+  const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
+  const ids = createCallIdGenerator();
+  const nextCallId = options.nextCallId ?? (() => ids.next());
+  const specs: ToolSpec[] = [...options.tools.values()].map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+  }));
+  const stop = createStopController({ engine: options.engine, sink, limit: options.stopLoopLimit });
+  let finalText = '';
+  let turn = 0;
+  const aborted = () => signal?.aborted === true;
+  const end = (reason: LoopEndReason, error?: unknown): AgentLoopResult => {
+    sink.emit({ type: 'loop_ended', reason });
+    return { reason, finalText, turns: turn, ...(error === undefined ? {} : { error }) };
+  };
+
+  try {
+    for (;;) {
+      if (aborted()) return end('aborted');
+      if (turn >= maxTurns) return end('max_turns');
+      const tail = messageText(messages[messages.length - 1]);
+      const response = await provider.complete({
+        messages,
+        tools: specs,
+        ...(signal === undefined ? {} : { signal }),
+      });
+      const calls: ToolCall[] = response.toolCalls.map((call) => {
+        const id = call.id ?? nextCallId();
+        ids.taken.add(id);
+        return { id, name: call.name, input: call.input ?? {} };
+      });
+      sink.emit({
+        type: 'model_turn',
+        turn,
+        request_tail: tail,
+        text: boundRecordText(response.text),
+        tool_calls: calls.length,
+      });
+      turn += 1;
+      messages.push({
+        role: 'assistant',
+        content: response.text,
+        ...(calls.length > 0 ? { toolCalls: calls } : {}),
+      });
+      if (response.text.trim() !== '') finalText = response.text;
+      if (aborted()) return end('aborted');
+
+      if (calls.length > 0) {
+        const results = await executeToolBatch(calls, {
+          tools: options.tools,
+          engine: options.engine,
+          permission: options.permission,
+          artifacts: options.artifacts,
+          sink,
+          ...(signal === undefined ? {} : { signal }),
+        });
+        for (const result of results) {
+          messages.push({
+            role: 'tool',
+            callId: result.callId,
+            name: result.name,
+            content: toolResultForModel(result, options.inlineResultBytes),
+            isError: result.isError,
+          });
+        }
+        continue;
+      }
+
+      const decision = await stop.onModelStop(
+        response.text,
+        signal === undefined ? undefined : { signal },
+      );
+      if (aborted()) return end('aborted');
+      if (!decision.continue) return end('completed');
+      messages.push(hookContextToMessage(decision.node));
+    }
+  } catch (error) {
+    return end(aborted() ? 'aborted' : 'error', error);
+  }
+}

@@ -1,0 +1,183 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import {
+  ConfigError,
+  type ConfigWarning,
+  checkToolNames,
+  type LoadedConfig,
+  loadConfig,
+  resolveAgentHome,
+} from '@soong-agent/config';
+import {
+  createFileArtifactStore,
+  createHookEngine,
+  createJsonlEventSink,
+  createSessionId,
+  type EventSink,
+  type PermissionCallback,
+  recordConfigLoaded,
+  recordSessionStarted,
+  runSessionStart,
+  runUserPromptSubmit,
+  sessionPaths,
+} from '@soong-agent/loop-adapter';
+import type { EventRecord } from '@soong-agent/protocol';
+import { killAllRuns } from '@soong-agent/runner';
+import { CliError } from '../errors.js';
+import type { ModelProvider } from '../model/provider.js';
+import { createToolRegistry } from '../tools/registry.js';
+import type { AgentTool, ToolContext } from '../tools/types.js';
+import { type AgentLoopResult, runAgentLoop } from './loop.js';
+
+/** Where a command works: the agent home and the project dir, both absolute. */
+export interface Locations {
+  home: string;
+  projectDir: string;
+}
+
+/** `--home` > `SOONG_AGENT_HOME` > `~/.soong-agent`; `--project` > the current dir. */
+export function resolveLocations(options: { home?: string; project?: string }): Locations {
+  return {
+    home: resolveAgentHome(options.home === undefined ? {} : { home: path.resolve(options.home) }),
+    projectDir: path.resolve(options.project ?? process.cwd()),
+  };
+}
+
+/** Loads config.toml and hooks.json once (the session's snapshot); a broken file is `CliError` `CONFIG` (exit 2). */
+export function loadConfigOrExit(
+  locations: Locations,
+  options: { noHooks?: boolean } = {},
+): LoadedConfig {
+  try {
+    return loadConfig({
+      home: locations.home,
+      projectDir: locations.projectDir,
+      noHooks: options.noHooks === true,
+    });
+  } catch (error) {
+    if (ConfigError.isInstance(error))
+      throw new CliError({ code: 'CONFIG', message: error.message, cause: error });
+    throw error;
+  }
+}
+
+/** The tool context of a session. */
+export function toolContextFor(config: LoadedConfig, sessionId: string): ToolContext {
+  return {
+    projectDir: config.projectDir,
+    agentHome: config.home,
+    sessionId,
+    envAllowlist: config.envAllowlist,
+    maxOutputBytes: config.settings.runner.max_output_bytes,
+    killGraceMs: config.settings.runner.kill_grace_ms,
+  };
+}
+
+/** Config warnings plus unknown tool names in matchers (with a "did you mean"). */
+export function allWarnings(
+  config: LoadedConfig,
+  tools: ReadonlyMap<string, AgentTool>,
+): ConfigWarning[] {
+  return [...config.warnings, ...checkToolNames(config, [...tools.keys()])];
+}
+
+/** What {@link runSession} needs besides the config. */
+export interface RunSessionOptions {
+  config: LoadedConfig;
+  provider: ModelProvider;
+  prompt: string;
+  /** Builds the permission callback once the tools exist. */
+  permission: PermissionCallback;
+  /** Each record, after it is written (timeline or `--json`). */
+  onRecord?: (record: EventRecord) => void;
+  maxTurns?: number;
+  signal?: AbortSignal;
+}
+
+/** What a session left behind. */
+export interface SessionOutcome extends AgentLoopResult {
+  sessionId: string;
+  eventLog: string;
+}
+
+/**
+ * One `run`: session dir and event log, `session_started`, `config_loaded`, SessionStart hooks,
+ * `user_prompt_submitted` and UserPromptSubmit hooks, then the agent loop. The sink is closed
+ * (fsync) before it resolves.
+ */
+export async function runSession(options: RunSessionOptions): Promise<SessionOutcome> {
+  const { config } = options;
+  const sessionId = createSessionId();
+  const paths = sessionPaths(config.home, sessionId);
+  mkdirSync(paths.dir, { recursive: true, mode: 0o700 });
+  const sink: EventSink = createJsonlEventSink(paths.eventLog, {
+    sessionId,
+    ...(options.onRecord === undefined ? {} : { onRecord: options.onRecord }),
+  });
+  try {
+    const artifacts = createFileArtifactStore(paths.artifacts);
+    const tools = createToolRegistry(toolContextFor(config, sessionId), config.settings);
+    const engine = createHookEngine({
+      config,
+      sink,
+      sessionId,
+      projectDir: config.projectDir,
+      artifacts,
+    });
+    recordSessionStarted(sink, { projectDir: config.projectDir, agentHome: config.home });
+    // config_loaded carries the loader's warnings plus unknown tool names in matchers.
+    recordConfigLoaded(sink, { ...config, warnings: allWarnings(config, tools) });
+    const signalOption = options.signal === undefined ? {} : { signal: options.signal };
+    await runSessionStart(engine, signalOption);
+    await runUserPromptSubmit(engine, options.prompt, signalOption);
+    const result = await runAgentLoop({
+      provider: options.provider,
+      tools,
+      engine,
+      sink,
+      artifacts,
+      permission: options.permission,
+      messages: [{ role: 'user', content: options.prompt }],
+      stopLoopLimit: config.settings.hooks.stop_loop_limit,
+      inlineResultBytes: config.settings.hooks.inline_result_bytes,
+      ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
+      ...signalOption,
+    });
+    return { ...result, sessionId, eventLog: paths.eventLog };
+  } finally {
+    await sink.close();
+  }
+}
+
+/**
+ * Turns SIGINT / SIGTERM into an abort of the running session: the signal aborts, the runner
+ * kills every process group still in flight, and the session ends with `loop_ended{aborted}`. A
+ * second signal exits at once. Returns the controller and a `dispose` that removes the handlers.
+ */
+export function abortOnSignals(): {
+  signal: AbortSignal;
+  received: () => NodeJS.Signals | undefined;
+  dispose: () => void;
+} {
+  const controller = new AbortController();
+  let received: NodeJS.Signals | undefined;
+  const handler = (name: NodeJS.Signals) => {
+    if (received !== undefined) {
+      killAllRuns();
+      process.exit(name === 'SIGINT' ? 130 : 143);
+    }
+    received = name;
+    controller.abort(new Error(`received ${name}`));
+    killAllRuns();
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return {
+    signal: controller.signal,
+    received: () => received,
+    dispose: () => {
+      process.off('SIGINT', handler);
+      process.off('SIGTERM', handler);
+    },
+  };
+}

@@ -1,0 +1,273 @@
+import path from 'node:path';
+import type { LoadedConfig } from '@soong-agent/config';
+import {
+  createHookEngine,
+  createMemoryEventSink,
+  type HookOutcome,
+} from '@soong-agent/loop-adapter';
+import { closestMatch, type MatchSubject } from '@soong-agent/matcher';
+import { HOOK_EVENTS, type HookEvent } from '@soong-agent/protocol';
+import {
+  allWarnings,
+  loadConfigOrExit,
+  resolveLocations,
+  toolContextFor,
+} from '../agent/session.js';
+import { CliError, EXIT_CODES } from '../errors.js';
+import type { CommonOptions } from '../program.js';
+import { createToolRegistry } from '../tools/registry.js';
+import type { AgentTool } from '../tools/types.js';
+import { createTimeline } from '../ui/timeline.js';
+
+/** Session id used by `hooks test` (no session dir is created). */
+export const HOOKS_TEST_SESSION_ID = 'hooks-test';
+const TOOL_EVENTS: readonly string[] = ['PreToolUse', 'PostToolUse'];
+
+function toolsOf(config: LoadedConfig): Map<string, AgentTool> {
+  return createToolRegistry(toolContextFor(config, HOOKS_TEST_SESSION_ID), config.settings);
+}
+
+function parseEvent(value: string): HookEvent {
+  if ((HOOK_EVENTS as readonly string[]).includes(value)) return value as HookEvent;
+  const suggestion = closestMatch(value, HOOK_EVENTS);
+  throw new CliError({
+    code: 'USAGE',
+    message: `unknown event "${value}"${suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)`}; events: ${HOOK_EVENTS.join(', ')}`,
+  });
+}
+
+function lookUpTool(tools: ReadonlyMap<string, AgentTool>, name: string): AgentTool {
+  const tool = tools.get(name);
+  if (tool !== undefined) return tool;
+  const suggestion = closestMatch(name, [...tools.keys()]);
+  throw new CliError({
+    code: 'USAGE',
+    message: `unknown tool "${name}"${suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)`}; tools: ${[...tools.keys()].join(', ')}`,
+  });
+}
+
+function tagsOf(tool: AgentTool): string[] {
+  return [...new Set([tool.risk, ...(tool.tags ?? [])])];
+}
+
+function printWarnings(config: LoadedConfig, tools: ReadonlyMap<string, AgentTool>): void {
+  for (const warning of allWarnings(config, tools))
+    process.stderr.write(`warning: ${warning.message}\n`);
+}
+
+/** `soong-agent hooks validate`: exit 0 valid (warnings on stderr), 2 invalid with the precise errors. */
+export async function validateAction(options: CommonOptions): Promise<number> {
+  const config = loadConfigOrExit(resolveLocations(options));
+  const tools = toolsOf(config);
+  printWarnings(config, tools);
+  if (!config.hooksEnabled) {
+    process.stdout.write(
+      `${config.configFile}: valid; hooks are disabled (hooks.enabled = false), hooks.json was not read\n`,
+    );
+  } else {
+    const rules = config.hooks.ruleCount;
+    const hooks = config.hooks.rules.reduce((sum, rule) => sum + rule.hooks.length, 0);
+    process.stdout.write(
+      `valid: ${config.configFile}, ${config.hooksFile} (${rules} rule${rules === 1 ? '' : 's'}, ${hooks} hook${hooks === 1 ? '' : 's'})\n`,
+    );
+  }
+  return EXIT_CODES.ok;
+}
+
+/** `soong-agent hooks list [--json]`: rules with ids, matcher, command, timeout and on_failure. */
+export async function listAction(options: CommonOptions & { json?: boolean }): Promise<number> {
+  const config = loadConfigOrExit(resolveLocations(options));
+  const rules = config.hooks.rules.map((rule) => ({
+    event: rule.event,
+    rule_index: rule.ruleIndex,
+    matcher: rule.matcher ?? null,
+    hooks: rule.hooks.map((hook) => ({
+      id: hook.id,
+      command: hook.command,
+      timeout: hook.timeoutSec,
+      on_failure: hook.onFailure,
+      ...(hook.workingDir === undefined ? {} : { working_dir: hook.workingDir }),
+    })),
+  }));
+  if (options.json === true) {
+    process.stdout.write(
+      `${JSON.stringify({ hooks_enabled: config.hooksEnabled, hooks_file: config.hooksFile, rules }, null, 2)}\n`,
+    );
+    return EXIT_CODES.ok;
+  }
+  if (!config.hooksEnabled) {
+    process.stdout.write('hooks are disabled (hooks.enabled = false)\n');
+    return EXIT_CODES.ok;
+  }
+  if (rules.length === 0) process.stdout.write(`no hooks configured in ${config.hooksFile}\n`);
+  for (const rule of rules) {
+    const matcher = rule.matcher === null ? 'every occurrence' : JSON.stringify(rule.matcher);
+    process.stdout.write(`${rule.event}[${rule.rule_index}]  matcher: ${matcher}\n`);
+    for (const hook of rule.hooks) {
+      const cwd = hook.working_dir === undefined ? '' : `  working_dir=${hook.working_dir}`;
+      process.stdout.write(
+        `  ${hook.id}  timeout=${hook.timeout}s  on_failure=${hook.on_failure}${cwd}\n    ${hook.command}\n`,
+      );
+    }
+  }
+  return EXIT_CODES.ok;
+}
+
+interface SubjectOptions extends CommonOptions {
+  tool?: string;
+  path?: string[];
+}
+
+function buildSubject(
+  event: HookEvent,
+  options: SubjectOptions,
+  config: LoadedConfig,
+  tools: ReadonlyMap<string, AgentTool>,
+  input?: unknown,
+) {
+  const subject: MatchSubject & { paths: string[] } = { event, paths: [] };
+  let tool: AgentTool | undefined;
+  if (options.tool !== undefined) {
+    tool = lookUpTool(tools, options.tool);
+    subject.tool = tool.name;
+    subject.tags = tagsOf(tool);
+    if (input !== undefined) subject.paths.push(...(tool.paths?.(input) ?? []));
+  }
+  for (const written of options.path ?? [])
+    subject.paths.push(path.resolve(config.projectDir, written));
+  if (input !== undefined) subject.input = input;
+  return { subject, tool };
+}
+
+/** `soong-agent hooks explain EVENT`: per rule of the event, matched or the failing criterion key. */
+export async function explainAction(
+  eventName: string,
+  options: SubjectOptions & { json?: boolean },
+): Promise<number> {
+  const event = parseEvent(eventName);
+  const config = loadConfigOrExit(resolveLocations(options));
+  const { subject } = buildSubject(event, options, config, toolsOf(config));
+  const explanations = config.hooks.explain(subject).map((entry) => ({
+    rule: `${event}[${entry.ruleIndex}]`,
+    rule_index: entry.ruleIndex,
+    matched: entry.matched,
+    ...(entry.matched
+      ? {}
+      : { criterion: entry.criterion, expected: entry.expected, actual: entry.actual }),
+    hooks: entry.rule.hooks.map((hook) => hook.id),
+  }));
+  if (options.json === true) {
+    process.stdout.write(`${JSON.stringify({ event, subject, rules: explanations }, null, 2)}\n`);
+    return EXIT_CODES.ok;
+  }
+  if (explanations.length === 0) process.stdout.write(`no rules for ${event}\n`);
+  for (const entry of explanations) {
+    const verdict =
+      'criterion' in entry
+        ? `not matched: ${entry.criterion} (expected ${entry.expected}, got ${entry.actual})`
+        : `matched → runs ${entry.hooks.join(', ')}`;
+    process.stdout.write(`${entry.rule}  ${verdict}\n`);
+  }
+  return EXIT_CODES.ok;
+}
+
+function parseInput(text: string | undefined): Record<string, unknown> | undefined {
+  if (text === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new CliError({
+      code: 'USAGE',
+      message: `--input is not valid JSON: ${(error as Error).message}`,
+    });
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new CliError({
+      code: 'USAGE',
+      message: '--input must be a JSON object (the tool call input)',
+    });
+  }
+  return value as Record<string, unknown>;
+}
+
+/**
+ * `soong-agent hooks test EVENT`: builds the event's input like a session would (risk and tags from
+ * the tool registry, paths from the tool plus `--path`), runs the matching hooks through the engine
+ * with a memory sink, prints every hook run; exit 3 when a deny stands, else 0.
+ */
+export async function testAction(
+  eventName: string,
+  options: SubjectOptions & { input?: string; prompt?: string },
+): Promise<number> {
+  const event = parseEvent(eventName);
+  const config = loadConfigOrExit(resolveLocations(options));
+  const tools = toolsOf(config);
+  const input = parseInput(options.input) ?? {};
+  if (TOOL_EVENTS.includes(event) && options.tool === undefined) {
+    throw new CliError({
+      code: 'USAGE',
+      message: `${event} needs --tool NAME (e.g. --tool write_file --input '{"path":"src/a.ts","content":""}')`,
+    });
+  }
+  const { subject } = buildSubject(event, options, config, tools, input);
+  const timeline = createTimeline({ stream: process.stdout, live: false });
+  const sink = createMemoryEventSink({
+    sessionId: HOOKS_TEST_SESSION_ID,
+    onRecord: (record) => timeline.onRecord(record),
+  });
+  const engine = createHookEngine({
+    config,
+    sink,
+    sessionId: HOOKS_TEST_SESSION_ID,
+    projectDir: config.projectDir,
+  });
+  const toolInfo = {
+    name: subject.tool ?? '',
+    call_id: 'call_test',
+    input,
+    risk: tools.get(subject.tool ?? '')?.risk ?? 'readonly',
+    tags: [...(subject.tags ?? [])],
+    paths: [...subject.paths],
+  };
+  let outcome: HookOutcome;
+  switch (event) {
+    case 'SessionStart':
+      outcome = await engine.run('SessionStart', { source: 'startup' });
+      break;
+    case 'UserPromptSubmit':
+      outcome = await engine.run('UserPromptSubmit', { prompt: options.prompt ?? '' });
+      break;
+    case 'PreToolUse':
+      outcome = await engine.run('PreToolUse', { tool: toolInfo }, { callId: toolInfo.call_id });
+      break;
+    case 'PostToolUse':
+      outcome = await engine.run(
+        'PostToolUse',
+        { tool: toolInfo, result: { is_error: false, bytes: 0, content: '' }, duration_ms: 0 },
+        { callId: toolInfo.call_id },
+      );
+      break;
+    case 'Stop':
+      outcome = await engine.run('Stop', {
+        stop_hook_active: false,
+        prevented_count: 0,
+        previous_reasons: [],
+        last_assistant_message: options.prompt ?? '',
+      });
+      break;
+  }
+  timeline.close();
+  await sink.close();
+  const ran = sink.records.filter((record) => record.type === 'hook_started').length;
+  if (ran === 0)
+    process.stdout.write(
+      `no hook matched ${event}${subject.tool === undefined ? '' : ` for ${subject.tool}`}\n`,
+    );
+  const denied = outcome.decision === 'deny';
+  const verdict = denied
+    ? `deny stands: ${outcome.reason ?? ''} (${outcome.hookId ?? ''})`
+    : `${outcome.decision}`;
+  process.stdout.write(`outcome: ${verdict}\n`);
+  return denied ? EXIT_CODES.denied : EXIT_CODES.ok;
+}

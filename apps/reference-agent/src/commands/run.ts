@@ -1,0 +1,107 @@
+import type { EventRecord } from '@soong-agent/protocol';
+import {
+  abortOnSignals,
+  loadConfigOrExit,
+  resolveLocations,
+  runSession,
+  type SessionOutcome,
+} from '../agent/session.js';
+import { CliError, EXIT_CODES } from '../errors.js';
+import { selectModelProvider } from '../model/select.js';
+import { createPermissionCallback, createTerminalAsk } from '../permissions.js';
+import type { CommonOptions } from '../program.js';
+import { createTimeline } from '../ui/timeline.js';
+
+/** Options of `soong-agent run`. */
+export interface RunCommandOptions extends CommonOptions {
+  model?: string;
+  yes?: boolean;
+  json?: boolean;
+  maxTurns?: number;
+  /** commander's `--no-hooks`: false when given. @default true */
+  hooks?: boolean;
+}
+
+/** Where a run's output goes; `demo` passes a fixed permission policy. */
+export interface RunPresentation {
+  /** Ask on the terminal for `ask` permissions. @default true */
+  interactive?: boolean;
+}
+
+/** The exit code of a finished session (SPEC §6): 0 completed, 1 max_turns or error, 130/143 aborted. */
+export function exitCodeFor(outcome: SessionOutcome, signal: NodeJS.Signals | undefined): number {
+  switch (outcome.reason) {
+    case 'completed':
+      return EXIT_CODES.ok;
+    case 'aborted':
+      return signal === 'SIGTERM' ? 143 : 130;
+    case 'error':
+      return CliError.isInstance(outcome.error) ? outcome.error.exitCode : EXIT_CODES.runtime;
+    default:
+      return EXIT_CODES.runtime;
+  }
+}
+
+/** Runs one session with a timeline on stderr (or JSON lines on stdout) and reports how it ended. */
+export async function runWithPresentation(
+  prompt: string,
+  options: RunCommandOptions,
+  presentation: RunPresentation = {},
+): Promise<{ exitCode: number; outcome: SessionOutcome }> {
+  const locations = resolveLocations(options);
+  const config = loadConfigOrExit(locations, { noHooks: options.hooks === false });
+  const provider = selectModelProvider({
+    ...(options.model === undefined ? {} : { flag: options.model }),
+    settings: config.settings.model,
+    home: config.home,
+    cwd: process.cwd(),
+  });
+  const json = options.json === true;
+  const timeline = json ? undefined : createTimeline({ stream: process.stderr });
+  const onRecord = (record: EventRecord) => {
+    if (timeline === undefined) process.stdout.write(`${JSON.stringify(record)}\n`);
+    else timeline.onRecord(record);
+  };
+  const terminalAsk = presentation.interactive === false ? undefined : createTerminalAsk();
+  const ask =
+    terminalAsk === undefined
+      ? undefined
+      : (question: string) =>
+          timeline ? timeline.suspend(() => terminalAsk(question)) : terminalAsk(question);
+  const permission = createPermissionCallback({
+    permissions: config.settings.permissions,
+    projectDir: config.projectDir,
+    yes: options.yes === true,
+    ...(ask === undefined ? {} : { ask }),
+  });
+  const signals = abortOnSignals();
+  let outcome: SessionOutcome;
+  try {
+    outcome = await runSession({
+      config,
+      provider,
+      prompt,
+      permission,
+      onRecord,
+      signal: signals.signal,
+      ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
+    });
+  } finally {
+    signals.dispose();
+    timeline?.close();
+  }
+  const exitCode = exitCodeFor(outcome, signals.received());
+  if (outcome.reason === 'error') {
+    const message = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
+    process.stderr.write(`soong-agent: ${message}\n`);
+  } else if (outcome.reason === 'max_turns') {
+    process.stderr.write(`soong-agent: stopped after ${outcome.turns} model turns (--max-turns)\n`);
+  }
+  if (!json && outcome.reason === 'completed') process.stdout.write(`${outcome.finalText}\n`);
+  return { exitCode, outcome };
+}
+
+/** `soong-agent run PROMPT`. */
+export async function runAction(prompt: string, options: RunCommandOptions): Promise<number> {
+  return (await runWithPresentation(prompt, options)).exitCode;
+}

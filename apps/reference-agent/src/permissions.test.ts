@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { createPermissionCallback } from './permissions.js';
+import type { AgentTool } from './tools/types.js';
+
+const tool = { name: 'write_file', risk: 'write' } as unknown as AgentTool;
+const request = (risk: 'readonly' | 'write' | 'dangerous', paths: string[] = ['/p/src/a.ts']) => ({
+  call: { id: 'call_1', name: 'write_file', input: { path: 'src/a.ts' } },
+  tool,
+  risk,
+  paths,
+});
+const permissions = { readonly: 'allow', write: 'ask', dangerous: 'deny' } as const;
+
+describe('createPermissionCallback', () => {
+  it('allows and denies by risk class when the policy is allow or deny', async () => {
+    const permission = createPermissionCallback({ permissions, projectDir: '/p', yes: true });
+    expect(await permission(request('readonly'))).toEqual({ allow: true });
+    expect(await permission(request('dangerous'))).toMatchObject({ allow: false });
+  });
+
+  it('denies ask with a reason naming the missing TTY and --yes when there is no terminal', async () => {
+    const permission = createPermissionCallback({ permissions, projectDir: '/p' });
+    const decision = await permission(request('write'));
+    expect(decision).toMatchObject({ allow: false });
+    expect(decision.allow === false && decision.reason).toContain('--yes');
+  });
+
+  it('turns ask into allow but never deny into allow when --yes is given', async () => {
+    const permission = createPermissionCallback({ permissions, projectDir: '/p', yes: true });
+    expect(await permission(request('write'))).toEqual({ allow: true });
+    expect((await permission(request('dangerous'))).allow).toBe(false);
+  });
+
+  it('asks with the tool and the project-relative path when a terminal is there', async () => {
+    const questions: string[] = [];
+    const answers = [true, false];
+    const permission = createPermissionCallback({
+      permissions,
+      projectDir: '/p',
+      ask: async (question) => {
+        questions.push(question);
+        return answers.shift() ?? false;
+      },
+    });
+    expect(await permission(request('write'))).toEqual({ allow: true });
+    expect((await permission(request('write'))).allow).toBe(false);
+    expect(questions).toEqual(['Allow write_file src/a.ts?', 'Allow write_file src/a.ts?']);
+  });
+});

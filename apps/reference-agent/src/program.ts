@@ -1,0 +1,143 @@
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { CliError, EXIT_CODES } from './errors.js';
+
+/** Options every command takes (SPEC §6). */
+export interface CommonOptions {
+  /** `--home DIR`: the agent home. @default $SOONG_AGENT_HOME, else ~/.soong-agent */
+  home?: string;
+  /** `--project DIR`: the project dir. @default the current dir */
+  project?: string;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+function positiveInteger(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1)
+    throw new InvalidArgumentError('expected a positive integer');
+  return parsed;
+}
+
+function withCommonOptions(command: Command): Command {
+  return command
+    .option('--home <dir>', 'agent home (default: $SOONG_AGENT_HOME, else ~/.soong-agent)')
+    .option('--project <dir>', 'project dir (default: the current dir)');
+}
+
+type Action = (...args: unknown[]) => Promise<number>;
+
+/** Builds the `soong-agent` commander program. `run` receives each action's exit code. */
+export function createProgram(
+  version: string,
+  run: (action: () => Promise<number>) => Promise<void>,
+): Command {
+  const program = new Command('soong-agent')
+    .description(
+      'A reference coding agent that runs your hooks: scripted model, built-in tools, event log.',
+    )
+    .version(version, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+  program.configureHelp({ sortSubcommands: false });
+  const bind =
+    (load: () => Promise<Action>) =>
+    (...args: unknown[]) =>
+      run(async () => (await load())(...args));
+
+  withCommonOptions(program.command('run'))
+    .description('run one agent loop on PROMPT; timeline on stderr, final answer on stdout')
+    .argument('<prompt>', 'the user prompt')
+    .option(
+      '--model <spec>',
+      'model to use, e.g. scripted:session.json (default: [model] in config.toml)',
+    )
+    .option('--yes', 'treat permission "ask" as allow (never "deny")')
+    .option('--json', 'print the event records as JSON lines on stdout instead of the timeline')
+    .option(
+      '--max-turns <n>',
+      'model calls before the loop stops with max_turns',
+      positiveInteger,
+      20,
+    )
+    .option('--no-hooks', 'run without hooks (recorded in config_loaded)')
+    .action(bind(async () => (await import('./commands/run.js')).runAction as Action));
+
+  withCommonOptions(program.command('demo'))
+    .description(
+      'run the bundled offline demo that shows every deny path (its own home and project, copied to a temp dir or to --home/--project, which must be empty)',
+    )
+    .option('--json', 'print the event records as JSON lines on stdout instead of the timeline')
+    .action(bind(async () => (await import('./commands/demo.js')).demoAction as Action));
+
+  const hooks = program.command('hooks').description('inspect and try the hooks of the agent home');
+  withCommonOptions(hooks.command('validate'))
+    .description('check config.toml and hooks.json; exit 0 valid, 2 invalid')
+    .action(bind(async () => (await import('./commands/hooks.js')).validateAction as Action));
+  withCommonOptions(hooks.command('list'))
+    .description('list the effective rules and hooks with their ids')
+    .option('--json', 'print JSON')
+    .action(bind(async () => (await import('./commands/hooks.js')).listAction as Action));
+  withCommonOptions(hooks.command('explain'))
+    .description('for each rule of EVENT: matched, or which criterion failed')
+    .argument('<event>', 'SessionStart | UserPromptSubmit | PreToolUse | PostToolUse | Stop')
+    .option('--tool <name>', 'canonical tool name')
+    .option('--path <path>', 'a tool-call path (repeatable)', collect, [])
+    .option('--json', 'print JSON')
+    .action(bind(async () => (await import('./commands/hooks.js')).explainAction as Action));
+  withCommonOptions(hooks.command('test'))
+    .description(
+      'run the hooks matching EVENT exactly as a session would; exit 3 when a deny stands',
+    )
+    .argument('<event>', 'SessionStart | UserPromptSubmit | PreToolUse | PostToolUse | Stop')
+    .option('--tool <name>', 'canonical tool name (tool events)')
+    .option('--input <json>', "the tool call's input object, as JSON")
+    .option(
+      '--path <path>',
+      "a tool-call path in addition to the tool's own (repeatable)",
+      collect,
+      [],
+    )
+    .option('--prompt <text>', 'the prompt (UserPromptSubmit) or last assistant message (Stop)')
+    .action(bind(async () => (await import('./commands/hooks.js')).testAction as Action));
+
+  withCommonOptions(program.command('events'))
+    .description("print a session's event log (latest session by default)")
+    .argument('[session-id]', 'session id (default: the latest)')
+    .option('--json', 'print the records as JSON lines')
+    .action(bind(async () => (await import('./commands/events.js')).eventsAction as Action));
+
+  return program;
+}
+
+/** Runs the CLI on `argv` (as `process.argv`) and resolves to the exit code. */
+export async function main(argv: readonly string[], version: string): Promise<number> {
+  let exitCode: number = EXIT_CODES.ok;
+  const program = createProgram(version, async (action) => {
+    try {
+      exitCode = await action();
+    } catch (error) {
+      if (CliError.isInstance(error)) {
+        process.stderr.write(`soong-agent: ${error.message}\n`);
+        exitCode = error.exitCode;
+      } else {
+        process.stderr.write(
+          `soong-agent: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+        );
+        exitCode = EXIT_CODES.runtime;
+      }
+    }
+  });
+  try {
+    await program.parseAsync([...argv]);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end with exit code 0; a missing subcommand or a bad flag is a usage error.
+      return error.exitCode === 0 ? EXIT_CODES.ok : EXIT_CODES.usage;
+    }
+    throw error;
+  }
+  return exitCode;
+}

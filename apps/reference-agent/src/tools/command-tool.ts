@@ -1,0 +1,90 @@
+import type { ToolExecutionResult } from '@soong-agent/loop-adapter';
+import { RunnerError, type RunResult, runCommand } from '@soong-agent/runner';
+import type { ToolContext } from './types.js';
+
+/** Default timeout of `bash` and declarative tools, in seconds (SPEC §3). */
+export const DEFAULT_TOOL_TIMEOUT_SEC = 120;
+/** Largest timeout `bash` and declarative tools accept, in seconds (SPEC §3). */
+export const MAX_TOOL_TIMEOUT_SEC = 3600;
+/** Characters of output an `is_error` result of a failed command carries (its tail). */
+export const ERROR_OUTPUT_TAIL_CHARS = 4000;
+
+/** The `SOONG_AGENT_*` variables every tool command gets. */
+export function toolEnv(
+  context: ToolContext,
+  toolName: string,
+  callId: string,
+): Record<string, string> {
+  return {
+    SOONG_AGENT_HOME: context.agentHome,
+    SOONG_AGENT_PROJECT_DIR: context.projectDir,
+    SOONG_AGENT_SESSION_ID: context.sessionId,
+    SOONG_AGENT_TOOL_NAME: toolName,
+    SOONG_AGENT_TOOL_CALL_ID: callId,
+  };
+}
+
+function combinedOutput(result: RunResult): string {
+  const parts: string[] = [];
+  if (result.stdout !== '') parts.push(result.stdout);
+  if (result.stderr !== '') parts.push(`[stderr]\n${result.stderr}`);
+  for (const [stream, truncated, bytes] of [
+    ['stdout', result.stdoutTruncated, result.stdoutBytes],
+    ['stderr', result.stderrTruncated, result.stderrBytes],
+  ] as const) {
+    if (truncated) parts.push(`[${stream}: ${bytes} bytes produced; only the first part was kept]`);
+  }
+  return parts.join('\n');
+}
+
+function outcomeText(result: RunResult, timeoutSec: number): string | undefined {
+  if (result.timedOut) return `timed out after ${timeoutSec}s; the process group was killed`;
+  if (result.aborted) return 'cancelled; the process group was killed';
+  if (result.signal !== null) return `killed by ${result.signal}`;
+  if (result.exitCode !== 0) return `exit code ${result.exitCode}`;
+  return undefined;
+}
+
+/**
+ * Runs a tool command through the runner (project dir as cwd and only allowed root, the configured
+ * env allowlist, a timeout) and turns the run into a tool result: stdout and stderr; on a non-zero
+ * exit, a timeout or a signal an `is_error` result with the exit code and the output's tail.
+ */
+export async function runToolCommand(
+  context: ToolContext,
+  options: {
+    command: string | readonly string[];
+    toolName: string;
+    callId: string;
+    timeoutSec: number;
+    input?: string;
+    env?: Record<string, string>;
+    signal?: AbortSignal;
+  },
+): Promise<ToolExecutionResult> {
+  let result: RunResult;
+  try {
+    result = await runCommand({
+      command: options.command,
+      cwd: context.projectDir,
+      allowedRoots: [context.projectDir],
+      envAllowlist: context.envAllowlist,
+      env: { ...toolEnv(context, options.toolName, options.callId), ...options.env },
+      input: options.input,
+      timeoutMs: options.timeoutSec * 1000,
+      killGraceMs: context.killGraceMs,
+      maxOutputBytes: context.maxOutputBytes,
+      signal: options.signal,
+    });
+  } catch (error) {
+    // The runner rejects only when nothing was spawned (invalid working dir, options).
+    const code = RunnerError.isInstance(error) ? `${error.code}: ` : '';
+    return { content: `not run: ${code}${(error as Error).message}`, isError: true };
+  }
+  const output = combinedOutput(result);
+  const failure = outcomeText(result, options.timeoutSec);
+  if (failure === undefined) return { content: output, isError: false };
+  const tail =
+    output.length > ERROR_OUTPUT_TAIL_CHARS ? `…${output.slice(-ERROR_OUTPUT_TAIL_CHARS)}` : output;
+  return { content: tail === '' ? failure : `${failure}\n${tail}`, isError: true };
+}

@@ -1,0 +1,65 @@
+import type { Settings } from '@soong-agent/config';
+import { runToolCommand } from './command-tool.js';
+import { type FieldSpec, readToolInput, toJsonSchema } from './input.js';
+import type { AgentTool, ToolContext } from './types.js';
+
+/** A `[[tools]]` entry of config.toml, defaults filled in by the config package. */
+export type DeclarativeToolConfig = Settings['tools'][number];
+
+/** `SOONG_ARG_<NAME>`: the name upper-cased, every character other than a letter or digit as `_`. */
+export function argumentEnvName(name: string): string {
+  return `SOONG_ARG_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+}
+
+/** The env value of an argument: strings as they are, other values as JSON. */
+export function argumentEnvValue(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/**
+ * A declarative tool from config.toml. Its arguments are validated against the declared
+ * parameters and reach the command only as JSON on stdin and as `SOONG_ARG_<NAME>` variables —
+ * never spliced into the shell string. It has no paths; risk and tags come from config.
+ */
+export function createDeclarativeTool(
+  config: DeclarativeToolConfig,
+  context: ToolContext,
+): AgentTool {
+  const fields: Record<string, FieldSpec> = {};
+  for (const [name, parameter] of Object.entries(config.parameters)) {
+    fields[name] = {
+      type: parameter.type,
+      required: parameter.required,
+      description: parameter.description ?? '',
+    };
+  }
+  return {
+    name: config.name,
+    risk: config.risk,
+    tags: config.tags,
+    description: config.description,
+    inputSchema: toJsonSchema(fields),
+    paths: () => [],
+    async execute(input, call) {
+      let values: Record<string, unknown>;
+      try {
+        values = readToolInput(input ?? {}, fields);
+      } catch (error) {
+        return { content: (error as Error).message, isError: true };
+      }
+      const env: Record<string, string> = {};
+      for (const [name, value] of Object.entries(values)) {
+        if (value !== undefined) env[argumentEnvName(name)] = argumentEnvValue(value);
+      }
+      return runToolCommand(context, {
+        command: config.command,
+        toolName: config.name,
+        callId: call.callId,
+        timeoutSec: config.timeout,
+        input: JSON.stringify(values),
+        env,
+        ...(call.signal === undefined ? {} : { signal: call.signal }),
+      });
+    },
+  };
+}

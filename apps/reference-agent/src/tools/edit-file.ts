@@ -1,0 +1,53 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import type { BuiltInToolSpec } from './define-tool.js';
+import { writeRefusal } from './paths.js';
+
+function countOccurrences(text: string, needle: string): number {
+  let count = 0;
+  for (
+    let index = text.indexOf(needle);
+    index !== -1;
+    index = text.indexOf(needle, index + needle.length)
+  ) {
+    count += 1;
+  }
+  return count;
+}
+
+/** `edit_file` (write): replaces the one occurrence of `old_string` with `new_string`. */
+export const editFileTool: BuiltInToolSpec = {
+  name: 'edit_file',
+  risk: 'write',
+  description: 'Replace old_string (which must occur exactly once) with new_string in a file.',
+  fields: {
+    path: { type: 'string', required: true, description: 'file path, relative to the project dir' },
+    old_string: {
+      type: 'string',
+      required: true,
+      description: 'text to replace; must occur exactly once',
+    },
+    new_string: { type: 'string', required: true, description: 'replacement text' },
+  },
+  pathField: 'path',
+  async run(values, context, call) {
+    const file = call.path as string;
+    const refusal = writeRefusal(file, context);
+    if (refusal !== undefined) return { content: refusal, isError: true };
+    const oldString = values.old_string as string;
+    const newString = values.new_string as string;
+    if (oldString === '')
+      return { content: 'invalid input: "old_string" must not be empty', isError: true };
+    const text = await readFile(file, 'utf8');
+    const count = countOccurrences(text, oldString);
+    if (count !== 1) {
+      const problem =
+        count === 0
+          ? 'was not found'
+          : `occurs ${count} times; include more context to make it unique`;
+      return { content: `old_string ${problem} in ${file}`, isError: true };
+    }
+    const index = text.indexOf(oldString);
+    await writeFile(file, text.slice(0, index) + newString + text.slice(index + oldString.length));
+    return { content: `edited ${file}`, isError: false };
+  },
+};

@@ -1,0 +1,133 @@
+import type { Dirent } from 'node:fs';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { BuiltInToolSpec } from './define-tool.js';
+import { ToolInputError } from './input.js';
+
+/** Bounds of `grep`: matches returned, files visited, file size searched, characters per line. */
+export const GREP_LIMITS = {
+  maxMatches: 200,
+  maxFiles: 10_000,
+  maxFileBytes: 1024 * 1024,
+  maxLineChars: 300,
+} as const;
+
+/** Directories `grep` does not descend into. */
+export const GREP_SKIPPED_DIRS: readonly string[] = ['.git', 'node_modules'];
+
+/**
+ * Compiles a grep pattern: `/source/flags` is a JavaScript regular expression, anything else a plain
+ * substring. Throws {@link ToolInputError} for an invalid expression.
+ */
+export function compileGrepPattern(pattern: string): (line: string) => boolean {
+  const literal = /^\/(.+)\/([dimsuv]*)$/s.exec(pattern);
+  if (literal === null) return (line) => line.includes(pattern);
+  let expression: RegExp;
+  try {
+    expression = new RegExp(literal[1] as string, (literal[2] as string).replace('g', ''));
+  } catch (error) {
+    throw new ToolInputError(
+      `invalid input: "pattern" is not a valid regular expression (${(error as Error).message})`,
+    );
+  }
+  return (line) => expression.test(line);
+}
+
+interface GrepState {
+  matches: string[];
+  files: number;
+  truncated: boolean;
+}
+
+async function searchFile(
+  file: string,
+  shown: string,
+  test: (line: string) => boolean,
+  state: GrepState,
+): Promise<void> {
+  state.files += 1;
+  const buffer = await readFile(file).catch(() => undefined);
+  if (buffer === undefined || buffer.length > GREP_LIMITS.maxFileBytes || buffer.includes(0))
+    return;
+  const lines = buffer.toString('utf8').split('\n');
+  for (let index = 0; index < lines.length; index += 1) {
+    const line = lines[index] as string;
+    if (!test(line)) continue;
+    if (state.matches.length >= GREP_LIMITS.maxMatches) {
+      state.truncated = true;
+      return;
+    }
+    const text =
+      line.length > GREP_LIMITS.maxLineChars ? `${line.slice(0, GREP_LIMITS.maxLineChars)}…` : line;
+    state.matches.push(`${shown}:${index + 1}: ${text}`);
+  }
+}
+
+async function walk(
+  dir: string,
+  base: string,
+  test: (line: string) => boolean,
+  state: GrepState,
+): Promise<void> {
+  let entries: Dirent[];
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
+    if (state.truncated) return;
+    if (state.files >= GREP_LIMITS.maxFiles) {
+      state.truncated = true;
+      return;
+    }
+    const full = path.join(dir, entry.name);
+    // Symlinked directories are not followed: no loops, no escaping the searched tree.
+    if (entry.isDirectory()) {
+      if (!GREP_SKIPPED_DIRS.includes(entry.name)) await walk(full, base, test, state);
+    } else if (entry.isFile()) {
+      await searchFile(full, path.relative(base, full), test, state);
+    }
+  }
+}
+
+/** `grep` (readonly): lines matching a substring or `/regex/flags`, recursively, bounded; in JS. */
+export const grepTool: BuiltInToolSpec = {
+  name: 'grep',
+  risk: 'readonly',
+  description:
+    'Search files for a plain substring, or a JavaScript regex written /source/flags. Skips .git and node_modules.',
+  fields: {
+    pattern: { type: 'string', required: true, description: 'substring, or /regex/flags' },
+    path: {
+      type: 'string',
+      required: false,
+      description: 'file or directory to search (default ".")',
+    },
+  },
+  pathField: 'path',
+  defaultPath: '.',
+  async run(values, context, call) {
+    const pattern = values.pattern as string;
+    if (pattern === '') throw new ToolInputError('invalid input: "pattern" must not be empty');
+    const test = compileGrepPattern(pattern);
+    const target = call.path as string;
+    const state: GrepState = { matches: [], files: 0, truncated: false };
+    if ((await stat(target)).isDirectory()) {
+      await walk(target, context.projectDir, test, state);
+    } else {
+      await searchFile(target, path.relative(context.projectDir, target), test, state);
+    }
+    const footer = state.truncated
+      ? `\n[stopped after ${state.matches.length} matches / ${state.files} files]`
+      : '';
+    return {
+      content:
+        state.matches.length === 0
+          ? `no matches (${state.files} files searched)`
+          : state.matches.join('\n') + footer,
+      isError: false,
+    };
+  },
+};

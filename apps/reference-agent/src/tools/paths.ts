@@ -1,0 +1,54 @@
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+
+/** Resolves a tool's `path` input against the project dir. */
+export function resolveToolPath(projectDir: string, input: string): string {
+  return path.resolve(projectDir, input);
+}
+
+/** True when `child` is `parent` or lies under it, by whole path segments. */
+export function isPathInside(child: string, parent: string): boolean {
+  const relative = path.relative(parent, child);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+/**
+ * The path with symlinks resolved: the longest existing ancestor is resolved and the rest
+ * appended, so a path that does not exist yet still resolves through a symlinked parent.
+ */
+export function realPathOfLongestAncestor(absolute: string): string {
+  const rest: string[] = [];
+  let current = absolute;
+  for (;;) {
+    try {
+      return path.join(realpathSync(current), ...rest.reverse());
+    } catch {
+      const parent = path.dirname(current);
+      if (parent === current) return absolute;
+      rest.push(path.basename(current));
+      current = parent;
+    }
+  }
+}
+
+/**
+ * Why a write tool must not touch `target`, or undefined when it may: the agent cannot rewrite its
+ * own hooks (any path inside the agent home), and writes stay inside the project dir. Both paths are
+ * compared as written and with symlinks resolved, so a symlink cannot dodge the check.
+ */
+export function writeRefusal(
+  target: string,
+  context: { projectDir: string; agentHome: string },
+): string | undefined {
+  const forms = [target, realPathOfLongestAncestor(target)];
+  const homes = [context.agentHome, realPathOfLongestAncestor(context.agentHome)];
+  if (forms.some((form) => homes.some((home) => isPathInside(form, home)))) {
+    return `refused: ${target} is inside the agent home (${context.agentHome}); the agent cannot rewrite its own configuration or hooks`;
+  }
+  const projects = [context.projectDir, realPathOfLongestAncestor(context.projectDir)];
+  const resolved = forms[1] as string;
+  if (!projects.some((project) => isPathInside(resolved, project))) {
+    return `refused: ${target} is outside the project dir (${context.projectDir}); write tools only write inside the project`;
+  }
+  return undefined;
+}

@@ -1,0 +1,148 @@
+import { PassThrough } from 'node:stream';
+import type { EventRecord } from '@soong-agent/protocol';
+import { describe, expect, it } from 'vitest';
+import { colorEnabled, createTimeline, formatBytes } from './timeline.js';
+
+function capture() {
+  const stream = new PassThrough();
+  let text = '';
+  stream.on('data', (chunk: Buffer) => {
+    text += chunk.toString();
+  });
+  return { stream, text: () => text };
+}
+
+let seq = 0;
+function record(body: Record<string, unknown>): EventRecord {
+  seq += 1;
+  return { seq, ts: new Date(0).toISOString(), session_id: 's', ...body } as EventRecord;
+}
+
+describe('colorEnabled', () => {
+  it('follows FORCE_COLOR, then NO_COLOR, then the TTY when deciding on colour', () => {
+    expect(colorEnabled({ isTTY: true }, {})).toBe(true);
+    expect(colorEnabled({ isTTY: false }, {})).toBe(false);
+    expect(colorEnabled({ isTTY: true }, { NO_COLOR: '1' })).toBe(false);
+    expect(colorEnabled({ isTTY: false }, { FORCE_COLOR: '1', NO_COLOR: '1' })).toBe(true);
+    expect(colorEnabled({ isTTY: true }, { FORCE_COLOR: '0' })).toBe(true);
+  });
+});
+
+describe('formatBytes', () => {
+  it('uses B, KB and MB when the size grows', () => {
+    expect([formatBytes(12), formatBytes(2048), formatBytes(3 * 1024 * 1024)]).toEqual([
+      '12 B',
+      '2.0 KB',
+      '3.0 MB',
+    ]);
+  });
+});
+
+describe('createTimeline', () => {
+  it('prints one plain line per hook run, tool call, model turn and Stop prevention when colours are off', () => {
+    const out = capture();
+    const timeline = createTimeline({ stream: out.stream, colors: false, live: false });
+    const records = [
+      record({ type: 'session_started', source: 'startup', project_dir: '/p', agent_home: '/h' }),
+      record({
+        type: 'model_turn',
+        turn: 0,
+        request_tail: { role: 'user', text: 'go' },
+        text: 'reading',
+        tool_calls: 2,
+      }),
+      record({
+        type: 'tool_started',
+        call_id: 'call_1',
+        tool: 'read_file',
+        input: { path: '/p/secrets/.env' },
+        risk: 'readonly',
+      }),
+      record({ type: 'hook_started', hook_id: 'guard', event: 'PreToolUse', command: 'x' }),
+      record({
+        type: 'hook_finished',
+        hook_id: 'guard',
+        event: 'PreToolUse',
+        decision: 'deny',
+        reason: 'protected',
+        duration_ms: 12,
+        exit_code: 0,
+      }),
+      record({
+        type: 'hook_denied',
+        hook_id: 'guard',
+        event: 'PreToolUse',
+        reason: 'protected',
+        call_id: 'call_1',
+      }),
+      record({
+        type: 'tool_denied',
+        call_id: 'call_1',
+        tool: 'read_file',
+        source: 'hook',
+        reason: 'protected',
+        hook_id: 'guard',
+      }),
+      record({
+        type: 'tool_skipped',
+        call_id: 'call_2',
+        tool: 'write_file',
+        denied_call_id: 'call_1',
+      }),
+      record({
+        type: 'stop_hook_prevented',
+        hook_id: 'tests',
+        event: 'Stop',
+        reason: 'tests were not run',
+        prevented_count: 1,
+      }),
+      record({ type: 'loop_ended', reason: 'completed' }),
+    ];
+    for (const item of records) timeline.onRecord(item);
+    timeline.close();
+    const lines = out.text().trimEnd().split('\n');
+    expect(lines).toEqual([
+      'session s project /p · home /h',
+      'model turn 0 → 2 tool calls “reading”',
+      '  hook guard PreToolUse deny 12ms protected',
+      'tool read_file secrets/.env denied by hook guard: protected',
+      'tool write_file skipped (call_1 was denied; batch halted)',
+      'stop prevented by tests (1): tests were not run',
+      'end completed',
+    ]);
+    expect(out.text()).not.toContain('\x1b[');
+  });
+
+  it('draws no live indicator when live is off even while a hook runs', async () => {
+    const out = capture();
+    const timeline = createTimeline({ stream: out.stream, colors: false, live: false });
+    timeline.onRecord(
+      record({ type: 'hook_started', hook_id: 'slow', event: 'Stop', command: 'sleep 1' }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 450));
+    timeline.close();
+    expect(out.text()).toBe('');
+  });
+
+  it('draws a running line for a hook still running after the delay when live is on', async () => {
+    const out = capture();
+    const timeline = createTimeline({ stream: out.stream, colors: false, live: true });
+    timeline.onRecord(
+      record({ type: 'hook_started', hook_id: 'slow', event: 'Stop', command: 'sleep 1' }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    timeline.onRecord(
+      record({
+        type: 'hook_finished',
+        hook_id: 'slow',
+        event: 'Stop',
+        decision: 'none',
+        duration_ms: 600,
+        exit_code: 0,
+      }),
+    );
+    timeline.close();
+    expect(out.text()).toContain('… running slow (');
+    expect(out.text()).toContain('hook slow Stop none');
+  });
+});

@@ -1,0 +1,272 @@
+import path from 'node:path';
+import type { EventRecord, EventRecordOf } from '@soong-agent/protocol';
+import picocolors from 'picocolors';
+
+type Colors = ReturnType<typeof picocolors.createColors>;
+
+/** Delay before the live indicator appears for a hook or tool still running. */
+export const LIVE_INDICATOR_DELAY_MS = 300;
+const LIVE_REDRAW_MS = 100;
+
+/**
+ * Whether to colour output on `stream`: `FORCE_COLOR` (other than `0`) forces colour, a non-empty
+ * `NO_COLOR` turns it off, otherwise colour when the stream is a TTY.
+ */
+export function colorEnabled(
+  stream: { isTTY?: boolean },
+  env: NodeJS.ProcessEnv = process.env,
+): boolean {
+  const force = env.FORCE_COLOR;
+  if (force !== undefined && force !== '' && force !== '0' && force !== 'false') return true;
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  return stream.isTTY === true;
+}
+
+/** `1.2 KB`-style byte count. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+function formatDuration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)}ms` : `${(ms / 1000).toFixed(1)}s`;
+}
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+interface RenderState {
+  projectDir?: string;
+  inputs: Map<string, string>;
+}
+
+function shortInput(input: unknown, state: RenderState): string {
+  if (typeof input !== 'object' || input === null) return '';
+  const record = input as Record<string, unknown>;
+  for (const key of ['path', 'command', 'pattern']) {
+    const value = record[key];
+    if (typeof value !== 'string') continue;
+    if (key === 'path' && state.projectDir !== undefined && path.isAbsolute(value)) {
+      const relative = path.relative(state.projectDir, value);
+      if (!relative.startsWith('..')) return relative === '' ? '.' : relative;
+    }
+    return oneLine(value, 60);
+  }
+  const json = JSON.stringify(record);
+  return json === '{}' ? '' : oneLine(json, 60);
+}
+
+function toolLabel(record: { call_id: string; tool: string }, state: RenderState): string {
+  const input = state.inputs.get(record.call_id) ?? '';
+  return input === '' ? record.tool : `${record.tool} ${input}`;
+}
+
+function hookLine(
+  record: EventRecordOf<'hook_finished'> | EventRecordOf<'hook_failed'>,
+  c: Colors,
+): string {
+  const head = `  ${c.dim('hook')} ${c.bold(record.hook_id)} ${c.dim(record.event)}`;
+  if (record.type === 'hook_failed') {
+    const onFailure =
+      record.on_failure === 'deny' ? c.red(' (on_failure=deny)') : c.dim(' (ignored)');
+    return `${head} ${c.yellow(`failed:${record.failure}`)} ${c.dim(formatDuration(record.duration_ms))}${onFailure} ${oneLine(record.message, 160)}`;
+  }
+  const decision =
+    record.decision === 'deny'
+      ? c.red('deny')
+      : record.decision === 'allow'
+        ? c.green('allow')
+        : c.dim('none');
+  const reason = record.reason === undefined ? '' : ` ${oneLine(record.reason, 160)}`;
+  return `${head} ${decision} ${c.dim(formatDuration(record.duration_ms))}${reason}`;
+}
+
+/**
+ * Renders one event record as a timeline line (without newline), or undefined for records the
+ * timeline folds into others (`hook_started`, `hook_denied`, `permission_denied`, `tool_started`).
+ */
+export function formatRecord(
+  record: EventRecord,
+  c: Colors,
+  state: RenderState,
+): string | undefined {
+  switch (record.type) {
+    case 'session_started':
+      state.projectDir = record.project_dir;
+      return `${c.cyan('session')} ${record.session_id} ${c.dim(`project ${record.project_dir} · home ${record.agent_home}`)}`;
+    case 'config_loaded': {
+      const hooks = record.hooks_enabled
+        ? `${record.rules} hook rule${record.rules === 1 ? '' : 's'}${record.hooks_fingerprint === null ? '' : ` · hooks.json sha256:${record.hooks_fingerprint.slice(0, 12)}`}`
+        : 'hooks disabled';
+      const warnings = record.warnings.map(
+        (warning) =>
+          `\n  ${c.yellow('warning')} ${typeof warning === 'string' ? warning : warning.message}`,
+      );
+      return `${c.cyan('config')} ${hooks}${warnings.join('')}`;
+    }
+    case 'user_prompt_submitted':
+      return `${c.cyan('prompt')} ${oneLine(record.prompt, 120)}`;
+    case 'model_turn': {
+      const calls =
+        record.tool_calls === 0
+          ? 'no tool calls'
+          : `${record.tool_calls} tool call${record.tool_calls === 1 ? '' : 's'}`;
+      const text =
+        record.text === '' ? '' : ` ${c.dim('“')}${oneLine(record.text, 100)}${c.dim('”')}`;
+      return `${c.magenta('model')} turn ${record.turn} → ${calls}${text}`;
+    }
+    case 'tool_started':
+      state.inputs.set(record.call_id, shortInput(record.input, state));
+      return undefined;
+    case 'tool_finished': {
+      const artifact =
+        record.artifact_ref === undefined ? '' : c.dim(` → artifact ${record.artifact_ref.path}`);
+      const status = record.is_error ? c.yellow('error') : c.green('ok');
+      return `${c.blue('tool')} ${c.bold(toolLabel(record, state))} ${status} ${c.dim(formatBytes(record.bytes))}${artifact}`;
+    }
+    case 'tool_denied': {
+      const by = record.source === 'hook' ? `hook ${record.hook_id ?? '?'}` : 'permission';
+      return `${c.blue('tool')} ${c.bold(toolLabel(record, state))} ${c.red(`denied by ${by}`)}: ${oneLine(record.reason, 160)}`;
+    }
+    case 'tool_skipped':
+      return `${c.blue('tool')} ${c.bold(record.tool)} ${c.dim(`skipped (${record.denied_call_id} was denied; batch halted)`)}`;
+    case 'hook_finished':
+    case 'hook_failed':
+      return hookLine(record, c);
+    case 'hook_log':
+      return `    ${c.dim(`${record.source}: ${oneLine(record.message, 160)}`)}`;
+    case 'hook_decision_ignored':
+      return `    ${c.dim(`deny ignored: ${record.event} is observe-only`)}`;
+    case 'stop_hook_prevented':
+      return `${c.yellow('stop')} prevented by ${c.bold(record.hook_id)} (${record.prevented_count}): ${oneLine(record.reason, 160)}`;
+    case 'stop_hook_limit_reached':
+      return `${c.yellow('stop')} limit of ${record.limit} prevented stops reached; stopping without Stop hooks`;
+    case 'loop_ended': {
+      const reason = record.reason === 'completed' ? c.green(record.reason) : c.red(record.reason);
+      return `${c.cyan('end')} ${reason}`;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** What drives the timeline: feed it every record (e.g. from the event sink's `onRecord`). */
+export interface Timeline {
+  onRecord(record: EventRecord): void;
+  /** Clears the live indicator and stops redrawing it, e.g. while a permission prompt is up. */
+  suspend<T>(work: () => Promise<T>): Promise<T>;
+  close(): void;
+}
+
+/**
+ * A timeline on a stream (stderr for `run`, stdout for `events`): one line per hook run, tool call,
+ * model turn and Stop prevention, coloured when `colors` is true; while a hook or tool runs longer
+ * than {@link LIVE_INDICATOR_DELAY_MS}, a redrawn `… running <id> (1.2s)` line when `live` is true.
+ */
+export function createTimeline(options: {
+  stream: NodeJS.WritableStream & { isTTY?: boolean };
+  /** @default colorEnabled(stream) */
+  colors?: boolean;
+  /** Draw the live indicator (only sensible on a TTY). @default stream.isTTY === true */
+  live?: boolean;
+}): Timeline {
+  const c = picocolors.createColors(options.colors ?? colorEnabled(options.stream));
+  const live = options.live ?? options.stream.isTTY === true;
+  const state: RenderState = { inputs: new Map() };
+  const running: { key: string; label: string; startedAt: number }[] = [];
+  let drawn = false;
+  let suspended = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  const clear = () => {
+    if (drawn) options.stream.write('\r\x1b[K');
+    drawn = false;
+  };
+  const draw = () => {
+    const top = running[running.length - 1];
+    if (top === undefined || suspended) return;
+    const elapsed = Date.now() - top.startedAt;
+    if (elapsed < LIVE_INDICATOR_DELAY_MS) return;
+    options.stream.write(
+      `\r\x1b[K${c.dim(`… running ${top.label} (${(elapsed / 1000).toFixed(1)}s)`)}`,
+    );
+    drawn = true;
+  };
+  const sync = () => {
+    if (!live) return;
+    if (running.length > 0 && timer === undefined) {
+      timer = setInterval(draw, LIVE_REDRAW_MS);
+      timer.unref();
+    } else if (running.length === 0 && timer !== undefined) {
+      clearInterval(timer);
+      timer = undefined;
+      clear();
+    }
+  };
+  // A hook's log lines arrive before its outcome; show them under its line instead.
+  const pendingLogs = new Map<string, string[]>();
+  const write = (line: string) => {
+    clear();
+    options.stream.write(`${line}\n`);
+  };
+  const finish = (key: string) => {
+    const index = running.findIndex((item) => item.key === key);
+    if (index !== -1) running.splice(index, 1);
+  };
+
+  return {
+    onRecord(record) {
+      if (record.type === 'hook_started') {
+        running.push({
+          key: `hook:${record.hook_id}`,
+          label: record.hook_id,
+          startedAt: Date.now(),
+        });
+      } else if (record.type === 'hook_finished' || record.type === 'hook_failed') {
+        finish(`hook:${record.hook_id}`);
+      } else if (record.type === 'tool_started') {
+        running.push({
+          key: `tool:${record.call_id}`,
+          label: `${record.tool} (${record.call_id})`,
+          startedAt: Date.now(),
+        });
+      } else if (record.type === 'tool_finished' || record.type === 'tool_denied') {
+        finish(`tool:${record.call_id}`);
+      }
+      const line = formatRecord(record, c, state);
+      if (line !== undefined) {
+        if (record.type === 'hook_log') {
+          const logs = pendingLogs.get(record.hook_id) ?? [];
+          logs.push(line);
+          pendingLogs.set(record.hook_id, logs);
+        } else {
+          write(line);
+        }
+      }
+      if (record.type === 'hook_finished' || record.type === 'hook_failed') {
+        for (const log of pendingLogs.get(record.hook_id) ?? []) write(log);
+        pendingLogs.delete(record.hook_id);
+      }
+      sync();
+    },
+    async suspend(work) {
+      suspended = true;
+      clear();
+      try {
+        return await work();
+      } finally {
+        suspended = false;
+      }
+    },
+    close() {
+      for (const logs of pendingLogs.values()) for (const log of logs) write(log);
+      pendingLogs.clear();
+      running.length = 0;
+      sync();
+      clear();
+    },
+  };
+}
