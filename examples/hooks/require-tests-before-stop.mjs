@@ -1,0 +1,278 @@
+#!/usr/bin/env node
+// require-tests-before-stop.mjs: a soong-agent Stop hook that keeps the model working until the
+// project's tests pass.
+//
+// What it does
+//   When the model wants to end its turn, runs the test command in `project_dir` (through
+//   /bin/sh -c, stdin closed, with a time bound). Exit 0: allow. Otherwise: deny, with the exit code
+//   and the last lines of the test output as the reason, which the agent hands to the model as a
+//   user message. All test output goes to stderr (recorded in the session log as hook_log); stdout
+//   carries only the decision.
+//   Loop guard: when `stop_hook_active` is true and `prevented_count` >= 3 (Stop was already
+//   prevented 3 times in this loop, by this hook or another), it allows without running the tests
+//   and says why in `logs`, so a model that cannot fix the tests is not trapped.
+//   With the default command, a project with no package.json or no "test" script (or npm init's
+//   placeholder `echo "Error: no test specified" && exit 1`) is allowed with a `logs` note: this
+//   hook lives in the agent home and runs for every project.
+//
+// Usage
+//   require-tests-before-stop.mjs [--timeout SECONDS] [--max-denials N] [COMMAND]
+//     COMMAND        the test command, one shell string            default: npm test --silent
+//     --timeout      seconds before the tests are stopped (deny)   default: 120
+//     --max-denials  prevented stops after which it lets go        default: 3
+//   The command is an argument in hooks.json, not an environment variable: it is part of your
+//   configuration, visible in `soong-agent hooks list`, and nothing in the project can change it.
+//
+// Events
+//   Stop (on any other event it allows and does nothing).
+//
+// Configure (hooks.json in the agent home; needs node >= 18 on PATH; no dependencies)
+//   "Stop": [
+//     { "hooks": [ { "type": "command", "name": "require-tests-before-stop",
+//                    "command": "~/.soong-agent/hooks/require-tests-before-stop.mjs --timeout 150 'npm test --silent'",
+//                    "timeout": 180 } ] }
+//   ]
+//   Keep the hook's `timeout` above `--timeout` so that a slow suite ends in a deny that says so,
+//   not in a killed hook. Leave `on_failure` at "ignore": if node itself is broken, do not trap the
+//   model.
+//
+// Limits
+//   - It runs the whole suite at every stop; point COMMAND at a faster subset if that is too slow.
+//   - The agent passes only allowlisted environment variables (PATH, HOME, ...) to hooks; a suite
+//     that needs more must get it from a file, or the variable must be added to
+//     `[runner] env_allowlist` in config.toml.
+//   - On timeout the test command's process group gets SIGTERM, then SIGKILL 2 s later; a process
+//     that left the group (setsid, a daemon) is beyond its reach.
+
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+const HOOK_NAME = 'require-tests-before-stop';
+const DEFAULT_COMMAND = 'npm test --silent';
+const DEFAULT_TIMEOUT_SECONDS = 120;
+const DEFAULT_MAX_DENIALS = 3;
+const NPM_INIT_PLACEHOLDER = 'echo "Error: no test specified" && exit 1';
+const KILL_GRACE_MS = 2000;
+// After the shell exits, how long to keep reading output that a leftover background process holds.
+const DRAIN_MS = 100;
+const KEPT_OUTPUT_BYTES = 64 * 1024;
+const REASON_TAIL_LINES = 30;
+const REASON_TAIL_CHARS = 2000;
+const ANSI_ESCAPE = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[A-Za-z]`, 'g');
+
+function answer(output) {
+  fs.writeSync(1, `${JSON.stringify(output)}\n`);
+  process.exit(0);
+}
+
+function fail(message) {
+  process.stderr.write(`${HOOK_NAME}: ${message}\n`);
+  process.exit(1);
+}
+
+function parseOptions(argv) {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { timeout: { type: 'string' }, 'max-denials': { type: 'string' } },
+    });
+  } catch (error) {
+    fail(
+      `${error.message}\nusage: ${HOOK_NAME}.mjs [--timeout SECONDS] [--max-denials N] [COMMAND]`,
+    );
+  }
+  const timeoutSeconds = Number(parsed.values.timeout ?? DEFAULT_TIMEOUT_SECONDS);
+  const maxDenials = Number(parsed.values['max-denials'] ?? DEFAULT_MAX_DENIALS);
+  if (!(timeoutSeconds > 0))
+    fail(`--timeout must be a number of seconds > 0, got ${parsed.values.timeout}`);
+  if (!Number.isInteger(maxDenials) || maxDenials < 1) {
+    fail(`--max-denials must be an integer >= 1, got ${parsed.values['max-denials']}`);
+  }
+  if (parsed.positionals.length > 1) {
+    fail('give the test command as one argument (quote it in hooks.json)');
+  }
+  const command = parsed.positionals[0] ?? DEFAULT_COMMAND;
+  return { command, isDefaultCommand: parsed.positionals.length === 0, timeoutSeconds, maxDenials };
+}
+
+async function readStdin() {
+  const chunks = [];
+  for await (const chunk of process.stdin) chunks.push(chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Why the default `npm test` has nothing to run in `projectDir`, or undefined when it has. */
+function missingNpmTests(projectDir) {
+  const manifestPath = path.join(projectDir, 'package.json');
+  let manifest;
+  try {
+    manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
+  } catch (error) {
+    if (error.code === 'ENOENT') return `no package.json in ${projectDir}`;
+    return undefined; // let npm report it: a broken package.json is something to fix
+  }
+  const script = manifest?.scripts?.test;
+  if (typeof script !== 'string' || script.trim() === '')
+    return `no "test" script in ${manifestPath}`;
+  if (script.trim() === NPM_INIT_PLACEHOLDER)
+    return `the "test" script in ${manifestPath} is npm init's placeholder`;
+  return undefined;
+}
+
+function runTests(command, cwd, timeoutMs) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const kept = [];
+    let keptBytes = 0;
+    let timedOut = false;
+    let exit;
+    let settled = false;
+    let timeoutTimer;
+    let graceTimer;
+    let drainTimer;
+
+    const child = spawn('/bin/sh', ['-c', command], {
+      cwd,
+      detached: true, // its own process group, so that a timeout reaches everything it started
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const killGroup = (signal) => {
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        // the group is gone already
+      }
+    };
+    const keep = (chunk) => {
+      process.stderr.write(chunk);
+      kept.push(chunk);
+      keptBytes += chunk.length;
+      while (keptBytes - kept[0].length >= KEPT_OUTPUT_BYTES) keptBytes -= kept.shift().length;
+    };
+    const settle = (error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timeoutTimer);
+      clearTimeout(graceTimer);
+      clearTimeout(drainTimer);
+      if (child.pid !== undefined) killGroup('SIGKILL'); // nothing it started outlives the hook
+      child.stdout.destroy();
+      child.stderr.destroy();
+      resolve({
+        error,
+        exitCode: exit?.code ?? null,
+        signal: exit?.signal ?? null,
+        timedOut,
+        durationMs: Date.now() - started,
+        output: Buffer.concat(kept).toString('utf8'),
+      });
+    };
+    timeoutTimer = setTimeout(() => {
+      timedOut = true;
+      killGroup('SIGTERM');
+      graceTimer = setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS);
+    }, timeoutMs);
+
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    child.on('error', (error) => settle(error));
+    child.on('exit', (code, signal) => {
+      exit = { code, signal };
+      drainTimer = setTimeout(() => settle(), DRAIN_MS);
+    });
+    child.on('close', () => settle());
+  });
+}
+
+function tail(output) {
+  const lines = output
+    .replace(ANSI_ESCAPE, '')
+    .split(/\r?\n/)
+    .filter((line) => line.trim() !== '');
+  let text = lines.slice(-REASON_TAIL_LINES).join('\n');
+  if (text.length > REASON_TAIL_CHARS) text = `...${text.slice(-REASON_TAIL_CHARS)}`;
+  return text;
+}
+
+async function main() {
+  const options = parseOptions(process.argv.slice(2));
+  let input;
+  try {
+    input = JSON.parse(await readStdin());
+  } catch (error) {
+    fail(`stdin is not a hook input: ${error.message}`);
+  }
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+    fail('stdin is not a hook input (a JSON object was expected)');
+  }
+  if (input.event !== 'Stop') {
+    answer({ decision: 'allow', logs: [`${HOOK_NAME} acts on Stop only, not on ${input.event}`] });
+  }
+
+  const preventedCount = Number.isInteger(input.prevented_count) ? input.prevented_count : 0;
+  if (input.stop_hook_active === true && preventedCount >= options.maxDenials) {
+    answer({
+      decision: 'allow',
+      logs: [
+        `${HOOK_NAME}: Stop was already prevented ${preventedCount} times in this loop ` +
+          `(limit ${options.maxDenials}); letting the model stop without running the tests`,
+      ],
+      metadata: { prevented_count: preventedCount, max_denials: options.maxDenials },
+    });
+  }
+
+  const projectDir =
+    typeof input.project_dir === 'string' && path.isAbsolute(input.project_dir)
+      ? input.project_dir
+      : process.cwd();
+  if (options.isDefaultCommand) {
+    const missing = missingNpmTests(projectDir);
+    if (missing !== undefined) {
+      answer({ decision: 'allow', logs: [`${HOOK_NAME}: ${missing}; nothing to run`] });
+    }
+  }
+
+  const run = await runTests(options.command, projectDir, options.timeoutSeconds * 1000);
+  const metadata = {
+    command: options.command,
+    exit_code: run.exitCode,
+    signal: run.signal,
+    timed_out: run.timedOut,
+    duration_ms: run.durationMs,
+  };
+  if (run.error !== undefined) {
+    answer({
+      decision: 'deny',
+      reason: `${HOOK_NAME}: could not run the tests (\`${options.command}\` in ${projectDir}): ${run.error.message}`,
+      metadata,
+    });
+  }
+  if (!run.timedOut && run.exitCode === 0) {
+    answer({
+      decision: 'allow',
+      logs: [`${HOOK_NAME}: tests passed in ${run.durationMs} ms`],
+      metadata,
+    });
+  }
+  const what = run.timedOut
+    ? `the tests did not finish within ${options.timeoutSeconds} s (\`${options.command}\`)`
+    : `the tests fail (\`${options.command}\` exited with ${
+        run.exitCode === null ? `signal ${run.signal}` : `code ${run.exitCode}`
+      })`;
+  const lastLines = tail(run.output);
+  answer({
+    decision: 'deny',
+    reason:
+      `${HOOK_NAME}: ${what}. Fix them and run the tests again before finishing.` +
+      (lastLines === ''
+        ? ' The test command printed nothing.'
+        : `\nLast lines of the test output:\n${lastLines}`),
+    metadata,
+  });
+}
+
+main().catch((error) => fail(error?.stack ?? String(error)));
