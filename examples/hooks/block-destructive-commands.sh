@@ -14,6 +14,8 @@
 #     chmod-777-root      chmod -R 777 (or a+rwx) on /, a top-level system directory or the home dir
 #     fork-bomb           :(){ :|:& };: and the same shape with any function name
 #     curl-pipe-shell     curl ... | sh, wget ... | bash, bash <(curl ...), sh -c "$(curl ...)"
+#     unreadable-input    a long command the agent truncated (tool.input_truncated) whose full
+#                         text could not be read from tool.input_artifact_ref.path (fail closed)
 #   The deny reason names the pattern and quotes the offending part of the command; the pattern id is
 #   also in `metadata.pattern`. An allowed command gets an explicit {"decision":"allow"}.
 #
