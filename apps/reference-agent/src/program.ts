@@ -120,7 +120,10 @@ export async function main(argv: readonly string[], version: string): Promise<nu
       exitCode = await action();
     } catch (error) {
       if (CliError.isInstance(error)) {
-        process.stderr.write(`soong-agent: ${error.message}\n`);
+        // Configuration errors are printed exactly as the config package words them (file:line:col …).
+        process.stderr.write(
+          error.code === 'CONFIG' ? `${error.message}\n` : `soong-agent: ${error.message}\n`,
+        );
         exitCode = error.exitCode;
       } else {
         process.stderr.write(

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { LoadedConfig } from '@soong-agent/config';
 import {

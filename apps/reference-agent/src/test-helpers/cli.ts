@@ -1,0 +1,94 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type EventRecord, EventRecordSchema } from '@soong-agent/protocol';
+import { makeTempDir } from './temp.js';
+
+/** The built CLI (tests run it as a subprocess; turbo builds the app before its tests). */
+export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+
+/** What a CLI run produced. */
+export interface CliRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Env for the CLI: PATH, a temp HOME (never the real one) and no colour; plus `extra`. */
+export function cliEnv(home: string, extra: Record<string, string> = {}): Record<string, string> {
+  return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, NO_COLOR: '1', ...extra };
+}
+
+/** Starts `node dist/cli.js ...args`; `done` resolves when it exits. */
+export function startCli(
+  args: readonly string[],
+  options: { cwd?: string; env?: Record<string, string> } = {},
+) {
+  const env = options.env ?? cliEnv(makeTempDir('soong-agent-os-home-'));
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: options.cwd ?? process.cwd(),
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const done = new Promise<CliRun>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+  return { child, done };
+}
+
+/** Runs `node dist/cli.js ...args` to completion. */
+export function runCli(
+  args: readonly string[],
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<CliRun> {
+  return startCli(args, options).done;
+}
+
+/** Parses JSON-lines stdout as event records (throws on any line that is not one). */
+export function parseRecords(stdout: string): EventRecord[] {
+  return stdout
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => EventRecordSchema.parse(JSON.parse(line)));
+}
+
+/** A temp workspace: `home/` and `project/` side by side, plus an OS home for HOME. */
+export function makeWorkspace(
+  files: { home?: Record<string, string>; project?: Record<string, string> } = {},
+) {
+  const root = makeTempDir('soong-agent-e2e-');
+  const home = path.join(root, 'home');
+  const project = path.join(root, 'project');
+  const osHome = path.join(root, 'os-home');
+  for (const [dir, tree] of [
+    [home, files.home ?? {}],
+    [project, files.project ?? {}],
+  ] as const) {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    for (const [relative, content] of Object.entries(tree)) {
+      const file = path.join(dir, relative);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, content, { mode: 0o600 });
+    }
+  }
+  fs.mkdirSync(osHome);
+  return { root, home, project, osHome, env: cliEnv(osHome) };
+}
+
+/** A scripted-model file in `dir` with the given turns; returns its path. */
+export function writeScript(dir: string, turns: unknown[]): string {
+  const file = path.join(dir, 'script.json');
+  fs.writeFileSync(file, JSON.stringify({ turns }));
+  return file;
+}
