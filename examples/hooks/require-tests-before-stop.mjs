@@ -11,9 +11,10 @@
 //   Loop guard: when `stop_hook_active` is true and `prevented_count` >= 3 (Stop was already
 //   prevented 3 times in this loop, by this hook or another), it allows without running the tests
 //   and says why in `logs`, so a model that cannot fix the tests is not trapped.
-//   With the default command, a project with no package.json or no "test" script (or npm init's
-//   placeholder `echo "Error: no test specified" && exit 1`) is allowed with a `logs` note: this
-//   hook lives in the agent home and runs for every project.
+//   When the command runs a package.json test script (npm test, npm run test, pnpm test, yarn test,
+//   bun run test), a project with no package.json or no "test" script (or npm init's placeholder
+//   `echo "Error: no test specified" && exit 1`) is allowed with a `logs` note: this hook lives in
+//   the agent home and runs for every project.
 //
 // Usage
 //   require-tests-before-stop.mjs [--timeout SECONDS] [--max-denials N] [COMMAND]
@@ -53,6 +54,7 @@ const HOOK_NAME = 'require-tests-before-stop';
 const DEFAULT_COMMAND = 'npm test --silent';
 const DEFAULT_TIMEOUT_SECONDS = 120;
 const DEFAULT_MAX_DENIALS = 3;
+const PACKAGE_SCRIPT_COMMAND = /^(npm|pnpm|yarn|bun)( run)? test(\s|$)/;
 const NPM_INIT_PLACEHOLDER = 'echo "Error: no test specified" && exit 1';
 const KILL_GRACE_MS = 2000;
 // After the shell exits, how long to keep reading output that a leftover background process holds.
@@ -95,8 +97,9 @@ function parseOptions(argv) {
   if (parsed.positionals.length > 1) {
     fail('give the test command as one argument (quote it in hooks.json)');
   }
-  const command = parsed.positionals[0] ?? DEFAULT_COMMAND;
-  return { command, isDefaultCommand: parsed.positionals.length === 0, timeoutSeconds, maxDenials };
+  const command = (parsed.positionals[0] ?? DEFAULT_COMMAND).trim();
+  if (command === '') fail('the test command is empty');
+  return { command, timeoutSeconds, maxDenials };
 }
 
 async function readStdin() {
@@ -105,8 +108,8 @@ async function readStdin() {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** Why the default `npm test` has nothing to run in `projectDir`, or undefined when it has. */
-function missingNpmTests(projectDir) {
+/** Why a package.json test script has nothing to run in `projectDir`, or undefined when it has. */
+function missingTestScript(projectDir) {
   const manifestPath = path.join(projectDir, 'package.json');
   let manifest;
   try {
@@ -229,8 +232,8 @@ async function main() {
     typeof input.project_dir === 'string' && path.isAbsolute(input.project_dir)
       ? input.project_dir
       : process.cwd();
-  if (options.isDefaultCommand) {
-    const missing = missingNpmTests(projectDir);
+  if (PACKAGE_SCRIPT_COMMAND.test(options.command)) {
+    const missing = missingTestScript(projectDir);
     if (missing !== undefined) {
       answer({ decision: 'allow', logs: [`${HOOK_NAME}: ${missing}; nothing to run`] });
     }
