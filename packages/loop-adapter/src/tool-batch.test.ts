@@ -1,0 +1,321 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { HookInputSchema, type RiskClass } from '@soong-agent/protocol';
+import { describe, expect, it } from 'vitest';
+import { createFileArtifactStore } from './artifact-store.js';
+import {
+  hookCommand,
+  type RuleSpecJson,
+  recordsOf,
+  recordTypes,
+  setup,
+} from './test-helpers/setup.js';
+import { tempDirFor, useTempDirs } from './test-helpers/temp-dir.js';
+import {
+  ABORTED_TOOL_TEXT,
+  executeToolBatch,
+  type PermissionCallback,
+  SKIPPED_TOOL_TEXT,
+  type ToolCall,
+  type ToolDefinition,
+  UNKNOWN_TOOL_TEXT,
+} from './tool-batch.js';
+
+const tempDir = useTempDirs();
+const PROCESS_TIMEOUT = 60_000;
+
+function makeTool(
+  name: string,
+  risk: RiskClass,
+  execute?: ToolDefinition['execute'],
+): ToolDefinition {
+  return {
+    name,
+    risk,
+    paths: (input) => [(input as { path: string }).path],
+    execute:
+      execute ??
+      (async (input) => ({
+        content: `${name} ran on ${(input as { path: string }).path}`,
+        isError: false,
+      })),
+  };
+}
+
+const TOOLS = new Map<string, ToolDefinition>([
+  ['read_file', makeTool('read_file', 'readonly')],
+  ['write_file', makeTool('write_file', 'write')],
+  ['bash', makeTool('bash', 'dangerous')],
+]);
+const NAME_OF = { r: 'read_file', w: 'write_file', d: 'bash' } as const;
+const OBSERVER: RuleSpecJson = { hooks: [{ command: hookCommand('allow.sh'), name: 'observer' }] };
+
+type DenySource = 'hook' | 'permission' | 'hook failure';
+const GUARDS: Record<DenySource, RuleSpecJson[]> = {
+  hook: [
+    {
+      matcher: { path_prefix: 'secret' },
+      hooks: [{ command: hookCommand('deny.sh', 'secret path'), name: 'guard' }],
+    },
+  ],
+  permission: [],
+  'hook failure': [
+    {
+      matcher: { path_prefix: 'secret' },
+      hooks: [{ command: hookCommand('fail.sh'), name: 'guard', on_failure: 'deny' }],
+    },
+  ],
+};
+const DENIED_TEXT: Record<DenySource, string> = {
+  hook: 'denied by hook guard: secret path',
+  permission: 'denied by permission: user said no',
+  'hook failure': 'denied by hook guard: hook guard failed: exit_code',
+};
+const DENIED_RECORDS: Record<DenySource, string[]> = {
+  hook: ['tool_started', 'hook_started', 'hook_finished', 'hook_denied', 'tool_denied'],
+  permission: ['tool_started', 'permission_denied', 'tool_denied'],
+  'hook failure': [
+    'tool_started',
+    'hook_started',
+    'hook_log',
+    'hook_failed',
+    'hook_denied',
+    'tool_denied',
+  ],
+};
+const OK_RECORDS = ['tool_started', 'tool_finished', 'hook_started', 'hook_finished'];
+
+// Each shape: the calls ("r" readonly, "w" write, "d" dangerous; "*" = denied) and the expected statuses.
+const SHAPES: { calls: string[]; statuses: string[] }[] = [
+  { calls: ['r', 'r', 'w'], statuses: ['ok', 'ok', 'ok'] },
+  { calls: ['r', 'r', 'w*'], statuses: ['ok', 'ok', 'denied'] },
+  { calls: ['w*', 'r'], statuses: ['denied', 'skipped'] },
+  { calls: ['r*', 'r', 'w', 'r'], statuses: ['denied', 'ok', 'skipped', 'skipped'] },
+  { calls: ['d*', 'r'], statuses: ['denied', 'skipped'] },
+  { calls: ['r', 'w*', 'r'], statuses: ['ok', 'denied', 'skipped'] },
+  { calls: ['r*', 'r*', 'r', 'd'], statuses: ['denied', 'denied', 'ok', 'skipped'] },
+];
+
+describe.concurrent('executeToolBatch deny semantics', () => {
+  for (const shape of SHAPES) {
+    for (const source of ['hook', 'permission', 'hook failure'] as const) {
+      it(
+        `gives ${shape.statuses.join(', ')} when the batch is [${shape.calls.join(', ')}] and the deny comes from ${source}`,
+        async (context) => {
+          const root = tempDirFor(context);
+          const { engine, sink } = setup(root, {
+            PreToolUse: GUARDS[source],
+            PostToolUse: [OBSERVER],
+          });
+          const calls: ToolCall[] = shape.calls.map((code, index) => ({
+            id: `call_${index + 1}`,
+            name: NAME_OF[code[0] as 'r' | 'w' | 'd'],
+            input: {
+              path: code.endsWith('*') ? `secret/${index + 1}.txt` : `src/${index + 1}.txt`,
+            },
+          }));
+          const asked: string[] = [];
+          const permission: PermissionCallback = async ({ call, paths }) => {
+            asked.push(call.id);
+            const secret =
+              source === 'permission' && paths.some((item) => item.includes('/secret/'));
+            return secret ? { allow: false, reason: 'user said no' } : { allow: true };
+          };
+          const results = await executeToolBatch(calls, {
+            tools: TOOLS,
+            engine,
+            permission,
+            artifacts: createFileArtifactStore(path.join(root, 'artifacts')),
+            sink,
+          });
+
+          const firstDenied = calls[shape.statuses.indexOf('denied')]?.id;
+          const expectedResults = calls.map((call, index) => {
+            const status = shape.statuses[index];
+            const content =
+              status === 'ok'
+                ? `${call.name} ran on ${(call.input as { path: string }).path}`
+                : status === 'denied'
+                  ? DENIED_TEXT[source]
+                  : SKIPPED_TOOL_TEXT;
+            return { callId: call.id, name: call.name, status, isError: status !== 'ok', content };
+          });
+          expect(
+            results.map(({ callId, name, status, isError, content }) => ({
+              callId,
+              name,
+              status,
+              isError,
+              content,
+            })),
+          ).toEqual(expectedResults);
+
+          const expectedRecords = shape.statuses.flatMap((status) =>
+            status === 'ok'
+              ? OK_RECORDS
+              : status === 'denied'
+                ? DENIED_RECORDS[source]
+                : ['tool_skipped'],
+          );
+          expect(recordTypes(sink.records)).toEqual(expectedRecords);
+          for (const skipped of recordsOf(sink.records, 'tool_skipped'))
+            expect(skipped.denied_call_id).toBe(firstDenied);
+          for (const denied of recordsOf(sink.records, 'tool_denied')) {
+            expect(denied).toMatchObject(
+              source === 'permission'
+                ? { source: 'permission', reason: 'user said no' }
+                : {
+                    source: 'hook',
+                    hook_id: 'guard',
+                    reason: DENIED_TEXT[source].slice('denied by hook guard: '.length),
+                  },
+            );
+          }
+          // The permission callback is asked for every call that ran or that it denied, never for a hook deny.
+          const askedExpected = calls
+            .filter(
+              (_, index) =>
+                shape.statuses[index] === 'ok' ||
+                (source === 'permission' && shape.statuses[index] === 'denied'),
+            )
+            .map((call) => call.id);
+          expect(asked).toEqual(askedExpected);
+        },
+        PROCESS_TIMEOUT,
+      );
+    }
+  }
+});
+
+describe('executeToolBatch', () => {
+  const allow: PermissionCallback = async () => ({ allow: true });
+
+  it('returns a non-halting "unknown tool" error when a call names no known tool', async () => {
+    const root = tempDir();
+    const { engine, sink } = setup(root, {});
+    const results = await executeToolBatch(
+      [
+        { id: 'c1', name: 'no_such_tool', input: {} },
+        { id: 'c2', name: 'write_file', input: { path: 'a' } },
+      ],
+      {
+        tools: TOOLS,
+        engine,
+        permission: allow,
+        artifacts: createFileArtifactStore(path.join(root, 'a')),
+        sink,
+      },
+    );
+    expect(results.map((r) => [r.status, r.isError, r.content])).toEqual([
+      ['error', true, UNKNOWN_TOOL_TEXT],
+      ['ok', false, 'write_file ran on a'],
+    ]);
+    expect(recordTypes(sink.records)).toEqual(['tool_finished', 'tool_started', 'tool_finished']);
+  });
+
+  it('turns a throwing tool into an is_error result when execute rejects', async () => {
+    const root = tempDir();
+    const { engine, sink } = setup(root, {});
+    const broken = makeTool('broken', 'readonly', async () => {
+      throw new Error('disk on fire');
+    });
+    const results = await executeToolBatch([{ id: 'c1', name: 'broken', input: { path: 'a' } }], {
+      tools: new Map([['broken', broken]]),
+      engine,
+      permission: allow,
+      artifacts: createFileArtifactStore(path.join(root, 'a')),
+      sink,
+    });
+    expect(results[0]).toMatchObject({ status: 'error', isError: true });
+    expect(results[0]?.content).toContain('disk on fire');
+    expect(recordsOf(sink.records, 'tool_finished')[0]?.is_error).toBe(true);
+  });
+
+  it('gives the remaining calls "aborted" results when the signal aborts mid-batch', async () => {
+    const root = tempDir();
+    const { engine, sink } = setup(root, {});
+    const controller = new AbortController();
+    const aborting = makeTool('aborting', 'readonly', async () => {
+      controller.abort();
+      return { content: 'done', isError: false };
+    });
+    const tools = new Map([...TOOLS, ['aborting', aborting]]);
+    const results = await executeToolBatch(
+      [
+        { id: 'c1', name: 'aborting', input: { path: 'a' } },
+        { id: 'c2', name: 'read_file', input: { path: 'b' } },
+        { id: 'c3', name: 'read_file', input: { path: 'c' } },
+      ],
+      {
+        tools,
+        engine,
+        permission: allow,
+        artifacts: createFileArtifactStore(path.join(root, 'a')),
+        sink,
+        signal: controller.signal,
+      },
+    );
+    expect(results.map((r) => [r.callId, r.status, r.content])).toEqual([
+      ['c1', 'ok', 'done'],
+      ['c2', 'error', ABORTED_TOOL_TEXT],
+      ['c3', 'error', ABORTED_TOOL_TEXT],
+    ]);
+    expect(recordTypes(sink.records)).toEqual(['tool_started', 'tool_finished']);
+  });
+
+  it(
+    'stores a large result before tool_finished and gives PostToolUse a small summary when over the inline limit',
+    async () => {
+      const root = tempDir();
+      const out = path.join(root, 'post.json');
+      const { engine, sink } = setup(
+        root,
+        { PostToolUse: [{ hooks: [{ command: hookCommand('record.sh', out) }] }] },
+        '[hooks]\ninline_result_bytes = 1024\n',
+      );
+      const content = `${'line of output\n'.repeat(100_000)}the end`;
+      const big = makeTool('big', 'readonly', async () => ({ content, isError: false }));
+      const artifacts = createFileArtifactStore(path.join(root, 'artifacts'));
+      const results = await executeToolBatch(
+        [{ id: 'c1', name: 'big', input: { path: 'x', note: 'n'.repeat(5000) } }],
+        {
+          tools: new Map([['big', big]]),
+          engine,
+          permission: allow,
+          artifacts,
+          sink,
+        },
+      );
+      expect(recordTypes(sink.records)).toEqual([
+        'tool_started',
+        'tool_finished',
+        'hook_started',
+        'hook_finished',
+      ]);
+      const finished = recordsOf(sink.records, 'tool_finished')[0];
+      expect(finished?.bytes).toBe(Buffer.byteLength(content));
+      expect(fs.readFileSync(finished?.artifact_ref?.path ?? '', 'utf8')).toBe(content);
+      expect(results[0]?.artifactRef).toEqual(finished?.artifact_ref);
+      const started = recordsOf(sink.records, 'tool_started')[0];
+      expect(started).toMatchObject({ input_truncated: true, risk: 'readonly' });
+      expect(Buffer.byteLength(JSON.stringify(started?.input))).toBeLessThanOrEqual(1024);
+
+      const stdin = fs.readFileSync(out, 'utf8');
+      expect(Buffer.byteLength(stdin)).toBeLessThan(20_000);
+      const input = HookInputSchema.parse(JSON.parse(stdin));
+      if (input.event !== 'PostToolUse') throw new Error('expected a PostToolUse input');
+      expect(input.result).toMatchObject({
+        is_error: false,
+        bytes: Buffer.byteLength(content),
+        artifact_ref: finished?.artifact_ref,
+      });
+      expect('summary' in input.result && input.result.summary.endsWith('the end')).toBe(true);
+      expect(input.tool).toMatchObject({
+        input_truncated: true,
+        paths: [path.join(root, 'project', 'x')],
+        tags: ['readonly'],
+      });
+    },
+    PROCESS_TIMEOUT,
+  );
+});
