@@ -170,6 +170,9 @@ describe('parseHookOutput', () => {
 });
 
 // JSON has no -0: normalise so that a value equals its own JSON round trip.
+// Generous upper bound only: the machine running CI is shared and noisy.
+const PROPERTY_TIMEOUT_MS = 120_000;
+
 const jsonValue = fc
   .jsonValue({ maxDepth: 3 })
   .map((value) => JSON.parse(JSON.stringify(value)) as unknown);
@@ -184,60 +187,79 @@ const hookOutputArbitrary: fc.Arbitrary<HookOutput> = fc.record(
 );
 
 describe('safeParseHookOutput properties', () => {
-  it('never throws when stdout is any string', () => {
-    fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.string({ unit: 'binary' })), (stdout) => {
-        const result = safeParseHookOutput(stdout);
-        expect(typeof result.success).toBe('boolean');
-      }),
-      { numRuns: 1000 },
-    );
-  });
+  it(
+    'never throws when stdout is any string',
+    () => {
+      fc.assert(
+        fc.property(fc.oneof(fc.string(), fc.string({ unit: 'binary' })), (stdout) => {
+          const result = safeParseHookOutput(stdout);
+          expect(typeof result.success).toBe('boolean');
+        }),
+        { numRuns: 1000 },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 
-  it('never throws when stdout is JSON-ish text', () => {
-    const jsonish = fc.oneof(
-      fc.json(),
-      jsonValue.map((value) => JSON.stringify({ decision: value })),
-      fc
-        .tuple(fc.string(), hookOutputArbitrary, fc.string())
-        .map(([before, output, after]) => `${before}\n${JSON.stringify(output)}\n${after}`),
-      fc
-        .array(fc.constantFrom('{', '}', '[', ']', '"', ':', ',', '\n', 'decision', 'deny', '\\'), {
-          maxLength: 30,
-        })
-        .map((parts) => parts.join('')),
-    );
-    fc.assert(
-      fc.property(jsonish, (stdout) => {
-        const result = safeParseHookOutput(stdout);
-        if (!result.success) expect(result.error.code).toBe('INVALID_HOOK_OUTPUT');
-      }),
-      { numRuns: 1000 },
-    );
-  });
+  it(
+    'never throws when stdout is JSON-ish text',
+    () => {
+      const jsonish = fc.oneof(
+        fc.json(),
+        jsonValue.map((value) => JSON.stringify({ decision: value })),
+        fc
+          .tuple(fc.string(), hookOutputArbitrary, fc.string())
+          .map(([before, output, after]) => `${before}\n${JSON.stringify(output)}\n${after}`),
+        fc
+          .array(
+            fc.constantFrom('{', '}', '[', ']', '"', ':', ',', '\n', 'decision', 'deny', '\\'),
+            {
+              maxLength: 30,
+            },
+          )
+          .map((parts) => parts.join('')),
+      );
+      fc.assert(
+        fc.property(jsonish, (stdout) => {
+          const result = safeParseHookOutput(stdout);
+          if (!result.success) expect(result.error.code).toBe('INVALID_HOOK_OUTPUT');
+        }),
+        { numRuns: 1000 },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 
-  it('round-trips every valid output through JSON.stringify', () => {
-    fc.assert(
-      fc.property(hookOutputArbitrary, fc.boolean(), (output, pretty) => {
-        const stdout = pretty ? JSON.stringify(output, null, 2) : JSON.stringify(output);
-        expect(parseHookOutput(stdout)).toEqual(output);
-        expect(safeParseHookOutput(stdout)).toEqual({ success: true, output, unknownKeys: [] });
-      }),
-      { numRuns: 500 },
-    );
-  });
+  it(
+    'round-trips every valid output through JSON.stringify',
+    () => {
+      fc.assert(
+        fc.property(hookOutputArbitrary, fc.boolean(), (output, pretty) => {
+          const stdout = pretty ? JSON.stringify(output, null, 2) : JSON.stringify(output);
+          expect(parseHookOutput(stdout)).toEqual(output);
+          expect(safeParseHookOutput(stdout)).toEqual({ success: true, output, unknownKeys: [] });
+        }),
+        { numRuns: 500 },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 
-  it('rescues the deny whatever single-line log text precedes it', () => {
-    const logLine = fc.string().filter((line) => !/[\r\n]/.test(line) && line.trim() !== '');
-    const deny = hookOutputArbitrary.map((output) => ({ ...output, decision: 'deny' as const }));
-    fc.assert(
-      fc.property(fc.array(logLine, { minLength: 1, maxLength: 4 }), deny, (lines, output) => {
-        const stdout = `${lines.join('\n')}\n${JSON.stringify(output)}\n`;
-        const result = safeParseHookOutput(stdout);
-        if (result.success) return; // the log lines happened to form, with the deny, valid JSON
-        expect(result.deny).toEqual(output);
-      }),
-      { numRuns: 300 },
-    );
-  });
+  it(
+    'rescues the deny whatever single-line log text precedes it',
+    () => {
+      const logLine = fc.string().filter((line) => !/[\r\n]/.test(line) && line.trim() !== '');
+      const deny = hookOutputArbitrary.map((output) => ({ ...output, decision: 'deny' as const }));
+      fc.assert(
+        fc.property(fc.array(logLine, { minLength: 1, maxLength: 4 }), deny, (lines, output) => {
+          const stdout = `${lines.join('\n')}\n${JSON.stringify(output)}\n`;
+          const result = safeParseHookOutput(stdout);
+          if (result.success) return; // the log lines happened to form, with the deny, valid JSON
+          expect(result.deny).toEqual(output);
+        }),
+        { numRuns: 300 },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 });

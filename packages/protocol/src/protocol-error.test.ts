@@ -45,7 +45,7 @@ describe('ProtocolError', () => {
     const foreign = new duplicate.ProtocolError({ code: 'INVALID_HOOK_OUTPUT', message: 'm' });
     expect(foreign instanceof ProtocolError).toBe(false);
     expect(ProtocolError.isInstance(foreign)).toBe(true);
-  });
+  }, 60_000);
 
   it.each([null, undefined, 'ProtocolError', new Error('x'), { code: 'INVALID_HOOK_OUTPUT' }])(
     'rejects %s when checked with isInstance',
