@@ -37,9 +37,13 @@ function makePrivate(dir: string): void {
  * (`write = "deny"`), and it never prompts, so it runs the same on a TTY and in CI.
  */
 export async function demoAction(options: CommonOptions & { json?: boolean }): Promise<number> {
-  const base = mkdtempSync(path.join(os.tmpdir(), 'soong-agent-demo-'));
-  const home = path.resolve(options.home ?? path.join(base, 'home'));
-  const project = path.resolve(options.project ?? path.join(base, 'project'));
+  let base: string | undefined;
+  const temp = () => {
+    base ??= mkdtempSync(path.join(os.tmpdir(), 'soong-agent-demo-'));
+    return base;
+  };
+  const home = path.resolve(options.home ?? path.join(temp(), 'home'));
+  const project = path.resolve(options.project ?? path.join(temp(), 'project'));
   ensureEmptyTarget(home, '--home');
   ensureEmptyTarget(project, '--project');
   cpSync(path.join(DEMO_DIR, 'home'), home, { recursive: true });

@@ -61,15 +61,16 @@ export async function validateAction(options: CommonOptions): Promise<number> {
   const config = loadConfigOrExit(resolveLocations(options));
   const tools = toolsOf(config);
   printWarnings(config, tools);
+  const shown = (file: string) => (existsSync(file) ? file : `${file} (absent: defaults)`);
   if (!config.hooksEnabled) {
     process.stdout.write(
-      `${config.configFile}: valid; hooks are disabled (hooks.enabled = false), hooks.json was not read\n`,
+      `valid: ${shown(config.configFile)}; hooks are disabled (hooks.enabled = false), hooks.json was not read\n`,
     );
   } else {
     const rules = config.hooks.ruleCount;
     const hooks = config.hooks.rules.reduce((sum, rule) => sum + rule.hooks.length, 0);
     process.stdout.write(
-      `valid: ${config.configFile}, ${config.hooksFile} (${rules} rule${rules === 1 ? '' : 's'}, ${hooks} hook${hooks === 1 ? '' : 's'})\n`,
+      `valid: ${shown(config.configFile)}, ${shown(config.hooksFile)} (${rules} rule${rules === 1 ? '' : 's'}, ${hooks} hook${hooks === 1 ? '' : 's'})\n`,
     );
   }
   return EXIT_CODES.ok;

@@ -1,0 +1,571 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeWorkspace, parseRecords, runCli, startCli, writeScript } from './test-helpers/cli.js';
+
+const COMMANDS = [
+  ['run'],
+  ['demo'],
+  ['hooks', 'validate'],
+  ['hooks', 'list'],
+  ['hooks', 'explain'],
+  ['hooks', 'test'],
+  ['events'],
+];
+const TIMEOUT = 60_000;
+
+function hooksJson(hooks: Record<string, unknown>): string {
+  return `${JSON.stringify({ version: 1, hooks }, null, 2)}\n`;
+}
+
+const denyCommand = (reason: string) =>
+  `cat >/dev/null; echo '{"decision":"deny","reason":"${reason}"}'`;
+
+describe('soong-agent', () => {
+  it(
+    'prints the package version and exits 0 when given --version',
+    async () => {
+      const manifest = JSON.parse(
+        fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
+      ) as { version: string };
+      const result = await runCli(['--version']);
+      expect(result).toMatchObject({ code: 0, stdout: `${manifest.version}\n` });
+    },
+    TIMEOUT,
+  );
+
+  it.each(COMMANDS)(
+    'shows help listing --home and --project when running %s %s --help',
+    async (...command) => {
+      const result = await runCli([...command.filter((part) => part !== undefined), '--help']);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('--home <dir>');
+      expect(result.stdout).toContain('--project <dir>');
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'exits 2 when the command, an argument or a flag value is wrong',
+    async () => {
+      expect((await runCli(['nope'])).code).toBe(2);
+      expect((await runCli(['run'])).code).toBe(2);
+      expect((await runCli(['run', 'x', '--max-turns', '0'])).code).toBe(2);
+      expect((await runCli(['hooks'])).code).toBe(2);
+    },
+    TIMEOUT,
+  );
+});
+
+describe('soong-agent run', () => {
+  it(
+    'exits 2 and says how to choose a model when none is chosen',
+    async () => {
+      const workspace = makeWorkspace();
+      const result = await runCli(
+        ['run', 'hi', '--home', workspace.home, '--project', workspace.project],
+        { env: workspace.env },
+      );
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('--model scripted:FILE');
+      expect(result.stderr).toContain('[model]');
+      expect(fs.existsSync(path.join(workspace.home, 'sessions'))).toBe(false);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'exits 2 when the provider is not available yet or the scripted file is invalid',
+    async () => {
+      const workspace = makeWorkspace();
+      const base = ['run', 'hi', '--home', workspace.home, '--project', workspace.project];
+      const openai = await runCli([...base, '--model', 'openai:gpt-4o'], { env: workspace.env });
+      expect(openai.code, openai.stderr).toBe(2);
+      expect(openai.stderr).toContain('not available yet');
+      const bad = path.join(workspace.root, 'bad.json');
+      fs.writeFileSync(bad, JSON.stringify({ turns: [{ tool_calls: [{ input: {} }] }] }));
+      const invalid = await runCli([...base, '--model', `scripted:${bad}`], { env: workspace.env });
+      expect(invalid.code).toBe(2);
+      expect(invalid.stderr).toContain(bad);
+      expect(invalid.stderr).toContain('turns[0].tool_calls[0].name');
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'exits 2 before anything runs when hooks.json is broken, and runs with --no-hooks',
+    async () => {
+      const workspace = makeWorkspace({
+        home: { 'hooks.json': '{ "version": 1, "hooks": { "PreToolUse": 3 } }' },
+      });
+      const script = writeScript(workspace.root, [{ text: 'hi' }]);
+      const base = [
+        'run',
+        'hi',
+        '--home',
+        workspace.home,
+        '--project',
+        workspace.project,
+        '--model',
+        `scripted:${script}`,
+      ];
+      const broken = await runCli(base, { env: workspace.env });
+      expect(broken.code).toBe(2);
+      expect(broken.stderr).toContain(`${path.join(workspace.home, 'hooks.json')}:1:`);
+      expect(fs.existsSync(path.join(workspace.home, 'sessions'))).toBe(false);
+      expect((await runCli([...base, '--no-hooks'], { env: workspace.env })).code).toBe(0);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'uses [model] of config.toml with the script relative to the home, answer on stdout and a plain timeline on stderr',
+    async () => {
+      const workspace = makeWorkspace({
+        home: {
+          'config.toml': '[model]\nprovider = "scripted"\nscript = "session.json"\n',
+          'session.json': JSON.stringify({
+            turns: [
+              { text: 'looking', tool_calls: [{ name: 'list_dir', input: { path: '.' } }] },
+              { text: 'All done.' },
+            ],
+          }),
+        },
+        project: { 'a.txt': 'a' },
+      });
+      const result = await runCli(['run', 'list it'], {
+        env: { ...workspace.env, SOONG_AGENT_HOME: workspace.home },
+        cwd: workspace.project,
+      });
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe('All done.\n');
+      expect(result.stderr).toContain('tool list_dir . ok');
+      expect(result.stderr).toContain('end completed');
+      expect(result.stderr).not.toContain('\x1b[');
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'passes declarative tool arguments only as data so shell metacharacters run nothing',
+    async () => {
+      const workspace = makeWorkspace({
+        home: {
+          'config.toml': [
+            '[[tools]]',
+            'name = "echo_args"',
+            'description = "echo its arguments"',
+            `command = "cat > stdin.json; printf '%s|%s' \\"$SOONG_ARG_TARGET\\" \\"$SOONG_ARG_EXTRA_ARG\\""`,
+            'risk = "readonly"',
+            '[tools.parameters.target]',
+            'type = "string"',
+            'required = true',
+            '[tools.parameters.extra-arg]',
+            'type = "string"',
+            '',
+          ].join('\n'),
+        },
+      });
+      fs.writeFileSync(path.join(workspace.osHome, 'canary'), 'still here');
+      const target = '; rm -rf "$HOME"';
+      const extra = '$(touch pwned) `touch pwned2`';
+      const script = writeScript(workspace.root, [
+        { tool_calls: [{ name: 'echo_args', input: { target, 'extra-arg': extra } }] },
+        { text: 'ok' },
+      ]);
+      const result = await runCli(
+        [
+          'run',
+          'go',
+          '--home',
+          workspace.home,
+          '--project',
+          workspace.project,
+          '--model',
+          `scripted:${script}`,
+          '--json',
+        ],
+        { env: workspace.env, cwd: workspace.project },
+      );
+      expect(result.code, result.stderr).toBe(0);
+      expect(fs.readFileSync(path.join(workspace.osHome, 'canary'), 'utf8')).toBe('still here');
+      for (const dir of [workspace.project, workspace.root, workspace.osHome]) {
+        expect(fs.existsSync(path.join(dir, 'pwned'))).toBe(false);
+        expect(fs.existsSync(path.join(dir, 'pwned2'))).toBe(false);
+      }
+      expect(
+        JSON.parse(fs.readFileSync(path.join(workspace.project, 'stdin.json'), 'utf8')),
+      ).toEqual({ target, 'extra-arg': extra });
+      const records = parseRecords(result.stdout);
+      const finished = records.find((record) => record.type === 'tool_finished');
+      expect(finished).toMatchObject({
+        tool: 'echo_args',
+        is_error: false,
+        bytes: Buffer.byteLength(`${target}|${extra}`),
+      });
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'kills the running tool and ends with loop_ended aborted and exit 143 when it gets SIGTERM',
+    async () => {
+      const workspace = makeWorkspace();
+      const script = writeScript(workspace.root, [
+        { tool_calls: [{ name: 'bash', input: { command: 'echo $$ > pid.txt; exec sleep 120' } }] },
+      ]);
+      const run = startCli(
+        [
+          'run',
+          'go',
+          '--home',
+          workspace.home,
+          '--project',
+          workspace.project,
+          '--model',
+          `scripted:${script}`,
+          '--yes',
+        ],
+        {
+          env: workspace.env,
+        },
+      );
+      const pidFile = path.join(workspace.project, 'pid.txt');
+      while (!(fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').endsWith('\n'))) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const pid = Number(fs.readFileSync(pidFile, 'utf8'));
+      run.child.kill('SIGTERM');
+      const result = await run.done;
+      expect(result.code).toBe(143);
+      const [session] = fs.readdirSync(path.join(workspace.home, 'sessions'));
+      const records = parseRecords(
+        fs.readFileSync(
+          path.join(workspace.home, 'sessions', session as string, 'events.jsonl'),
+          'utf8',
+        ),
+      );
+      expect(records.at(-1)).toMatchObject({ type: 'loop_ended', reason: 'aborted' });
+      expect(() => process.kill(pid, 0)).toThrow();
+    },
+    TIMEOUT,
+  );
+});
+
+describe('soong-agent hooks validate', () => {
+  it(
+    'exits 2 with the precise ConfigError message when hooks.json is broken',
+    async () => {
+      const broken =
+        '{\n  "version": 1,\n  "hooks": {\n    "PreToolUse": [\n      { "matcher": { "tool": "Edit|Write" }, "hooks": [{ "type": "command", "command": "true" }] }\n    ]\n  }\n}\n';
+      const workspace = makeWorkspace({ home: { 'hooks.json': broken } });
+      const result = await runCli(
+        ['hooks', 'validate', '--home', workspace.home, '--project', workspace.project],
+        { env: workspace.env },
+      );
+      expect(result.code).toBe(2);
+      const [first] = result.stderr.split('\n');
+      expect(
+        first?.startsWith(
+          `${path.join(workspace.home, 'hooks.json')}:5:30 hooks.PreToolUse[0].matcher.tool: `,
+        ),
+      ).toBe(true);
+      expect(first).toContain('["edit_file", "write_file"]');
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'exits 0 and warns with a suggestion when a matcher names an unknown tool',
+    async () => {
+      const workspace = makeWorkspace({
+        home: {
+          'hooks.json': hooksJson({
+            PreToolUse: [
+              { matcher: { tool: 'wirte_file' }, hooks: [{ type: 'command', command: 'true' }] },
+            ],
+          }),
+        },
+      });
+      const result = await runCli(
+        ['hooks', 'validate', '--home', workspace.home, '--project', workspace.project],
+        { env: workspace.env },
+      );
+      expect(result.code).toBe(0);
+      expect(result.stderr).toContain('"write_file"');
+    },
+    TIMEOUT,
+  );
+});
+
+describe('soong-agent hooks list', () => {
+  it(
+    'prints rules with hook ids, timeout and on_failure when given --json',
+    async () => {
+      const workspace = makeWorkspace({
+        home: {
+          'hooks.json': hooksJson({
+            PreToolUse: [
+              {
+                matcher: 'bash',
+                hooks: [
+                  { type: 'command', command: 'true' },
+                  {
+                    name: 'named',
+                    type: 'command',
+                    command: 'true',
+                    timeout: 5,
+                    on_failure: 'deny',
+                  },
+                ],
+              },
+            ],
+          }),
+        },
+      });
+      const result = await runCli(
+        ['hooks', 'list', '--json', '--home', workspace.home, '--project', workspace.project],
+        { env: workspace.env },
+      );
+      expect(result.code).toBe(0);
+      const listed = JSON.parse(result.stdout) as {
+        rules: { event: string; hooks: { id: string; timeout: number; on_failure: string }[] }[];
+      };
+      expect(listed.rules).toHaveLength(1);
+      expect(
+        listed.rules[0]?.hooks.map((hook) => [hook.id, hook.timeout, hook.on_failure]),
+      ).toEqual([
+        ['PreToolUse[0][0]', 30, 'ignore'],
+        ['named', 5, 'deny'],
+      ]);
+    },
+    TIMEOUT,
+  );
+});
+
+describe('soong-agent hooks explain', () => {
+  it(
+    'reports per rule whether it matched or which criterion failed',
+    async () => {
+      const workspace = makeWorkspace({
+        home: {
+          'hooks.json': hooksJson({
+            PreToolUse: [
+              { matcher: { tool: 'write_file' }, hooks: [{ type: 'command', command: 'true' }] },
+              { matcher: { path_prefix: 'src' }, hooks: [{ type: 'command', command: 'true' }] },
+              {
+                matcher: { tag: 'readonly', path_prefix: 'docs' },
+                hooks: [{ type: 'command', command: 'true' }],
+              },
+            ],
+          }),
+        },
+      });
+      const result = await runCli(
+        [
+          'hooks',
+          'explain',
+          'PreToolUse',
+          '--tool',
+          'read_file',
+          '--path',
+          'src/a.ts',
+          '--json',
+          '--home',
+          workspace.home,
+          '--project',
+          workspace.project,
+        ],
+        { env: workspace.env },
+      );
+      expect(result.code).toBe(0);
+      const explained = JSON.parse(result.stdout) as {
+        rules: { matched: boolean; criterion?: string }[];
+      };
+      expect(explained.rules.map((rule) => (rule.matched ? 'matched' : rule.criterion))).toEqual([
+        'tool',
+        'matched',
+        'path_prefix',
+      ]);
+    },
+    TIMEOUT,
+  );
+});
+
+describe('soong-agent hooks test', () => {
+  const home = {
+    'hooks.json': hooksJson({
+      SessionStart: [{ hooks: [{ type: 'command', command: denyCommand('observe only') }] }],
+      PreToolUse: [
+        {
+          matcher: { tag: 'test' },
+          hooks: [
+            { name: 'capture', type: 'command', command: 'cat > "$SOONG_AGENT_HOME/input.json"' },
+          ],
+        },
+        {
+          matcher: { tool: 'write_file', path_prefix: 'src' },
+          hooks: [{ name: 'guard', type: 'command', command: denyCommand('src is frozen') }],
+        },
+      ],
+    }),
+    'config.toml':
+      '[[tools]]\nname = "run_tests"\ndescription = "tests"\ncommand = "true"\nrisk = "readonly"\ntags = ["test"]\n',
+  };
+
+  it(
+    'exits 3 when a PreToolUse deny stands and 0 when no hook denies',
+    async () => {
+      const workspace = makeWorkspace({ home });
+      const base = ['--home', workspace.home, '--project', workspace.project];
+      const denied = await runCli(
+        [
+          'hooks',
+          'test',
+          'PreToolUse',
+          '--tool',
+          'write_file',
+          '--input',
+          '{"path":"src/a.ts","content":""}',
+          ...base,
+        ],
+        {
+          env: workspace.env,
+        },
+      );
+      expect(denied.code).toBe(3);
+      expect(denied.stdout).toContain('src is frozen');
+      const allowed = await runCli(
+        [
+          'hooks',
+          'test',
+          'PreToolUse',
+          '--tool',
+          'write_file',
+          '--input',
+          '{"path":"docs/a.md","content":""}',
+          ...base,
+        ],
+        {
+          env: workspace.env,
+        },
+      );
+      expect(allowed.code).toBe(0);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'exits 0 when the deny comes from an observe-only event',
+    async () => {
+      const workspace = makeWorkspace({ home });
+      const result = await runCli(
+        ['hooks', 'test', 'SessionStart', '--home', workspace.home, '--project', workspace.project],
+        { env: workspace.env },
+      );
+      expect(result.code).toBe(0);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'builds the input like a session with risk and tags of a declarative tool and the extra --path',
+    async () => {
+      const workspace = makeWorkspace({ home });
+      const result = await runCli(
+        [
+          'hooks',
+          'test',
+          'PreToolUse',
+          '--tool',
+          'run_tests',
+          '--path',
+          'lib/x.ts',
+          '--home',
+          workspace.home,
+          '--project',
+          workspace.project,
+        ],
+        { env: workspace.env },
+      );
+      expect(result.code).toBe(0);
+      const input = JSON.parse(
+        fs.readFileSync(path.join(workspace.home, 'input.json'), 'utf8'),
+      ) as Record<string, unknown>;
+      expect(input).toMatchObject({
+        event: 'PreToolUse',
+        project_dir: workspace.project,
+        agent_home: workspace.home,
+        tool: {
+          name: 'run_tests',
+          risk: 'readonly',
+          paths: [path.join(workspace.project, 'lib/x.ts')],
+        },
+      });
+      expect((input.tool as { tags: string[] }).tags).toEqual(
+        expect.arrayContaining(['readonly', 'test']),
+      );
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'exits 2 with a suggestion when the event name is misspelt',
+    async () => {
+      const workspace = makeWorkspace({ home });
+      const result = await runCli(['hooks', 'test', 'PreTooluse', '--home', workspace.home], {
+        env: workspace.env,
+      });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('"PreToolUse"');
+    },
+    TIMEOUT,
+  );
+});
+
+describe('soong-agent events', () => {
+  it(
+    'prints the latest session readably, as JSON lines with --json, and reports a torn last line',
+    async () => {
+      const workspace = makeWorkspace();
+      const script = writeScript(workspace.root, [{ text: 'hello there' }]);
+      const base = ['--home', workspace.home, '--project', workspace.project];
+      expect(
+        (
+          await runCli(['run', 'hi', ...base, '--model', `scripted:${script}`], {
+            env: workspace.env,
+          })
+        ).code,
+      ).toBe(0);
+      const readable = await runCli(['events', ...base], { env: workspace.env });
+      expect(readable.code).toBe(0);
+      expect(readable.stdout).toContain('model turn 0 → no tool calls');
+      const json = await runCli(['events', '--json', ...base], { env: workspace.env });
+      const records = parseRecords(json.stdout);
+      expect(records.at(-1)).toMatchObject({ type: 'loop_ended', reason: 'completed' });
+      const [session] = fs.readdirSync(path.join(workspace.home, 'sessions'));
+      fs.appendFileSync(
+        path.join(workspace.home, 'sessions', session as string, 'events.jsonl'),
+        '{"seq": 99, "ty',
+      );
+      const torn = await runCli(['events', session as string, '--json', ...base], {
+        env: workspace.env,
+      });
+      expect(torn.code).toBe(0);
+      expect(parseRecords(torn.stdout)).toEqual(records);
+      expect(torn.stderr).toContain('torn');
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'exits 1 when the home has no sessions',
+    async () => {
+      const workspace = makeWorkspace();
+      expect(
+        (await runCli(['events', '--home', workspace.home], { env: workspace.env })).code,
+      ).toBe(1);
+    },
+    TIMEOUT,
+  );
+});
