@@ -26,13 +26,13 @@ export interface BuildChildEnvOptions {
  */
 export function buildChildEnv(options: BuildChildEnvOptions = {}): Record<string, string> {
   const { allowlist = DEFAULT_ENV_ALLOWLIST, extra = {}, parentEnv = process.env } = options;
-  const env: Record<string, string> = {};
+  const entries: [string, string][] = [];
   for (const name of allowlist) {
-    if (!Object.hasOwn(parentEnv, name)) continue;
     const value = parentEnv[name];
+    // A non-string (an inherited property of a plain object) is not a variable.
     if (typeof value !== 'string' || value.startsWith('()')) continue;
-    env[name] = value;
+    entries.push([name, value]);
   }
-  for (const [name, value] of Object.entries(extra)) env[name] = value;
-  return env;
+  // fromEntries defines own properties, so even a variable named __proto__ stays a variable.
+  return Object.fromEntries([...entries, ...Object.entries(extra)]);
 }

@@ -1,0 +1,128 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildForFixtures, fixture } from './test-helpers/build.js';
+import { allGone, isAlive } from './test-helpers/processes.js';
+import { makeTempDir } from './test-helpers/temp-dir.js';
+
+// These tests run a real parent process (a fixture importing the compiled package), because what
+// they check is what happens when that process is signalled or exits.
+let build: ReturnType<typeof buildForFixtures>;
+beforeAll(() => {
+  build = buildForFixtures();
+}, 120_000);
+afterAll(() => build?.cleanup());
+
+// If a test fails, do not leave its processes behind.
+const started: number[] = [];
+afterEach(() => {
+  for (const pid of started.splice(0)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+});
+
+interface Parent {
+  child: ChildProcess;
+  pids: number[];
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string }>;
+}
+
+/** Start the parent fixture and wait until its run has a shell and a grandchild alive. */
+async function startParent(mode: 'wait' | 'exit' | 'own-handler'): Promise<Parent> {
+  const pidFile = path.join(makeTempDir(), 'pids');
+  const child = spawn(
+    process.execPath,
+    [fixture('parent-with-run.mjs'), build.entryUrl, pidFile, mode],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  if (child.pid !== undefined) started.push(child.pid);
+  let stdout = '';
+  child.stdout?.setEncoding('utf8');
+  const exited = new Promise<{
+    code: number | null;
+    signal: NodeJS.Signals | null;
+    stdout: string;
+  }>((resolve) => {
+    child.on('close', (code, signal) => resolve({ code, signal, stdout }));
+  });
+  const pids = await new Promise<number[]>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: string) => {
+      stdout += chunk;
+      const match = /^ready (\d+) (\d+)$/m.exec(stdout);
+      if (!match) return;
+      const pids = [Number(match[1]), Number(match[2])];
+      started.push(...pids);
+      resolve(pids);
+    });
+    child.on('close', () => reject(new Error(`parent ended before it was ready: ${stdout}`)));
+  });
+  return { child, pids, exited };
+}
+
+describe('runCommand exit-time cleanup', () => {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    it(`kills every group in flight and still dies of the signal when the parent gets ${signal}`, async () => {
+      const parent = await startParent('wait');
+      expect(parent.pids.every(isAlive)).toBe(true);
+      parent.child.kill(signal);
+      const exit = await parent.exited;
+      expect(exit.signal).toBe(signal);
+      expect(await allGone(parent.pids)).toBe(true);
+    }, 60_000);
+  }
+
+  it('kills every group in flight when the parent exits normally', async () => {
+    const parent = await startParent('exit');
+    const exit = await parent.exited;
+    expect(exit.code).toBe(0);
+    expect(await allGone(parent.pids)).toBe(true);
+  }, 60_000);
+
+  it('kills the groups but leaves the decision to exit to another SIGTERM listener', async () => {
+    const parent = await startParent('own-handler');
+    parent.child.kill('SIGTERM');
+    const exit = await parent.exited;
+    expect(exit.code).toBe(0);
+    expect(exit.stdout).toContain('own handler');
+    // The run settled as aborted before the parent's own handler exited.
+    expect(exit.stdout).toMatch(/settled .*"aborted":true/);
+    expect(await allGone(parent.pids)).toBe(true);
+  }, 60_000);
+});
+
+describe('runCommand memory', () => {
+  it('keeps peak memory bounded while draining a 200 MB writer', async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        fixture('memory-probe.mjs'),
+        build.entryUrl,
+        'head -c 200000000 /dev/zero',
+        JSON.stringify({ timeoutMs: 0 }),
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let stdout = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout) as Record<string, number | boolean>;
+    expect(report).toMatchObject({
+      exitCode: 0,
+      stdoutBytes: 200_000_000,
+      stdoutKeptLength: 1_048_576,
+      stdoutTruncated: true,
+    });
+    // Generous: keeping the output would grow it by 200 MB (400 MB as a JS string).
+    expect(report.peakGrowthBytes).toBeLessThan(100 * 1024 * 1024);
+  }, 180_000);
+});

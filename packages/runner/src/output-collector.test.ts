@@ -1,0 +1,64 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { OutputCollector } from './output-collector.js';
+
+/** Split `bytes` at the given (sorted, deduplicated) cut points. */
+function chunksOf(bytes: Uint8Array, cuts: number[]): Uint8Array[] {
+  const points = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
+  const chunks: Uint8Array[] = [];
+  let start = 0;
+  for (const point of [...points, bytes.length]) {
+    chunks.push(bytes.subarray(start, point));
+    start = point;
+  }
+  return chunks;
+}
+
+describe('OutputCollector', () => {
+  it('decodes the same text however the bytes are split into chunks', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), fc.array(fc.nat()), (text, cuts) => {
+        const collector = new OutputCollector(Number.MAX_SAFE_INTEGER);
+        for (const chunk of chunksOf(new TextEncoder().encode(text), cuts)) collector.push(chunk);
+        expect(collector.finish()).toBe(text);
+      }),
+    );
+  });
+
+  it('keeps a prefix of whole characters within the limit and counts every byte', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'grapheme' }),
+        fc.array(fc.nat()),
+        fc.nat(64),
+        (text, cuts, limit) => {
+          const bytes = new TextEncoder().encode(text);
+          const collector = new OutputCollector(limit);
+          for (const chunk of chunksOf(bytes, cuts)) collector.push(chunk);
+          const kept = collector.finish();
+          expect(collector.bytes).toBe(bytes.length);
+          expect(collector.truncated).toBe(bytes.length > limit);
+          expect(text.startsWith(kept)).toBe(true);
+          const keptBytes = new TextEncoder().encode(kept).length;
+          expect(keptBytes).toBeLessThanOrEqual(limit);
+          // At most one character (up to 3 of its bytes) is left out at the cut.
+          expect(keptBytes).toBeGreaterThanOrEqual(Math.min(limit, bytes.length) - 3);
+        },
+      ),
+    );
+  });
+
+  it('reports passing the limit once, on the chunk that passed it', () => {
+    const collector = new OutputCollector(4);
+    expect(collector.push(new Uint8Array(4))).toBe(false);
+    expect(collector.push(new Uint8Array(1))).toBe(true);
+    expect(collector.push(new Uint8Array(1))).toBe(false);
+    expect(collector.bytes).toBe(6);
+  });
+
+  it('replaces invalid bytes at the end of an untruncated stream', () => {
+    const collector = new OutputCollector(100);
+    collector.push(Uint8Array.from([0x61, 0xe2, 0x82]));
+    expect(collector.finish()).toBe('a\uFFFD');
+  });
+});
