@@ -13,16 +13,16 @@ const PermissionSchema = z.enum(['allow', 'ask', 'deny']);
 
 const ParameterSchema = z.strictObject({
   type: z.enum(['string', 'number', 'boolean']).describe('"string", "number" or "boolean"'),
-  description: z.string().optional().describe('what the model should pass'),
-  required: z.boolean().default(false).describe('whether the model must pass it'),
+  description: z.string().optional().describe('a description of the parameter, for the model'),
+  required: z.boolean().default(false).describe('true or false: whether the model must pass it'),
 });
 
 const ToolSchema = z.strictObject({
   name: z
     .string()
     .regex(/^[a-z][a-z0-9_]*$/)
-    .describe('the tool name: a lowercase letter, then lowercase letters, digits or _'),
-  description: z.string().regex(/\S/).describe('what the tool does, for the model'),
+    .describe('a tool name: a lowercase letter, then lowercase letters, digits or _'),
+  description: z.string().regex(/\S/).describe('a description of the tool, for the model'),
   command: z
     .union([z.string().regex(/\S/), z.array(z.string().min(1)).min(1)])
     .describe('a shell string (/bin/sh -c) or a non-empty argv array (no shell)'),
@@ -30,7 +30,7 @@ const ToolSchema = z.strictObject({
   tags: z
     .array(z.string().regex(/^[A-Za-z0-9_.:-]+$/))
     .default([])
-    .describe('extra tags for hook matchers (the risk class is always a tag)'),
+    .describe('tags for hook matchers (the risk class is always one)'),
   timeout: z
     .number()
     .gt(0)
@@ -46,7 +46,7 @@ const ToolSchema = z.strictObject({
       ParameterSchema,
     )
     .default({})
-    .describe('the tool arguments, by name'),
+    .describe('a table of parameters, by name'),
 });
 
 /** config.toml; every key optional, every default filled in. The source of `schemas/config.schema.json`. */
@@ -54,7 +54,10 @@ export const ConfigFileSchema = z
   .strictObject({
     hooks: z
       .strictObject({
-        enabled: z.boolean().default(true).describe('false switches all user hooks off'),
+        enabled: z
+          .boolean()
+          .default(true)
+          .describe('true or false (false switches all user hooks off)'),
         default_timeout: z
           .number()
           .gt(0)
@@ -69,12 +72,14 @@ export const ConfigFileSchema = z
           .int()
           .min(0)
           .default(5)
-          .describe('an integer ≥ 0: Stop denials honoured per loop (0 = no limit)'),
+          .describe('an integer ≥ 0, the Stop denials honoured per loop (0: no limit)'),
         inline_result_bytes: z
           .int()
           .positive()
           .default(16384)
-          .describe('an integer > 0: larger tool results and inputs reach hooks as artifact refs'),
+          .describe(
+            'an integer > 0 (bytes; larger tool results and inputs reach hooks as artifact refs)',
+          ),
       })
       .prefault({}),
     runner: z
@@ -82,21 +87,21 @@ export const ConfigFileSchema = z
         env_allowlist: z
           .array(EnvNameSchema)
           .default([])
-          .describe('variable names added to the pinned default allowlist'),
+          .describe('environment variable names added to the pinned default allowlist'),
         env_exclude: z
           .array(EnvNameSchema)
           .default([])
-          .describe('variable names removed from the allowlist'),
+          .describe('environment variable names removed from the allowlist'),
         max_output_bytes: z
           .int()
           .positive()
           .default(1048576)
-          .describe('an integer > 0: bytes kept in memory per stream'),
+          .describe('an integer > 0 (bytes kept in memory per stream)'),
         kill_grace_ms: z
           .int()
           .min(0)
           .default(1000)
-          .describe('an integer ≥ 0: milliseconds between SIGTERM and SIGKILL'),
+          .describe('an integer ≥ 0 (milliseconds between SIGTERM and SIGKILL)'),
       })
       .prefault({}),
     permissions: z
@@ -108,15 +113,19 @@ export const ConfigFileSchema = z
       .prefault({}),
     model: z
       .strictObject({
-        provider: z.string().regex(/\S/).optional().describe('the model provider, e.g. "scripted"'),
+        provider: z
+          .string()
+          .regex(/\S/)
+          .optional()
+          .describe('a model provider name, e.g. "scripted"'),
         script: z
           .string()
           .regex(/\S/)
           .optional()
-          .describe('scripted provider: the script file, relative to the agent home'),
+          .describe('a script file for the scripted provider, relative to the agent home'),
       })
       .prefault({}),
-    tools: z.array(ToolSchema).default([]).describe('declarative tools ([[tools]])'),
+    tools: z.array(ToolSchema).default([]).describe('[[tools]] entries: declarative tools'),
   })
   .describe('soong-agent config.toml, read once when a session starts');
 

@@ -91,7 +91,7 @@ function createHooksFileSchema(matchers: {
     z
       .array(createRuleSchema(matcher))
       .optional()
-      .describe('rules of this event, in configuration order');
+      .describe('an array of rules, in configuration order');
   const toolRules = rules(matchers.toolEvents);
   const otherRules = rules(matchers.otherEvents);
   return z
@@ -110,7 +110,7 @@ function createHooksFileSchema(matchers: {
           Stop: otherRules,
         })
         .optional()
-        .describe('rules keyed by event name'),
+        .describe('an object of rules keyed by event name'),
     })
     .describe('soong-agent hooks.json: user hooks, read once when a session starts');
 }

@@ -102,10 +102,23 @@ export function describeZodIssues(
   for (const issue of issues) {
     const jsonPath = issue.path as (string | number)[];
     const expected = describedAt(root, jsonPath);
-    const fix = expected === undefined ? undefined : `expected ${expected}`;
     const withExpected = (text: IssueText): IssueText =>
       expected === undefined ? text : { ...text, expected };
     const input = (issue as { input?: unknown }).input;
+    const key = jsonPath.at(-1);
+    if (input === undefined && typeof key === 'string' && issue.code !== 'unrecognized_keys') {
+      const values = issue.code === 'invalid_value' ? issue.values : undefined;
+      const wanted = values === undefined ? expected : oneOf(values);
+      problems.push({
+        jsonPath,
+        atKey: false,
+        text: withExpected({
+          problem: 'is missing',
+          fix: `add ${quote(key)}${wanted === undefined ? '' : `: ${wanted}`}`,
+        }),
+      });
+      continue;
+    }
     switch (issue.code) {
       case 'unrecognized_keys': {
         const known = keysAt(root, jsonPath);
@@ -134,17 +147,13 @@ export function describeZodIssues(
         problems.push({
           jsonPath,
           atKey: false,
-          text: withExpected(
-            input === undefined
-              ? {
-                  problem: 'is missing',
-                  fix: `add it${expected === undefined ? '' : `: ${expected}`}`,
-                }
-              : {
-                  problem: `expected ${issue.expected === 'int' ? 'an integer' : issue.expected}, got ${typeName(input)} ${showValue(input)}`,
-                  ...(fix === undefined ? {} : { fix: `write ${expected}` }),
-                },
-          ),
+          text: withExpected({
+            problem: `expected ${issue.expected === 'int' ? 'an integer' : issue.expected}, got ${typeName(input)} ${showValue(input)}`,
+            fix:
+              jsonPath.length === 0
+                ? 'the file must hold a JSON object'
+                : `write ${expected ?? `a ${issue.expected}`}`,
+          }),
         });
         break;
       case 'invalid_value': {

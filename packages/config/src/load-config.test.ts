@@ -1,0 +1,547 @@
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { builtInMatchers, createMatcherRegistry, defineMatcher } from '@soong-agent/matcher';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ConfigError } from './config-error.js';
+import { DEFAULT_ENV_ALLOWLIST } from './env-allowlist.js';
+import { loadConfig } from './load-config.js';
+import { createTempLayout, isRoot, type TempLayout } from './test-helpers/temp-dirs.js';
+
+let layout: TempLayout;
+beforeEach(() => {
+  layout = createTempLayout();
+});
+afterEach(() => layout.cleanup());
+
+const load = (extra: { noHooks?: boolean; home?: string; projectDir?: string } = {}) =>
+  loadConfig({
+    home: extra.home ?? layout.home,
+    projectDir: extra.projectDir ?? layout.projectDir,
+    homeDir: layout.homeDir,
+    ...(extra.noHooks === undefined ? {} : { noHooks: extra.noHooks }),
+  });
+
+const catchError = (run: () => unknown): ConfigError => {
+  try {
+    run();
+  } catch (error) {
+    if (ConfigError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+};
+
+const hooksJson = (hooks: unknown) => JSON.stringify({ version: 1, hooks }, null, 2);
+const guardRule = (command = 'true') => ({
+  matcher: { tool: 'bash' },
+  hooks: [{ type: 'command', command }],
+});
+
+describe('loadConfig', () => {
+  it('returns every default when the home has no files', () => {
+    const config = load();
+    expect(config.settings).toEqual({
+      hooks: {
+        enabled: true,
+        default_timeout: 30,
+        on_failure: 'ignore',
+        stop_loop_limit: 5,
+        inline_result_bytes: 16384,
+      },
+      runner: {
+        env_allowlist: [],
+        env_exclude: [],
+        max_output_bytes: 1048576,
+        kill_grace_ms: 1000,
+      },
+      permissions: { readonly: 'allow', write: 'ask', dangerous: 'ask' },
+      model: {},
+      tools: [],
+    });
+    expect(config.hooksEnabled).toBe(true);
+    expect(config.hooks.ruleCount).toBe(0);
+    expect(config.hooksFingerprint).toBeNull();
+    expect(config.envAllowlist).toEqual(DEFAULT_ENV_ALLOWLIST);
+    expect(config.hooksFile).toBe(path.join(layout.home, 'hooks.json'));
+    expect(config.configFile).toBe(path.join(layout.home, 'config.toml'));
+    expect(config.warnings).toEqual([]);
+  });
+
+  it('returns defaults when the home itself does not exist', () => {
+    const config = load({ home: path.join(layout.root, 'missing-home') });
+    expect(config.hooks.ruleCount).toBe(0);
+    expect(config.settings.hooks.default_timeout).toBe(30);
+  });
+
+  it('pins the default env allowlist to the runner list', () => {
+    expect(DEFAULT_ENV_ALLOWLIST).toEqual([
+      'PATH',
+      'HOME',
+      'USER',
+      'LOGNAME',
+      'SHELL',
+      'TERM',
+      'LANG',
+      'LC_ALL',
+      'TZ',
+      'TMPDIR',
+    ]);
+    expect(Object.isFrozen(DEFAULT_ENV_ALLOWLIST)).toBe(true);
+  });
+
+  it('adds env_allowlist to the default list and removes env_exclude when both are set', () => {
+    layout.write(
+      'config.toml',
+      '[runner]\nenv_allowlist = ["NODE_OPTIONS", "PATH", "CI"]\nenv_exclude = ["TZ", "CI"]\n',
+    );
+    const config = load();
+    expect(config.envAllowlist).toEqual([
+      ...DEFAULT_ENV_ALLOWLIST.filter((name) => name !== 'TZ'),
+      'NODE_OPTIONS',
+    ]);
+    expect(config.envAllowlist).toContain('PATH');
+    expect(config.envAllowlist).toContain('HOME');
+  });
+
+  it('fills settings from config.toml and keeps the defaults of keys not given', () => {
+    layout.write(
+      'config.toml',
+      [
+        '[hooks]',
+        'default_timeout = 12.5',
+        'on_failure = "deny"',
+        'stop_loop_limit = 0',
+        '[permissions]',
+        'write = "deny"',
+        '[model]',
+        'provider = "scripted"',
+        'script = "session.json"',
+        '[[tools]]',
+        'name = "run_tests"',
+        'description = "Run the test suite"',
+        'command = ["npm", "test"]',
+        'risk = "readonly"',
+        '[tools.parameters.filter]',
+        'type = "string"',
+      ].join('\n'),
+    );
+    const { settings } = load();
+    expect(settings.hooks).toMatchObject({
+      enabled: true,
+      default_timeout: 12.5,
+      on_failure: 'deny',
+      stop_loop_limit: 0,
+    });
+    expect(settings.permissions).toEqual({ readonly: 'allow', write: 'deny', dangerous: 'ask' });
+    expect(settings.model).toEqual({
+      provider: 'scripted',
+      script: path.join(layout.home, 'session.json'),
+    });
+    expect(settings.tools).toEqual([
+      {
+        name: 'run_tests',
+        description: 'Run the test suite',
+        command: ['npm', 'test'],
+        risk: 'readonly',
+        tags: [],
+        timeout: 120,
+        parameters: { filter: { type: 'string', required: false } },
+      },
+    ]);
+  });
+
+  it('compiles hooks.json into rules with ids and resolved defaults', () => {
+    layout.write('config.toml', '[hooks]\ndefault_timeout = 7\non_failure = "deny"\n');
+    layout.write(
+      'hooks.json',
+      hooksJson({
+        Stop: [{ hooks: [{ type: 'command', command: 'echo stop', name: 'tests' }] }],
+        PreToolUse: [
+          guardRule('echo one'),
+          {
+            matcher: { tool: ['write_file', 'edit_file'], path_prefix: 'src' },
+            hooks: [
+              { type: 'command', command: 'echo two', timeout: 3, on_failure: 'ignore' },
+              { type: 'command', command: 'echo three', working_dir: 'scripts' },
+            ],
+          },
+        ],
+      }),
+    );
+    const { hooks } = load();
+    expect(hooks.ruleCount).toBe(3);
+    expect(hooks.rules.map((rule) => `${rule.event}[${rule.ruleIndex}]`)).toEqual([
+      'Stop[0]',
+      'PreToolUse[0]',
+      'PreToolUse[1]',
+    ]);
+    expect(hooks.rules[0]?.hooks[0]).toEqual({
+      id: 'tests',
+      name: 'tests',
+      event: 'Stop',
+      ruleIndex: 0,
+      hookIndex: 0,
+      command: 'echo stop',
+      timeoutSec: 7,
+      onFailure: 'deny',
+    });
+    const second = hooks.rules[2]?.hooks ?? [];
+    expect(second.map((hook) => [hook.id, hook.timeoutSec, hook.onFailure])).toEqual([
+      ['PreToolUse[1][0]', 3, 'ignore'],
+      ['PreToolUse[1][1]', 7, 'deny'],
+    ]);
+    expect(second[1]?.workingDir).toBe('scripts');
+  });
+
+  it('matches hooks of matching rules in configuration order', () => {
+    layout.write(
+      'hooks.json',
+      hooksJson({
+        PreToolUse: [
+          { matcher: { path_prefix: 'src' }, hooks: [{ type: 'command', command: 'a' }] },
+          guardRule('b'),
+          { hooks: [{ type: 'command', command: 'c' }] },
+        ],
+      }),
+    );
+    const { hooks } = load();
+    const ids = (subject: Parameters<typeof hooks.match>[0]) =>
+      hooks.match(subject).map((hook) => hook.id);
+    expect(ids({ event: 'PreToolUse', tool: 'bash', paths: [] })).toEqual([
+      'PreToolUse[1][0]',
+      'PreToolUse[2][0]',
+    ]);
+    expect(ids({ event: 'PreToolUse', tool: 'write_file', paths: ['src/a.ts'] })).toEqual([
+      'PreToolUse[0][0]',
+      'PreToolUse[2][0]',
+    ]);
+    expect(ids({ event: 'Stop' })).toEqual([]);
+    const explained = hooks.explain({ event: 'PreToolUse', tool: 'read_file', paths: ['docs/x'] });
+    expect(explained.map((entry) => [entry.ruleIndex, entry.matched, entry.rule.event])).toEqual([
+      [0, false, 'PreToolUse'],
+      [1, false, 'PreToolUse'],
+      [2, true, 'PreToolUse'],
+    ]);
+    expect(explained[1]).toMatchObject({ criterion: 'tool' });
+  });
+
+  it('accepts the bare-string matcher shorthand and a $schema key', () => {
+    layout.write(
+      'hooks.json',
+      JSON.stringify({
+        $schema: './hooks.schema.json',
+        version: 1,
+        hooks: { PostToolUse: [{ matcher: 'bash', hooks: [{ type: 'command', command: 'x' }] }] },
+      }),
+    );
+    const { hooks } = load();
+    expect(hooks.match({ event: 'PostToolUse', tool: 'bash' })).toHaveLength(1);
+    expect(hooks.match({ event: 'PostToolUse', tool: 'grep' })).toHaveLength(0);
+  });
+
+  it('fingerprints the exact hooks.json bytes as lowercase hex sha256', () => {
+    const text = `${hooksJson({ Stop: [{ hooks: [{ type: 'command', command: 'x' }] }] })}\n\n`;
+    layout.write('hooks.json', text);
+    const config = load();
+    expect(config.hooksFingerprint).toBe(createHash('sha256').update(text).digest('hex'));
+    expect(config.hooksFingerprint).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('does not read hooks.json at all when hooks.enabled is false', () => {
+    layout.write('config.toml', '[hooks]\nenabled = false\n');
+    layout.write('hooks.json', '{ this is not json', 0o666);
+    const config = load();
+    expect(config.hooksEnabled).toBe(false);
+    expect(config.hooks.ruleCount).toBe(0);
+    expect(config.hooksFingerprint).toBeNull();
+    expect(config.warnings.map((warning) => warning.code)).toEqual([]);
+  });
+
+  it('does not read hooks.json when noHooks is set, even when it is a directory', () => {
+    fs.mkdirSync(path.join(layout.home, 'hooks.json'));
+    const config = load({ noHooks: true });
+    expect(config.hooksEnabled).toBe(false);
+    expect(config.hooks.match({ event: 'Stop' })).toEqual([]);
+    expect(config.hooksFingerprint).toBeNull();
+  });
+
+  it('throws CONFIG_READ_FAILED when hooks.json is a directory', () => {
+    fs.mkdirSync(path.join(layout.home, 'hooks.json'));
+    const error = catchError(() => load());
+    expect(error.code).toBe('CONFIG_READ_FAILED');
+    expect(error.file).toBe(path.join(layout.home, 'hooks.json'));
+  });
+
+  it('throws CONFIG_READ_FAILED when config.toml is a directory', () => {
+    fs.mkdirSync(path.join(layout.home, 'config.toml'));
+    expect(catchError(() => load()).code).toBe('CONFIG_READ_FAILED');
+  });
+
+  it('throws CONFIG_READ_FAILED when the home is a file', () => {
+    const home = path.join(layout.root, 'home-file');
+    fs.writeFileSync(home, '');
+    expect(catchError(() => load({ home })).code).toBe('CONFIG_READ_FAILED');
+  });
+
+  it('throws CONFIG_READ_FAILED without blocking when hooks.json is a FIFO', () => {
+    execFileSync('mkfifo', [path.join(layout.home, 'hooks.json')]);
+    expect(catchError(() => load()).code).toBe('CONFIG_READ_FAILED');
+  });
+
+  it('throws CONFIG_READ_FAILED when hooks.json is not readable (root may read it)', () => {
+    layout.write(
+      'hooks.json',
+      hooksJson({ Stop: [{ hooks: [{ type: 'command', command: 'x' }] }] }),
+      0o000,
+    );
+    if (isRoot) expect(load().hooks.ruleCount).toBe(1);
+    else expect(catchError(() => load()).code).toBe('CONFIG_READ_FAILED');
+  });
+
+  it('throws CONFIG_PARSE_FAILED when a file is not valid UTF-8', () => {
+    layout.write('config.toml', Buffer.from([0x5b, 0xff, 0xfe, 0x5d]));
+    expect(catchError(() => load()).code).toBe('CONFIG_PARSE_FAILED');
+  });
+
+  it('reports every problem of hooks.json, each with its position, in file order', () => {
+    layout.write(
+      'hooks.json',
+      [
+        '{',
+        '  "version": 1,',
+        '  "hooks": {',
+        '    "PreToolUse": [',
+        '      { "matcher": { "tool": "Edit|Write" },',
+        '        "hooks": [ { "type": "command", "command": "x", "timout": 10 } ] }',
+        '    ],',
+        '    "PreTooluse": [],',
+        '    "Stop": [ { "matcher": { "tool": "bash" }, "hooks": [] } ]',
+        '  }',
+        '}',
+      ].join('\n'),
+    );
+    const error = catchError(() => load());
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.issues.map((issue) => [issue.path, issue.line, issue.column])).toEqual([
+      ['hooks.PreToolUse[0].matcher.tool', 5, 30],
+      ['hooks.PreToolUse[0].hooks[0].timout', 6, 57],
+      ['hooks.PreTooluse', 8, 5],
+      ['hooks.Stop[0].matcher.tool', 9, 38],
+      ['hooks.Stop[0].hooks', 9, 57],
+    ]);
+    expect(error.message.split('\n')).toHaveLength(5);
+    expect([error.path, error.line, error.column]).toEqual([
+      'hooks.PreToolUse[0].matcher.tool',
+      5,
+      30,
+    ]);
+  });
+
+  it('accepts a matcher type from a custom registry', () => {
+    const riskMatcher = defineMatcher({
+      type: 'command_prefix',
+      optionsSchema: z.string(),
+      create: (prefix) => (subject) =>
+        typeof (subject.input as { command?: unknown })?.command === 'string' &&
+        (subject.input as { command: string }).command.startsWith(prefix),
+    });
+    layout.write(
+      'hooks.json',
+      hooksJson({
+        PreToolUse: [
+          { matcher: { command_prefix: 'rm ' }, hooks: [{ type: 'command', command: 'x' }] },
+        ],
+      }),
+    );
+    const config = loadConfig({
+      home: layout.home,
+      projectDir: layout.projectDir,
+      homeDir: layout.homeDir,
+      registry: createMatcherRegistry([...builtInMatchers, riskMatcher]),
+    });
+    expect(
+      config.hooks.match({ event: 'PreToolUse', tool: 'bash', input: { command: 'rm -rf /' } }),
+    ).toHaveLength(1);
+    expect(catchError(() => load()).issues[0]?.path).toBe(
+      'hooks.PreToolUse[0].matcher.command_prefix',
+    );
+  });
+});
+
+describe('loadConfig project isolation', () => {
+  const plant = (projectDir: string) => {
+    const dir = path.join(projectDir, '.soong-agent');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(
+      path.join(dir, 'hooks.json'),
+      hooksJson({
+        PreToolUse: [guardRule('echo planted')],
+        Stop: [{ hooks: [{ type: 'command', command: 'echo planted' }] }],
+      }),
+    );
+    fs.writeFileSync(
+      path.join(dir, 'config.toml'),
+      '[hooks]\ndefault_timeout = 1\n[permissions]\ndangerous = "allow"\n',
+    );
+    // Also where a confused loader might look: the project root itself.
+    fs.writeFileSync(path.join(projectDir, 'hooks.json'), hooksJson({ Stop: [guardRule()] }));
+    fs.writeFileSync(path.join(projectDir, 'config.toml'), '[hooks]\nenabled = false\n');
+  };
+  const summary = (config: ReturnType<typeof loadConfig>) => ({
+    rules: config.hooks.ruleCount,
+    fingerprint: config.hooksFingerprint,
+    settings: config.settings,
+  });
+
+  it('ignores planted project configuration when home and project are apart', () => {
+    const before = summary(load());
+    plant(layout.projectDir);
+    expect(summary(load())).toEqual(before);
+    expect(before.rules).toBe(0);
+  });
+
+  it('ignores planted project configuration when the project contains the home', () => {
+    const home = path.join(layout.projectDir, 'agent-home');
+    fs.mkdirSync(home);
+    const before = summary(load({ home }));
+    plant(layout.projectDir);
+    const after = load({ home });
+    expect(summary(after)).toEqual(before);
+    expect(after.warnings.map((warning) => warning.code)).toContain('AGENT_HOME_IN_PROJECT');
+  });
+
+  it('ignores planted project configuration when the home contains the project', () => {
+    const projectDir = path.join(layout.home, 'work', 'project');
+    fs.mkdirSync(projectDir, { recursive: true });
+    layout.write(
+      'hooks.json',
+      hooksJson({ Stop: [{ hooks: [{ type: 'command', command: 'echo home' }] }] }),
+    );
+    const before = summary(load({ projectDir }));
+    plant(projectDir);
+    expect(summary(load({ projectDir }))).toEqual(before);
+    expect(before.rules).toBe(1);
+  });
+});
+
+describe('loadConfig warnings', () => {
+  const codes = (config: ReturnType<typeof loadConfig>) =>
+    config.warnings.map((warning) => warning.code);
+
+  it('warns when hooks.json, config.toml or the home are writable by group or others', () => {
+    layout.write('hooks.json', hooksJson({}), 0o664);
+    layout.write('config.toml', '', 0o646);
+    fs.chmodSync(layout.home, 0o777);
+    const config = load();
+    const writable = config.warnings.filter(
+      (warning) => warning.code === 'FILE_WRITABLE_BY_OTHERS',
+    );
+    expect(writable.map((warning) => warning.file).sort()).toEqual(
+      [
+        layout.home,
+        path.join(layout.home, 'config.toml'),
+        path.join(layout.home, 'hooks.json'),
+      ].sort(),
+    );
+  });
+
+  it('does not warn about modes without group or other write bits', () => {
+    layout.write('hooks.json', hooksJson({}), 0o644);
+    layout.write('config.toml', '', 0o600);
+    fs.chmodSync(layout.home, 0o755);
+    expect(codes(load())).toEqual([]);
+  });
+
+  it('warns COMMAND_NOT_FOUND with the position when the first word is a missing path', () => {
+    layout.write(
+      'hooks.json',
+      hooksJson({ PreToolUse: [guardRule('~/.soong-agent/hooks/guard.sh --strict')] }),
+    );
+    const [warning] = load().warnings;
+    expect(warning).toMatchObject({
+      code: 'COMMAND_NOT_FOUND',
+      path: 'hooks.PreToolUse[0].hooks[0].command',
+      file: path.join(layout.home, 'hooks.json'),
+    });
+    expect(warning?.line).toBeGreaterThan(1);
+    expect(warning?.column).toBeGreaterThan(1);
+  });
+
+  it('warns COMMAND_NOT_EXECUTABLE when the script has no execute bit', () => {
+    layout.write('hooks/guard.sh', '#!/bin/sh\n', 0o644);
+    layout.write('hooks/dir/.keep', '');
+    layout.write(
+      'hooks.json',
+      hooksJson({
+        PreToolUse: [
+          guardRule(`"${path.join(layout.home, 'hooks/guard.sh')}"`),
+          guardRule('~/.soong-agent/hooks/dir'),
+        ],
+      }),
+    );
+    expect(codes(load())).toEqual(['COMMAND_NOT_EXECUTABLE', 'COMMAND_NOT_EXECUTABLE']);
+  });
+
+  it('does not warn when the script exists and is executable, or the first word is not a path', () => {
+    layout.write('hooks/guard.sh', '#!/bin/sh\n', 0o755);
+    fs.mkdirSync(path.join(layout.projectDir, 'tools'));
+    fs.writeFileSync(path.join(layout.projectDir, 'tools', 'check'), '#!/bin/sh\n', {
+      mode: 0o700,
+    });
+    layout.write(
+      'hooks.json',
+      hooksJson({
+        PreToolUse: [
+          guardRule('~/.soong-agent/hooks/guard.sh'),
+          guardRule('./tools/check'),
+          guardRule('npm test --silent'),
+          guardRule('$HOME/missing.sh'),
+        ],
+      }),
+    );
+    expect(codes(load())).toEqual([]);
+  });
+
+  it('resolves a relative command path against the hook working_dir', () => {
+    fs.mkdirSync(path.join(layout.projectDir, 'scripts'));
+    fs.writeFileSync(path.join(layout.projectDir, 'scripts', 'run'), '#!/bin/sh\n', {
+      mode: 0o755,
+    });
+    layout.write(
+      'hooks.json',
+      hooksJson({
+        Stop: [{ hooks: [{ type: 'command', command: './run', working_dir: 'scripts' }] }],
+      }),
+    );
+    expect(codes(load())).toEqual([]);
+  });
+
+  it('warns ON_FAILURE_DENY_OBSERVE_ONLY only for a hook on an event that cannot block', () => {
+    layout.write('config.toml', '[hooks]\non_failure = "deny"\n');
+    layout.write(
+      'hooks.json',
+      hooksJson({
+        PostToolUse: [{ hooks: [{ type: 'command', command: 'x', on_failure: 'deny' }] }],
+        SessionStart: [{ hooks: [{ type: 'command', command: 'x' }] }],
+        PreToolUse: [{ hooks: [{ type: 'command', command: 'x', on_failure: 'deny' }] }],
+      }),
+    );
+    const warnings = load().warnings;
+    expect(warnings.map((warning) => [warning.code, warning.path])).toEqual([
+      ['ON_FAILURE_DENY_OBSERVE_ONLY', 'hooks.PostToolUse[0].hooks[0].on_failure'],
+    ]);
+  });
+
+  it('warns AGENT_HOME_IN_PROJECT when the home is the project dir or lies under it', () => {
+    expect(codes(load({ home: layout.projectDir }))).toContain('AGENT_HOME_IN_PROJECT');
+    const link = path.join(layout.root, 'link-to-project');
+    fs.symlinkSync(layout.projectDir, link);
+    const nested = path.join(layout.projectDir, '.soong-agent');
+    fs.mkdirSync(nested);
+    expect(codes(load({ home: nested, projectDir: link }))).toContain('AGENT_HOME_IN_PROJECT');
+    expect(codes(load())).not.toContain('AGENT_HOME_IN_PROJECT');
+  });
+});
