@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import * as api from './index.js';
+
+describe('index', () => {
+  it('exports exactly the public runtime API when imported', () => {
+    expect(Object.keys(api).sort()).toEqual([
+      'ABORTED_TOOL_TEXT',
+      'HOOK_LOG_LINES_MAX',
+      'HOOK_LOG_LINE_BYTES',
+      'HOOK_STDERR_LOG_BYTES',
+      'LoopAdapterError',
+      'SKIPPED_TOOL_TEXT',
+      'SUMMARY_HEAD_BYTES',
+      'SUMMARY_TAIL_BYTES',
+      'UNKNOWN_TOOL_TEXT',
+      'boundToolInput',
+      'boundToolResult',
+      'countLines',
+      'createFileArtifactStore',
+      'createHookEngine',
+      'createJsonlEventSink',
+      'createMemoryEventSink',
+      'createSessionId',
+      'createStopController',
+      'executeToolBatch',
+      'hookContextToMessage',
+      'isSessionId',
+      'listSessions',
+      'readEventLog',
+      'recordConfigLoaded',
+      'recordSessionStarted',
+      'runSessionStart',
+      'runUserPromptSubmit',
+      'sessionPaths',
+      'summarizeText',
+      'takeHead',
+      'takeTail',
+    ]);
+  });
+});
