@@ -44,6 +44,8 @@ const ruleArbitrary: fc.Arbitrary<RuleSpec> = fc.oneof(
   }),
 );
 
+const rulesArbitrary = fc.array(ruleArbitrary, { maxLength: 12 });
+
 const subjectArbitrary: fc.Arbitrary<MatchSubject> = fc.record(
   {
     event: fc.constantFrom(...EVENTS, 'SessionStart'),
@@ -140,44 +142,36 @@ describe('compileRules (properties)', () => {
 
   it('returns ascending indices of the subject event rules, equal to the plain semantics, for any rules', () => {
     fc.assert(
-      fc.property(
-        fc.array(ruleArbitrary, { maxLength: 12 }),
-        subjectArbitrary,
-        (rules, subject) => {
-          const index = compileRules(rules, CONTEXT);
-          const matched = index.match(subject);
-          expect(matched).toEqual([...matched].sort((left, right) => left - right));
-          expect(new Set(matched).size).toBe(matched.length);
-          const ofEvent = index.rulesFor(subject.event);
-          for (const ruleIndex of matched) expect(ofEvent).toContain(ruleIndex);
-          expect(matched).toEqual(referenceMatch(rules, subject));
-        },
-      ),
+      fc.property(rulesArbitrary, subjectArbitrary, (rules, subject) => {
+        const index = compileRules(rules, CONTEXT);
+        const matched = index.match(subject);
+        expect(matched).toEqual([...matched].sort((left, right) => left - right));
+        expect(new Set(matched).size).toBe(matched.length);
+        const ofEvent = index.rulesFor(subject.event);
+        for (const ruleIndex of matched) expect(ofEvent).toContain(ruleIndex);
+        expect(matched).toEqual(referenceMatch(rules, subject));
+      }),
     );
   });
 
   it('explains exactly the rules of the event and agrees with match on every subject', () => {
     fc.assert(
-      fc.property(
-        fc.array(ruleArbitrary, { maxLength: 12 }),
-        subjectArbitrary,
-        (rules, subject) => {
-          const index = compileRules(rules, CONTEXT);
-          const explanations = index.explain(subject);
-          expect(explanations.map((explanation) => explanation.ruleIndex)).toEqual([
-            ...index.rulesFor(subject.event),
-          ]);
-          expect(
-            explanations
-              .filter((explanation) => explanation.matched)
-              .map((explanation) => explanation.ruleIndex),
-          ).toEqual(index.match(subject));
-          for (const explanation of explanations) {
-            if (!explanation.matched)
-              expect(['tool', 'tag', 'path_prefix']).toContain(explanation.criterion);
-          }
-        },
-      ),
+      fc.property(rulesArbitrary, subjectArbitrary, (rules, subject) => {
+        const index = compileRules(rules, CONTEXT);
+        const explanations = index.explain(subject);
+        expect(explanations.map((explanation) => explanation.ruleIndex)).toEqual([
+          ...index.rulesFor(subject.event),
+        ]);
+        expect(
+          explanations
+            .filter((explanation) => explanation.matched)
+            .map((explanation) => explanation.ruleIndex),
+        ).toEqual(index.match(subject));
+        for (const explanation of explanations) {
+          if (!explanation.matched)
+            expect(['tool', 'tag', 'path_prefix']).toContain(explanation.criterion);
+        }
+      }),
     );
   });
 });

@@ -1,10 +1,18 @@
 import path from 'node:path';
 import type { z } from 'zod';
 import { builtInMatchers } from './built-in-matchers.js';
-import type { MatcherContext, MatchPredicate, MatchSubject } from './define-matcher.js';
+import type { MatcherContext, MatchPredicate } from './define-matcher.js';
 import { MatcherError } from './matcher-error.js';
 import { createMatcherRegistry, type MatcherRegistry } from './matcher-registry.js';
 import { type NameList, toNameArray } from './name-list.js';
+import { prefixForms } from './path-forms.js';
+import { pathPrefixMatcher } from './path-prefix-matcher.js';
+import {
+  type CompiledRule,
+  type Criterion,
+  createRuleIndex,
+  type RuleIndex,
+} from './rule-index.js';
 import { closestMatch } from './suggest.js';
 import { toolMatcher } from './tool-matcher.js';
 
@@ -29,51 +37,6 @@ export interface CompileRulesOptions {
   homeDir: string;
 }
 
-/** Why one rule of the subject's event did or did not match. */
-export type RuleExplanation =
-  | { ruleIndex: number; matched: true }
-  | { ruleIndex: number; matched: false; criterion: string; expected: string; actual: string };
-
-/** Compiled rules, grouped by event. */
-export interface RuleIndex {
-  /** Number of rules compiled (all events). */
-  readonly size: number;
-  /**
-   * Indices (into the `rules` given to `compileRules`) of the rules of `subject.event` that match,
-   * ascending. A fresh array when non-empty; when empty, a shared frozen array — do not mutate it.
-   */
-  match(subject: MatchSubject): number[];
-  /** For each rule of `subject.event`, ascending: matched, or the first criterion (in key order) that failed. */
-  explain(subject: MatchSubject): RuleExplanation[];
-  /** Indices of the rules of an event, ascending (frozen). */
-  rulesFor(event: string): readonly number[];
-}
-
-interface Criterion {
-  type: string;
-  options: unknown;
-  test: MatchPredicate;
-}
-
-interface CompiledRule {
-  ruleIndex: number;
-  /** Every criterion, in the rule's key order (for explain). */
-  criteria: Criterion[];
-  /** The criteria `match` still has to check once the rule was picked as a candidate. */
-  remaining: Criterion[];
-  /** Tool names when the rule has a built-in `tool` criterion (used to index it). */
-  tools: readonly string[] | undefined;
-}
-
-interface EventGroup {
-  ruleIndices: readonly number[];
-  rules: CompiledRule[];
-  byTool: Map<string, CompiledRule[]>;
-  withoutTool: CompiledRule[];
-}
-
-const EMPTY: number[] = Object.freeze([]) as unknown as number[];
-const NO_RULES: readonly number[] = Object.freeze([]);
 let defaultRegistry: MatcherRegistry | undefined;
 
 /**
@@ -91,100 +54,8 @@ export function compileRules(rules: readonly RuleSpec[], options: CompileRulesOp
     projectDir: path.resolve(options.projectDir),
     homeDir: path.resolve(options.homeDir),
   });
-  const groups = new Map<string, EventGroup>();
-  for (const [ruleIndex, rule] of rules.entries()) {
-    const compiled = compileRule(rule, ruleIndex, registry, context);
-    let group = groups.get(rule.event);
-    if (group === undefined) {
-      group = { ruleIndices: [], rules: [], byTool: new Map(), withoutTool: [] };
-      groups.set(rule.event, group);
-    }
-    (group.ruleIndices as number[]).push(ruleIndex);
-    group.rules.push(compiled);
-    if (compiled.tools === undefined) {
-      group.withoutTool.push(compiled);
-    } else {
-      for (const tool of new Set(compiled.tools)) {
-        const list = group.byTool.get(tool);
-        if (list === undefined) group.byTool.set(tool, [compiled]);
-        else list.push(compiled);
-      }
-    }
-  }
-  for (const group of groups.values()) Object.freeze(group.ruleIndices);
-
-  return Object.freeze({
-    size: rules.length,
-    match(subject: MatchSubject): number[] {
-      const group = groups.get(subject.event);
-      if (group === undefined) return EMPTY;
-      const byTool = subject.tool === undefined ? undefined : group.byTool.get(subject.tool);
-      const withoutTool = group.withoutTool;
-      let matched: number[] = EMPTY;
-      let toolPosition = 0;
-      let otherPosition = 0;
-      const toolCount = byTool === undefined ? 0 : byTool.length;
-      // Two ascending candidate lists (this tool's rules, rules without a tool key), merged in order.
-      while (toolPosition < toolCount || otherPosition < withoutTool.length) {
-        const fromTool = byTool?.[toolPosition];
-        const other = withoutTool[otherPosition];
-        let candidate: CompiledRule;
-        if (
-          fromTool !== undefined &&
-          (other === undefined || fromTool.ruleIndex < other.ruleIndex)
-        ) {
-          candidate = fromTool;
-          toolPosition++;
-        } else {
-          candidate = other as CompiledRule;
-          otherPosition++;
-        }
-        if (!passes(candidate.remaining, subject)) continue;
-        if (matched === EMPTY) matched = [candidate.ruleIndex];
-        else matched.push(candidate.ruleIndex);
-      }
-      return matched;
-    },
-    explain(subject: MatchSubject): RuleExplanation[] {
-      const group = groups.get(subject.event);
-      if (group === undefined) return [];
-      return group.rules.map((rule) => explainRule(rule, subject));
-    },
-    rulesFor(event: string): readonly number[] {
-      return groups.get(event)?.ruleIndices ?? NO_RULES;
-    },
-  });
-}
-
-function passes(criteria: Criterion[], subject: MatchSubject): boolean {
-  for (const criterion of criteria) if (criterion.test(subject) !== true) return false;
-  return true;
-}
-
-function explainRule(rule: CompiledRule, subject: MatchSubject): RuleExplanation {
-  for (const criterion of rule.criteria) {
-    const result = criterion.test(subject);
-    if (result === true) continue;
-    const miss =
-      result === false
-        ? { expected: formatOptions(criterion.options), actual: '(no match)' }
-        : result;
-    return {
-      ruleIndex: rule.ruleIndex,
-      matched: false,
-      criterion: criterion.type,
-      expected: miss.expected,
-      actual: miss.actual,
-    };
-  }
-  return { ruleIndex: rule.ruleIndex, matched: true };
-}
-
-function formatOptions(options: unknown): string {
-  if (typeof options === 'string') return options;
-  if (Array.isArray(options) && options.every((item) => typeof item === 'string'))
-    return options.join(' | ');
-  return JSON.stringify(options) ?? String(options);
+  const compiled = rules.map((rule, ruleIndex) => compileRule(rule, ruleIndex, registry, context));
+  return createRuleIndex(compiled, context);
 }
 
 function compileRule(
@@ -194,7 +65,6 @@ function compileRule(
   context: MatcherContext,
 ): CompiledRule {
   const criteria: Criterion[] = [];
-  let tools: readonly string[] | undefined;
   for (const [type, value, basePath] of matcherEntries(rule.matcher, ruleIndex)) {
     const definition = registry.get(type);
     if (definition === undefined) {
@@ -239,16 +109,29 @@ function compileRule(
         cause: error,
       });
     }
-    const criterion = { type, options: parsed.data, test };
-    criteria.push(criterion);
-    if (definition === toolMatcher && tools === undefined)
-      tools = toNameArray(parsed.data as NameList);
+    criteria.push({ type, options: parsed.data, test, definition });
   }
-  const remaining =
-    tools === undefined
-      ? criteria
-      : criteria.filter((criterion) => criterion.type !== toolMatcher.type);
-  return { ruleIndex, criteria, remaining, tools };
+  return withIndexKey({ ruleIndex, event: rule.event, criteria, remaining: criteria }, context);
+}
+
+// The built-in tool and path_prefix criteria (the definitions themselves, not replacements under the
+// same key) can select their rules by map lookup; the rule then skips that criterion in match.
+function withIndexKey(rule: CompiledRule, context: MatcherContext): CompiledRule {
+  const byTool = rule.criteria.find((criterion) => criterion.definition === toolMatcher);
+  if (byTool !== undefined) {
+    rule.indexKey = { kind: 'tool', tools: toNameArray(byTool.options as NameList) };
+    rule.remaining = rule.criteria.filter((criterion) => criterion !== byTool);
+    return rule;
+  }
+  const byPath = rule.criteria.find((criterion) => criterion.definition === pathPrefixMatcher);
+  if (byPath !== undefined) {
+    const prefixes = toNameArray(byPath.options as NameList).flatMap((prefix) =>
+      prefixForms(prefix, context),
+    );
+    rule.indexKey = { kind: 'path', prefixes };
+    rule.remaining = rule.criteria.filter((criterion) => criterion !== byPath);
+  }
+  return rule;
 }
 
 type MatcherEntry = [type: string, value: unknown, path: (string | number)[]];

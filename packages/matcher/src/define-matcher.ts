@@ -30,8 +30,19 @@ export interface MatchMiss {
   actual: string;
 }
 
-/** A compiled criterion: `true` when the subject matches, else `false` or a {@link MatchMiss}. */
-export type MatchPredicate = (subject: MatchSubject) => boolean | MatchMiss;
+/**
+ * A compiled criterion: `true` when the subject matches, else `false` or a {@link MatchMiss}.
+ * A predicate on a hot path may return a plain `false` and carry `describeMiss`, which `explain`
+ * calls instead, so that `match` allocates nothing for a miss.
+ */
+export interface MatchPredicate {
+  (subject: MatchSubject): boolean | MatchMiss;
+  /**
+   * Says why the subject did not match; called only by `explain`, after the predicate returned `false`.
+   * @default undefined (explain reports the options as expected and `(no match)` as actual)
+   */
+  describeMiss?: (subject: MatchSubject) => MatchMiss;
+}
 
 /** One matcher type: the hooks.json key, how its value is validated, and how it is compiled. */
 export interface MatcherDefinition<O> {
@@ -51,7 +62,8 @@ export interface MatcherDefinition<O> {
   /**
    * Compiles validated options once, at load time, into a predicate that runs on every matching
    * event. Do the expensive work here, not in the predicate. The predicate may return a
-   * {@link MatchMiss} instead of `false` so that `explain` can say what it expected.
+   * {@link MatchMiss} instead of `false` so that `explain` can say what it expected (or return
+   * `false` and carry {@link MatchPredicate.describeMiss}).
    */
   create(options: O, context: MatcherContext): MatchPredicate;
 }

@@ -32,8 +32,34 @@ export function pathForms(written: string, context: MatcherContext): string[] {
   const normalised = path.resolve(context.projectDir, expanded);
   const forms = [normalised];
   addForm(forms, resolveExistingPrefix(normalised));
-  const raw = path.isAbsolute(expanded) ? expanded : `${context.projectDir}${SEPARATOR}${expanded}`;
-  if (raw !== normalised) addForm(forms, resolveExistingPrefix(raw));
+  // Only `..` makes the OS walk differ from the normalised path (after a symlink).
+  if (PARENT_SEGMENT.test(expanded)) {
+    const raw = path.isAbsolute(expanded)
+      ? expanded
+      : `${context.projectDir}${SEPARATOR}${expanded}`;
+    addForm(forms, resolveExistingPrefix(raw));
+  }
+  return forms;
+}
+
+const PARENT_SEGMENT = /(^|\/)\.\.(\/|$)/;
+const prefixFormsCache = new WeakMap<MatcherContext, Map<string, readonly string[]>>();
+
+/**
+ * {@link pathForms} of a configured prefix, memoised per context object (one per `compileRules`
+ * call), so the symlink resolution of a prefix runs once per compilation.
+ */
+export function prefixForms(prefix: string, context: MatcherContext): readonly string[] {
+  let cache = prefixFormsCache.get(context);
+  if (cache === undefined) {
+    cache = new Map();
+    prefixFormsCache.set(context, cache);
+  }
+  let forms = cache.get(prefix);
+  if (forms === undefined) {
+    forms = pathForms(prefix, context);
+    cache.set(prefix, forms);
+  }
   return forms;
 }
 
@@ -69,7 +95,7 @@ function resolveExistingPrefix(absolute: string): string {
 interface CachedForms {
   paths: readonly string[];
   snapshot: string[];
-  byContext: Map<string, readonly string[]>;
+  byContext: Map<MatcherContext, readonly string[]>;
 }
 
 // Resolving symlinks costs syscalls; one subject is matched against many rules, so its path forms
@@ -88,11 +114,11 @@ export function subjectPathForms(
     cached = { paths, snapshot: [...paths], byContext: new Map() };
     subjectCache.set(subject, cached);
   }
-  const key = `${context.projectDir}\0${context.homeDir}`;
-  let forms = cached.byContext.get(key);
+  // Keyed by the context object: compileRules gives all the rules it compiles the same one.
+  let forms = cached.byContext.get(context);
   if (forms === undefined) {
     forms = paths.flatMap((written) => pathForms(written, context));
-    cached.byContext.set(key, forms);
+    cached.byContext.set(context, forms);
   }
   return forms;
 }

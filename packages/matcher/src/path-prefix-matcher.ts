@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineMatcher } from './define-matcher.js';
-import { isPathUnder, pathForms, subjectPathForms } from './path-forms.js';
+import { defineMatcher, type MatchPredicate } from './define-matcher.js';
+import { isPathUnder, prefixForms, subjectPathForms } from './path-forms.js';
 import { TOOL_CALL_EVENTS } from './tool-call-events.js';
 
 const GLOB_CHARACTERS = /[*?]/;
@@ -63,20 +63,23 @@ export const pathPrefixMatcher = defineMatcher({
   ),
   create(options, context) {
     const formsByPrefix = (typeof options === 'string' ? [options] : options).map((prefix) =>
-      pathForms(prefix, context),
+      prefixForms(prefix, context),
     );
     const prefixes = [...new Set(formsByPrefix.flat())];
     const expected = [...new Set(formsByPrefix.map((forms) => forms[0]))].join(' | ');
-    return (subject) => {
+    const predicate: MatchPredicate = (subject) => {
       const forms = subjectPathForms(subject, context);
-      for (const form of forms) {
-        for (const prefix of prefixes) if (isPathUnder(form, prefix)) return true;
+      for (let form = 0; form < forms.length; form++) {
+        for (let prefix = 0; prefix < prefixes.length; prefix++) {
+          if (isPathUnder(forms[form] as string, prefixes[prefix] as string)) return true;
+        }
       }
-      const paths = subject.paths;
-      return {
-        expected,
-        actual: paths === undefined || paths.length === 0 ? '(no paths)' : paths.join(', '),
-      };
+      return false;
     };
+    predicate.describeMiss = ({ paths }) => ({
+      expected,
+      actual: paths === undefined || paths.length === 0 ? '(no paths)' : paths.join(', '),
+    });
+    return predicate;
   },
 });

@@ -1,4 +1,4 @@
-import { defineMatcher } from './define-matcher.js';
+import { defineMatcher, type MatchPredicate } from './define-matcher.js';
 import { nameListSchema, toNameArray } from './name-list.js';
 import { splitAlternatives } from './suggest.js';
 import { TOOL_CALL_EVENTS } from './tool-call-events.js';
@@ -12,15 +12,17 @@ export const tagMatcher = defineMatcher({
     const names = toNameArray(options);
     const wanted = new Set(names);
     const expected = names.join(' | ');
-    return (subject) => {
+    const predicate: MatchPredicate = (subject) => {
       const tags = subject.tags;
       if (tags !== undefined) {
         for (const tag of tags) if (wanted.has(tag)) return true;
       }
-      return {
-        expected,
-        actual: tags === undefined || tags.length === 0 ? '(no tags)' : tags.join(', '),
-      };
+      return false;
     };
+    predicate.describeMiss = ({ tags }) => ({
+      expected,
+      actual: tags === undefined || tags.length === 0 ? '(no tags)' : tags.join(', '),
+    });
+    return predicate;
   },
 });

@@ -1,4 +1,4 @@
-import { defineMatcher } from './define-matcher.js';
+import { defineMatcher, type MatchPredicate } from './define-matcher.js';
 import { nameListSchema, toNameArray } from './name-list.js';
 import { suggestExactTools } from './suggest.js';
 import { TOOL_CALL_EVENTS } from './tool-call-events.js';
@@ -12,9 +12,9 @@ export const toolMatcher = defineMatcher({
     const names = toNameArray(options);
     const wanted = new Set(names);
     const expected = names.join(' | ');
-    return (subject) =>
-      subject.tool !== undefined && wanted.has(subject.tool)
-        ? true
-        : { expected, actual: subject.tool ?? '(no tool)' };
+    const predicate: MatchPredicate = (subject) =>
+      subject.tool !== undefined && wanted.has(subject.tool);
+    predicate.describeMiss = (subject) => ({ expected, actual: subject.tool ?? '(no tool)' });
+    return predicate;
   },
 });

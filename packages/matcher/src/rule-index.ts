@@ -1,0 +1,223 @@
+import path from 'node:path';
+import type {
+  AnyMatcherDefinition,
+  MatcherContext,
+  MatchMiss,
+  MatchPredicate,
+  MatchSubject,
+} from './define-matcher.js';
+import { subjectPathForms } from './path-forms.js';
+
+/** Why one rule of the subject's event did or did not match. */
+export type RuleExplanation =
+  | { ruleIndex: number; matched: true }
+  | { ruleIndex: number; matched: false; criterion: string; expected: string; actual: string };
+
+/** Compiled rules, grouped by event. */
+export interface RuleIndex {
+  /** Number of rules compiled (all events). */
+  readonly size: number;
+  /**
+   * Indices (into the `rules` given to `compileRules`) of the rules of `subject.event` that match,
+   * ascending. A fresh array when non-empty; when empty, a shared frozen array — do not mutate it.
+   */
+  match(subject: MatchSubject): number[];
+  /** For each rule of `subject.event`, ascending: matched, or the first criterion (in key order) that failed. */
+  explain(subject: MatchSubject): RuleExplanation[];
+  /** Indices of the rules of an event, ascending (frozen). */
+  rulesFor(event: string): readonly number[];
+}
+
+/** One criterion of a compiled rule. */
+export interface Criterion {
+  type: string;
+  options: unknown;
+  test: MatchPredicate;
+  definition: AnyMatcherDefinition;
+}
+
+/**
+ * A validated rule. `indexKey` is set when one of its criteria is a built-in whose values can pick
+ * the rule out of a map (tool names, or normalised prefix forms); `remaining` is then every other
+ * criterion, which `match` still evaluates.
+ */
+export interface CompiledRule {
+  ruleIndex: number;
+  event: string;
+  criteria: Criterion[];
+  remaining: Criterion[];
+  indexKey?:
+    | { kind: 'tool'; tools: readonly string[] }
+    | { kind: 'path'; prefixes: readonly string[] };
+}
+
+interface EventGroup {
+  ruleIndices: readonly number[];
+  rules: CompiledRule[];
+  byTool: Map<string, CompiledRule[]>;
+  byPrefix: Map<string, CompiledRule[]>;
+  unindexed: CompiledRule[];
+}
+
+const EMPTY: number[] = Object.freeze([]) as unknown as number[];
+const NO_RULES: readonly number[] = Object.freeze([]);
+const NO_CANDIDATES: CompiledRule[] = [];
+
+/**
+ * Groups compiled rules by event and indexes them, so that `match` evaluates only the rules that can
+ * still match: an event with no rules costs one map lookup, rules for other tools or other folders
+ * are never looked at.
+ */
+export function createRuleIndex(
+  rules: readonly CompiledRule[],
+  context: MatcherContext,
+): RuleIndex {
+  const groups = new Map<string, EventGroup>();
+  for (const rule of rules) {
+    let group = groups.get(rule.event);
+    if (group === undefined) {
+      group = { ruleIndices: [], rules: [], byTool: new Map(), byPrefix: new Map(), unindexed: [] };
+      groups.set(rule.event, group);
+    }
+    (group.ruleIndices as number[]).push(rule.ruleIndex);
+    group.rules.push(rule);
+    const key = rule.indexKey;
+    if (key === undefined) group.unindexed.push(rule);
+    else if (key.kind === 'tool') addToBuckets(group.byTool, key.tools, rule);
+    else addToBuckets(group.byPrefix, key.prefixes, rule);
+  }
+  for (const group of groups.values()) Object.freeze(group.ruleIndices);
+
+  return Object.freeze({
+    size: rules.length,
+    match(subject: MatchSubject): number[] {
+      const group = groups.get(subject.event);
+      if (group === undefined) return EMPTY;
+      const forTool =
+        subject.tool === undefined
+          ? NO_CANDIDATES
+          : (group.byTool.get(subject.tool) ?? NO_CANDIDATES);
+      const forPath =
+        group.byPrefix.size === 0
+          ? NO_CANDIDATES
+          : prefixCandidates(group.byPrefix, subject, context);
+      return evaluate(forTool, forPath, group.unindexed, subject);
+    },
+    explain(subject: MatchSubject): RuleExplanation[] {
+      const group = groups.get(subject.event);
+      if (group === undefined) return [];
+      return group.rules.map((rule) => explainRule(rule, subject));
+    },
+    rulesFor(event: string): readonly number[] {
+      return groups.get(event)?.ruleIndices ?? NO_RULES;
+    },
+  });
+}
+
+function addToBuckets(
+  buckets: Map<string, CompiledRule[]>,
+  keys: readonly string[],
+  rule: CompiledRule,
+): void {
+  for (const key of new Set(keys)) {
+    const bucket = buckets.get(key);
+    if (bucket === undefined) buckets.set(key, [rule]);
+    else bucket.push(rule);
+  }
+}
+
+// A path lies under a prefix iff the prefix is the path or one of its ancestors, so walking each
+// subject form up to the root finds every path rule that can match, whatever the number of rules.
+function prefixCandidates(
+  byPrefix: Map<string, CompiledRule[]>,
+  subject: MatchSubject,
+  context: MatcherContext,
+): CompiledRule[] {
+  const forms = subjectPathForms(subject, context);
+  let found: CompiledRule[] = NO_CANDIDATES;
+  for (const form of forms) {
+    let current = form;
+    for (;;) {
+      const bucket = byPrefix.get(current);
+      if (bucket !== undefined) {
+        for (const rule of bucket) {
+          if (found === NO_CANDIDATES) found = [rule];
+          else if (!found.includes(rule)) found.push(rule);
+        }
+      }
+      const parent = path.dirname(current);
+      if (parent === current) break;
+      current = parent;
+    }
+  }
+  if (found.length > 1) found.sort((left, right) => left.ruleIndex - right.ruleIndex);
+  return found;
+}
+
+// Evaluates the remaining criteria of three ascending, disjoint candidate lists, merged in order.
+function evaluate(
+  first: CompiledRule[],
+  second: CompiledRule[],
+  third: CompiledRule[],
+  subject: MatchSubject,
+): number[] {
+  let matched = EMPTY;
+  let firstAt = 0;
+  let secondAt = 0;
+  let thirdAt = 0;
+  for (;;) {
+    const a =
+      firstAt < first.length ? (first[firstAt] as CompiledRule).ruleIndex : Number.MAX_SAFE_INTEGER;
+    const b =
+      secondAt < second.length
+        ? (second[secondAt] as CompiledRule).ruleIndex
+        : Number.MAX_SAFE_INTEGER;
+    const c =
+      thirdAt < third.length ? (third[thirdAt] as CompiledRule).ruleIndex : Number.MAX_SAFE_INTEGER;
+    let candidate: CompiledRule;
+    if (a < b && a < c) candidate = first[firstAt++] as CompiledRule;
+    else if (b < c) candidate = second[secondAt++] as CompiledRule;
+    else if (c !== Number.MAX_SAFE_INTEGER) candidate = third[thirdAt++] as CompiledRule;
+    else return matched;
+    if (!passes(candidate.remaining, subject)) continue;
+    if (matched === EMPTY) matched = [candidate.ruleIndex];
+    else matched.push(candidate.ruleIndex);
+  }
+}
+
+function passes(criteria: Criterion[], subject: MatchSubject): boolean {
+  for (let position = 0; position < criteria.length; position++) {
+    if ((criteria[position] as Criterion).test(subject) !== true) return false;
+  }
+  return true;
+}
+
+function explainRule(rule: CompiledRule, subject: MatchSubject): RuleExplanation {
+  for (const criterion of rule.criteria) {
+    const result = criterion.test(subject);
+    if (result === true) continue;
+    const miss: MatchMiss =
+      result !== false
+        ? result
+        : (criterion.test.describeMiss?.(subject) ?? {
+            expected: formatOptions(criterion.options),
+            actual: '(no match)',
+          });
+    return {
+      ruleIndex: rule.ruleIndex,
+      matched: false,
+      criterion: criterion.type,
+      expected: miss.expected,
+      actual: miss.actual,
+    };
+  }
+  return { ruleIndex: rule.ruleIndex, matched: true };
+}
+
+function formatOptions(options: unknown): string {
+  if (typeof options === 'string') return options;
+  if (Array.isArray(options) && options.every((item) => typeof item === 'string')) {
+    return options.join(' | ');
+  }
+  return JSON.stringify(options) ?? String(options);
+}
