@@ -1,0 +1,106 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeWorkspace, parseRecords, runCli } from './test-helpers/cli.js';
+
+describe('soong-agent demo', () => {
+  it('shows every deny path of SPEC §4 in one offline session and completes', async () => {
+    const workspace = makeWorkspace();
+    const home = path.join(workspace.root, 'demo-home');
+    const project = path.join(workspace.root, 'demo-project');
+    const result = await runCli(['demo', '--json', '--home', home, '--project', project], {
+      env: workspace.env,
+      cwd: workspace.root,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const records = parseRecords(result.stdout);
+    const has = (partial: Record<string, unknown>) =>
+      records.some((record) =>
+        Object.entries(partial).every(
+          ([key, value]) => (record as Record<string, unknown>)[key] === value,
+        ),
+      );
+
+    expect(has({ type: 'hook_finished', event: 'SessionStart' })).toBe(true);
+    // a readonly call denied by a hook, a later readonly call still runs, a later write is skipped
+    expect(has({ type: 'tool_denied', call_id: 'call_1', tool: 'read_file', source: 'hook' })).toBe(
+      true,
+    );
+    expect(
+      has({ type: 'tool_finished', call_id: 'call_2', tool: 'list_dir', is_error: false }),
+    ).toBe(true);
+    expect(
+      has({
+        type: 'tool_skipped',
+        call_id: 'call_3',
+        tool: 'write_file',
+        denied_call_id: 'call_1',
+      }),
+    ).toBe(true);
+    // a dangerous bash call denied by a hook halts the batch
+    expect(
+      has({
+        type: 'tool_denied',
+        call_id: 'call_4',
+        tool: 'bash',
+        source: 'hook',
+        hook_id: 'block-destructive',
+      }),
+    ).toBe(true);
+    expect(has({ type: 'tool_skipped', call_id: 'call_5', denied_call_id: 'call_4' })).toBe(true);
+    // a permission denial
+    expect(has({ type: 'permission_denied', call_id: 'call_6', tool: 'edit_file' })).toBe(true);
+    expect(has({ type: 'tool_denied', call_id: 'call_6', source: 'permission' })).toBe(true);
+    // a large result reaches PostToolUse as an artifact ref
+    const large = records.find(
+      (record) => record.type === 'tool_finished' && record.call_id === 'call_7',
+    );
+    expect(large?.type === 'tool_finished' && large.artifact_ref !== undefined).toBe(true);
+    expect(
+      records.some(
+        (record) =>
+          record.type === 'hook_log' &&
+          record.hook_id === 'audit-log' &&
+          record.message.includes('artifact'),
+      ),
+    ).toBe(true);
+    // the Stop hook prevents completion once, then the model runs the tests and finishes
+    expect(records.filter((record) => record.type === 'stop_hook_prevented')).toMatchObject([
+      { hook_id: 'require-tests', prevented_count: 1 },
+    ]);
+    expect(has({ type: 'tool_finished', tool: 'run_tests', is_error: false })).toBe(true);
+    expect(records.at(-1)).toMatchObject({ type: 'loop_ended', reason: 'completed' });
+    // the project files are untouched and the user's own agent home was never created or used
+    expect(fs.readFileSync(path.join(project, 'src/greeting.js'), 'utf8')).toContain('Hello');
+    expect(fs.existsSync(path.join(workspace.osHome, '.soong-agent'))).toBe(false);
+  }, 120_000);
+
+  it('prints the timeline on stderr, the answer on stdout and how to inspect the log when run plainly', async () => {
+    const workspace = makeWorkspace();
+    const home = path.join(workspace.root, 'demo-home');
+    const result = await runCli(
+      ['demo', '--home', home, '--project', path.join(workspace.root, 'demo-project')],
+      {
+        env: workspace.env,
+        cwd: workspace.root,
+      },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('Done.');
+    expect(result.stderr).toContain('stop prevented by require-tests (1)');
+    expect(result.stderr).toContain(`soong-agent events --home ${home}`);
+    const events = await runCli(['events', '--home', home], { env: workspace.env });
+    expect(events.code).toBe(0);
+    expect(events.stdout).toContain('denied by permission');
+  }, 120_000);
+
+  it('refuses a --home that is not empty, so it never overwrites a real agent home', async () => {
+    const workspace = makeWorkspace({ home: { 'hooks.json': '{}' } });
+    const result = await runCli(['demo', '--home', workspace.home], {
+      env: workspace.env,
+      cwd: workspace.root,
+    });
+    expect(result.code).toBe(2);
+    expect(fs.readFileSync(path.join(workspace.home, 'hooks.json'), 'utf8')).toBe('{}');
+  }, 60_000);
+});
