@@ -51,6 +51,14 @@ describe('safeParseHookOutput', () => {
     });
   });
 
+  it('keeps metadata keys verbatim when one of them is __proto__', () => {
+    const result = parseHookOutput('{"decision":"allow","metadata":{"__proto__":{"x":1},"a":2}}');
+    const metadata = result?.metadata as Record<string, unknown>;
+    expect(Object.keys(metadata)).toEqual(['__proto__', 'a']);
+    expect(Object.getOwnPropertyDescriptor(metadata, '__proto__')?.value).toEqual({ x: 1 });
+    expect(Object.getPrototypeOf(metadata)).toBe(Object.prototype);
+  });
+
   it('accepts the output when it starts with a byte order mark', () => {
     expect(parseHookOutput('\uFEFF{"decision":"allow"}')).toEqual({ decision: 'allow' });
   });
@@ -139,6 +147,10 @@ describe('safeParseHookOutput error message', () => {
     expect(error.message).toContain(`"${'7'.repeat(200)}"`);
     expect(error.message).not.toContain('8');
     expect(error.message).toContain('1000 characters');
+  });
+
+  it("suggests deny when the decision is Claude Code's block", () => {
+    expect(expectInvalid('{"decision":"block"}').error.message).toContain('write "deny"');
   });
 
   it('says the value is not an object when stdout is a JSON array', () => {

@@ -74,7 +74,7 @@ function attempt(text: string): Attempt {
   try {
     value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (cause) {
-    return { ok: false, problem: `not valid JSON (${(cause as Error).message})`, cause };
+    return { ok: false, problem: `stdout is not valid JSON (${(cause as Error).message})`, cause };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     const kind =
@@ -88,15 +88,25 @@ function attempt(text: string): Attempt {
   const result = HookOutputSchema.safeParse(value);
   if (!result.success) {
     const issues = toProtocolIssues(result.error);
-    return { ok: false, problem: describeIssues(issues), cause: result.error, issues };
+    const decision = (value as { decision?: unknown }).decision;
+    const hint =
+      decision === 'block' || decision === 'approve'
+        ? ` ("${decision}" is Claude Code's word: write "${decision === 'block' ? 'deny' : 'allow'}")`
+        : '';
+    return { ok: false, problem: describeIssues(issues) + hint, cause: result.error, issues };
   }
   const unknownKeys = Object.keys(value).filter((key) => !KNOWN_KEYS.has(key));
-  return { ok: true, output: result.data, unknownKeys };
+  const output = result.data;
+  // zod copies records key by key, which turns an own "__proto__" key into a prototype; keep
+  // the object JSON.parse built (validated above, and nothing in it is transformed).
+  if (output.metadata !== undefined) output.metadata = (value as HookOutput).metadata;
+  return { ok: true, output, unknownKeys };
 }
 
 function preview(stdout: string): string {
-  if (stdout.length <= PREVIEW_CHARS) return JSON.stringify(stdout);
-  return `${JSON.stringify(stdout.slice(0, PREVIEW_CHARS))}… (${stdout.length} characters in all)`;
+  if (stdout.length <= PREVIEW_CHARS) return `stdout was ${JSON.stringify(stdout)}`;
+  const head = JSON.stringify(stdout.slice(0, PREVIEW_CHARS));
+  return `stdout began with ${head}… (${stdout.length} characters in all)`;
 }
 
 function lastNonEmptyLine(stdout: string): string | undefined {
@@ -123,7 +133,7 @@ export function safeParseHookOutput(stdout: string): SafeParseHookOutputResult {
     code: 'INVALID_HOOK_OUTPUT',
     message:
       `invalid hook output: ${whole.problem}; expected one JSON object such as ` +
-      `{"decision":"allow"} or {"decision":"deny","reason":"..."}; stdout began with ${preview(stdout)}`,
+      `{"decision":"allow"} or {"decision":"deny","reason":"..."}; ${preview(stdout)}`,
     cause: whole.cause,
     issues: whole.issues ?? [],
   });
