@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import * as api from './index.js';
+
+describe('index', () => {
+  it('pins the runtime exports', () => {
+    expect(Object.keys(api).sort()).toEqual([
+      'CONFIG_ERROR_CODES',
+      'CONFIG_FILE',
+      'CONFIG_WARNING_CODES',
+      'ConfigError',
+      'ConfigFileSchema',
+      'DEFAULT_HOME_DIRNAME',
+      'HOOKS_FILE',
+      'HookCommandSchema',
+      'HooksFileSchema',
+      'MAX_CONFIG_FILE_BYTES',
+      'MAX_HOOK_TIMEOUT_SECONDS',
+      'MAX_TOOL_TIMEOUT_SECONDS',
+      'checkToolNames',
+      'generateConfigJsonSchemas',
+      'loadConfig',
+      'resolveAgentHome',
+    ]);
+  });
+
+  it('pins the file names and the warning codes', () => {
+    expect([api.HOOKS_FILE, api.CONFIG_FILE]).toEqual(['hooks.json', 'config.toml']);
+    expect(api.CONFIG_WARNING_CODES).toEqual([
+      'FILE_WRITABLE_BY_OTHERS',
+      'COMMAND_NOT_FOUND',
+      'COMMAND_NOT_EXECUTABLE',
+      'ON_FAILURE_DENY_OBSERVE_ONLY',
+      'AGENT_HOME_IN_PROJECT',
+      'UNKNOWN_TOOL',
+    ]);
+  });
+});
