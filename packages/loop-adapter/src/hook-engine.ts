@@ -379,7 +379,7 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
     async run(event, payload, runOptions = {}) {
       if (!config.hooksEnabled) return NO_HOOKS;
       const tool = TOOL_EVENT_NAMES.has(event)
-        ? (payload as { tool: ToolCallInfo }).tool
+        ? withRiskTag((payload as { tool: ToolCallInfo }).tool)
         : undefined;
       const subject: MatchSubject = tool
         ? { event, tool: tool.name, tags: tool.tags, paths: tool.paths, input: tool.input }
@@ -388,7 +388,7 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
       if (hooks.length === 0) return NO_HOOKS;
 
       const timestamp = new Date().toISOString();
-      const fields = await buildInput(event, payload);
+      const fields = await buildInput(event, tool ? { ...payload, tool } : payload);
       const callId = runOptions.callId ?? tool?.call_id;
       const results: HookRunResult[] = [];
       for (const hook of hooks) {
@@ -424,6 +424,11 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
       return { decision: allowed ? 'allow' : 'none', results };
     },
   };
+}
+
+// SPEC §1.2: a tool's tags always include its risk class.
+function withRiskTag(tool: ToolCallInfo): ToolCallInfo {
+  return tool.tags.includes(tool.risk) ? tool : { ...tool, tags: [tool.risk, ...tool.tags] };
 }
 
 function resolveWorkingDir(workingDir: string | undefined, projectDir: string): string {
