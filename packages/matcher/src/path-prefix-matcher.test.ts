@@ -79,6 +79,38 @@ describe('pathPrefixMatcher', () => {
     expect(matches('src/other')).toBe(false);
   });
 
+  it('matches through a symlink when the rule also has tool and tag keys, in configuration order', () => {
+    const project = makeTempDir();
+    createTree(project, ['secrets/key', 'src/']);
+    fs.symlinkSync(path.join(project, 'secrets'), path.join(project, 'src/innocent'));
+    const index = compileRules(
+      [
+        { event: 'PreToolUse', matcher: { tag: 'write', path_prefix: 'secrets' } },
+        {
+          event: 'PreToolUse',
+          matcher: { tool: ['write_file', 'edit_file'], path_prefix: ['docs', 'secrets'] },
+        },
+        { event: 'PreToolUse', matcher: { path_prefix: 'secrets' } },
+        { event: 'PreToolUse', matcher: { tool: 'bash', path_prefix: 'secrets' } },
+      ],
+      { projectDir: project, homeDir: project },
+    );
+    const subject = {
+      event: 'PreToolUse',
+      tool: 'write_file',
+      tags: ['write'],
+      paths: ['src/innocent/key'],
+    };
+    expect(index.match(subject)).toEqual([0, 1, 2]);
+    expect(index.explain(subject).map((explanation) => explanation.matched)).toEqual([
+      true,
+      true,
+      true,
+      false,
+    ]);
+    expect(index.match({ ...subject, paths: ['src/a.ts'] })).toEqual([]);
+  });
+
   it('matches a path through a symlinked file into the protected tree', () => {
     const project = makeTempDir();
     createTree(project, ['secrets/key']);
