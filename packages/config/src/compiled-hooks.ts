@@ -44,13 +44,11 @@ export interface CompiledHooks {
   readonly rules: readonly HookRuleConfig[];
   /** Number of rules. */
   readonly ruleCount: number;
-  /** The hooks of the rules of `subject.event` that match, in configuration order. Do not mutate the result. */
-  match(subject: MatchSubject): readonly HookCommandConfig[];
+  /** The hooks of the rules of `subject.event` that match, in configuration order (a fresh array). */
+  match(subject: MatchSubject): HookCommandConfig[];
   /** For each rule of `subject.event`: matched, or the criterion that failed. */
   explain(subject: MatchSubject): HookRuleExplanation[];
 }
-
-const NO_HOOKS: readonly HookCommandConfig[] = Object.freeze([]);
 
 /** Joins rules with their compiled index (`index` positions are positions in `rules`). */
 export function createCompiledHooks(
@@ -61,11 +59,10 @@ export function createCompiledHooks(
   return Object.freeze({
     rules: frozenRules,
     ruleCount: frozenRules.length,
-    match(subject: MatchSubject): readonly HookCommandConfig[] {
-      if (index === undefined) return NO_HOOKS;
-      const matched = index.match(subject);
-      if (matched.length === 0) return NO_HOOKS;
+    match(subject: MatchSubject): HookCommandConfig[] {
       const hooks: HookCommandConfig[] = [];
+      if (index === undefined) return hooks;
+      const matched = index.match(subject);
       for (const position of matched) hooks.push(...(frozenRules[position]?.hooks ?? []));
       return hooks;
     },

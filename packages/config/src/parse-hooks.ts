@@ -146,11 +146,15 @@ export function parseHooks(options: {
           }
           names.set(hook.name, `${event}[${ruleIndex}][${hookIndex}]`);
         }
-        return config;
+        return Object.freeze(config);
       });
-      const ruleConfig: HookRuleConfig = { event, ruleIndex, hooks };
+      const ruleConfig: HookRuleConfig = {
+        event,
+        ruleIndex,
+        hooks: Object.freeze(hooks) as HookCommandConfig[],
+      };
       if (spec.matcher !== undefined) ruleConfig.matcher = spec.matcher;
-      rules.push(ruleConfig);
+      rules.push(Object.freeze(ruleConfig));
     }
   }
   if (!parsed.success || issues.length > 0) {
