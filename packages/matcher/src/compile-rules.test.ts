@@ -246,6 +246,54 @@ describe('compileRules', () => {
     ).toEqual([0]);
   });
 
+  it('adds the rule index and path when a type create() throws a MatcherError itself', () => {
+    const strict = defineMatcher({
+      type: 'strict',
+      optionsSchema: toolMatcher.optionsSchema,
+      create: () => {
+        throw new MatcherError({
+          code: 'INVALID_MATCHER_OPTIONS',
+          message: 'no',
+          path: [0],
+          suggestion: 'x',
+        });
+      },
+    });
+    try {
+      compileRules([{ event: 'Stop' }, { event: 'Stop', matcher: { strict: ['a'] } }], {
+        ...CONTEXT,
+        registry: createMatcherRegistry([strict]),
+      });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toMatchObject({
+        code: 'INVALID_MATCHER_OPTIONS',
+        ruleIndex: 1,
+        path: ['matcher', 'strict', 0],
+        suggestion: 'x',
+      });
+    }
+  });
+
+  it('rejects a third-party type on an event outside its events with INVALID_MATCHER', () => {
+    const stopOnly = defineMatcher({
+      type: 'stop_only',
+      events: ['Stop'],
+      optionsSchema: toolMatcher.optionsSchema,
+      create: () => () => true,
+    });
+    const registry = createMatcherRegistry([stopOnly]);
+    expect(
+      compileRules([{ event: 'Stop', matcher: { stop_only: 'a' } }], { ...CONTEXT, registry }).size,
+    ).toBe(1);
+    expect(() =>
+      compileRules([{ event: 'PreToolUse', matcher: { stop_only: 'a' } }], {
+        ...CONTEXT,
+        registry,
+      }),
+    ).toThrow(expect.objectContaining({ code: 'INVALID_MATCHER', path: ['matcher', 'stop_only'] }));
+  });
+
   it('wraps an error thrown by a type create() into INVALID_MATCHER_OPTIONS with the cause', () => {
     const cause = new Error('boom');
     const broken = defineMatcher({

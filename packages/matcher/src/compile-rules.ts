@@ -14,6 +14,7 @@ import {
   type RuleIndex,
 } from './rule-index.js';
 import { closestMatch } from './suggest.js';
+import { TOOL_CALL_EVENTS } from './tool-call-events.js';
 import { toolMatcher } from './tool-matcher.js';
 
 /** One rule as configured: its event and its matcher as written in hooks.json. */
@@ -41,9 +42,10 @@ let defaultRegistry: MatcherRegistry | undefined;
 
 /**
  * Validates and compiles rules once, at load time, into an index keyed by event. An event with no
- * rules costs one map lookup; rules with a `tool` key are indexed by tool name, so rules for other
- * tools cost nothing. Throws `MatcherError` for the first invalid matcher (with `ruleIndex` and the
- * JSON path relative to the rule).
+ * rules costs one map lookup; rules with a `tool` key are indexed by tool name and rules with a
+ * `path_prefix` key by prefix, so rules for other tools or folders cost nothing. Throws
+ * `MatcherError` for the first invalid matcher (with `ruleIndex` and the JSON path relative to the
+ * rule).
  */
 export function compileRules(rules: readonly RuleSpec[], options: CompileRulesOptions): RuleIndex {
   if (options.registry === undefined && defaultRegistry === undefined) {
@@ -83,11 +85,14 @@ function compileRule(
     }
     if (definition.events !== undefined && !definition.events.includes(rule.event)) {
       const events = definition.events.join(', ');
+      const why = definition.events.every((event) => TOOL_CALL_EVENTS.includes(event))
+        ? `${rule.event} has no tool call, and the ${type} matcher applies only to ${events}`
+        : `the ${type} matcher applies only to ${events}`;
       throw new MatcherError({
         code: 'INVALID_MATCHER',
         message:
-          `${JSON.stringify(type)} can never match on ${rule.event}: ${rule.event} has no tool call ` +
-          `(the ${type} matcher applies only to ${events}) — remove it or move the rule to ${events}`,
+          `${JSON.stringify(type)} can never match on ${rule.event}: ${why} — ` +
+          `remove it or move the rule to ${events}`,
         ruleIndex,
         path: basePath,
         value,
@@ -99,7 +104,17 @@ function compileRule(
     try {
       test = definition.create(parsed.data, context);
     } catch (error) {
-      if (MatcherError.isInstance(error)) throw error;
+      if (MatcherError.isInstance(error)) {
+        throw new MatcherError({
+          code: error.code,
+          message: error.message,
+          ruleIndex,
+          path: [...basePath, ...error.path],
+          value: error.value,
+          suggestion: error.suggestion,
+          cause: error,
+        });
+      }
       throw new MatcherError({
         code: 'INVALID_MATCHER_OPTIONS',
         message: `${JSON.stringify(value)} cannot be compiled by the ${type} matcher: ${String(error)}`,
