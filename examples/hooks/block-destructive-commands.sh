@@ -58,13 +58,14 @@ if ! payload=$(cat); then
 fi
 
 # One jq call: tool name, project dir, the full input's file when the agent truncated the input,
-# then the command (last, because it may span lines).
+# the command (it may span lines), then a "." line so that $(...) keeps the command's newlines.
 if [[ ! $payload =~ [^[:space:]] ]] || ! fields=$(jq -r '
     if type != "object" then error("the input is not a JSON object") else . end
     | (.tool.name // "" | tostring),
       (.project_dir // "" | tostring),
       (if .tool.input_truncated == true then .tool.input_artifact_ref.path // "?" else "" end),
-      (.tool.input.command // "" | tostring)' <<<"$payload"); then
+      (.tool.input.command // "" | tostring),
+      "."' <<<"$payload"); then
   echo "$HOOK_NAME: stdin is not a hook input (a JSON object was expected)" >&2
   exit 1
 fi
@@ -74,6 +75,7 @@ project_dir=${rest%%$'\n'*}
 rest=${rest#*$'\n'}
 full_input_file=${rest%%$'\n'*}
 command_text=${rest#*$'\n'}
+command_text=${command_text%$'\n.'}
 
 allow() {
   printf '{"decision":"allow"}\n'
