@@ -63,6 +63,14 @@ describe('runCommand executable check', () => {
     expect(result.stdout).toBe('ran\n');
   }, 20_000);
 
+  it('rejects with SPAWN_FAILED when the system refuses to start the process', async () => {
+    // Arguments beyond the kernel's limit make exec fail with E2BIG.
+    const error = await runCommand({ command: ['/bin/echo', 'x'.repeat(4_000_000)] }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(RunnerError.isInstance(error) && error.code).toBe('SPAWN_FAILED');
+  }, 20_000);
+
   it('returns a result, not an error, when a shell string names a missing program', async () => {
     const result = await runCommand({ command: `'${path.join(makeTempDir(), 'missing')}'` });
     expect(result.exitCode).toBe(127);

@@ -7,12 +7,20 @@ export interface LiveRun {
 const liveRuns = new Set<LiveRun>();
 let handlersInstalled = false;
 
-/** Send `signal` to every member of the process group led by `pgid`; a gone group is fine. */
+/**
+ * Send `signal` to every member of the process group led by `pgid`. Never throws: a gone group
+ * (ESRCH) is the common case at settle, and a group we may not signal (EPERM) is no longer ours.
+ */
 export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  // Skip building a stack trace for the expected error: this runs once per run.
+  const stackTraceLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
   try {
     process.kill(-pgid, signal);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  } catch {
+    // gone or not ours: nothing left to signal
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit;
   }
 }
 

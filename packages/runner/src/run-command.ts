@@ -101,18 +101,24 @@ function spawnAndCollect(
     let graceTimer: NodeJS.Timeout | undefined;
     let drainTimer: NodeJS.Timeout | undefined;
 
-    const terminate = (): void => {
-      signalGroup(pgid, 'SIGTERM');
-      graceTimer ??= setTimeout(() => signalGroup(pgid, 'SIGKILL'), options.killGraceMs);
+    // The escalation timer does not look at child.killed: the group may outlive the direct child.
+    const terminate = (signal: NodeJS.Signals): void => {
+      signalGroup(pgid, signal);
+      if (signal !== 'SIGKILL') {
+        graceTimer ??= setTimeout(() => signalGroup(pgid, 'SIGKILL'), options.killGraceMs);
+      }
     };
+    // Once the direct child has exited the run is complete: a late abort only hastens the
+    // group kill that settling does anyway, and does not turn the result into an abort.
     const onAbort = (): void => {
+      if (exit !== undefined) return;
       aborted = true;
-      terminate();
+      terminate('SIGTERM');
     };
     const untrack = trackRun({
       stop(signal) {
-        aborted = true;
-        signalGroup(pgid, signal);
+        if (exit === undefined) aborted = true;
+        terminate(signal);
       },
     });
 
@@ -189,7 +195,7 @@ function spawnAndCollect(
     if (options.timeoutMs > 0) {
       timeoutTimer = setTimeout(() => {
         timedOut = true;
-        terminate();
+        terminate('SIGTERM');
       }, options.timeoutMs);
     }
     options.signal?.addEventListener('abort', onAbort, { once: true });
