@@ -119,8 +119,9 @@ re_function='(^|[^A-Za-z0-9_:.-])([A-Za-z_:.][A-Za-z0-9_:.-]*) ?\( ?\) ?\{(.*)$'
 while [[ $rest =~ $re_function ]]; do
   name=${BASH_REMATCH[2]}
   rest=${BASH_REMATCH[3]}
-  body=${rest// /}
-  if [[ $body == *"$name|$name"* ]]; then
+  name_pattern=${name//./\\.}
+  re_self_pipe="(^|[^A-Za-z0-9_:.-])$name_pattern ?\\| ?$name_pattern([^A-Za-z0-9_:.-]|\$)"
+  if [[ $rest =~ $re_self_pipe ]]; then
     deny fork-bomb 'a fork bomb (a function that pipes into itself in the background)' "$flat"
   fi
 done

@@ -258,6 +258,7 @@ describe('block-destructive-commands.sh', () => {
     [`rm -rf \${HOME}/*`, 'rm-rf-home'],
     ['git push --force origin main', 'git-force-push-main'],
     ['git push -f origin master', 'git-force-push-main'],
+    ['git push origin main --force', 'git-force-push-main'],
     ['git push origin +main', 'git-force-push-main'],
     ['git push --force-with-lease origin HEAD:refs/heads/main', 'git-force-push-main'],
     ['git -C repo push -uf origin main', 'git-force-push-main'],
@@ -313,6 +314,7 @@ describe('block-destructive-commands.sh', () => {
     'curl -s https://example.com/file | shasum',
     'npm run build && rm -rf ./coverage 2>/dev/null',
     'for f in *.log; do rm -f "$f"; done',
+    'a() { cat data|awk 1; }; a',
     '',
   ];
 
