@@ -1,5 +1,6 @@
 import {
   findNodeAtLocation,
+  getNodePath,
   type Node,
   type ParseError,
   parseTree,
@@ -141,24 +142,23 @@ function nearestNode(tree: Node, jsonPath: JsonPath): Node {
 
 function findDuplicateKeys(tree: Node): { jsonPath: JsonPath; offset: number }[] {
   const duplicates: { jsonPath: JsonPath; offset: number }[] = [];
-  const stack: { node: Node; jsonPath: JsonPath }[] = [{ node: tree, jsonPath: [] }];
+  const stack: Node[] = [tree];
   while (stack.length > 0) {
-    const { node, jsonPath } = stack.pop() as { node: Node; jsonPath: JsonPath };
+    const node = stack.pop() as Node;
     if (node.type === 'object') {
       const seen = new Set<string>();
       for (const property of node.children ?? []) {
         const [keyNode, valueNode] = property.children ?? [];
         if (keyNode === undefined) continue;
         const key = String(keyNode.value);
+        // The path is only built for the rare duplicate.
         if (seen.has(key))
-          duplicates.push({ jsonPath: [...jsonPath, key], offset: keyNode.offset });
+          duplicates.push({ jsonPath: getNodePath(keyNode), offset: keyNode.offset });
         seen.add(key);
-        if (valueNode !== undefined) stack.push({ node: valueNode, jsonPath: [...jsonPath, key] });
+        if (valueNode !== undefined && valueNode.children !== undefined) stack.push(valueNode);
       }
     } else if (node.type === 'array') {
-      for (const [index, child] of (node.children ?? []).entries()) {
-        stack.push({ node: child, jsonPath: [...jsonPath, index] });
-      }
+      for (const child of node.children ?? []) if (child.children !== undefined) stack.push(child);
     }
   }
   return duplicates.sort((a, b) => a.offset - b.offset);

@@ -30,10 +30,12 @@ export function parseTomlDocument(text: string): TomlDocument | TomlSyntaxError 
       text: { problem: `invalid TOML: ${reason}`, fix: 'see https://toml.io for the syntax' },
     };
   }
-  const keys = locateTomlKeys(text);
+  // Positions are only needed for errors: scan the text on first use.
+  let keys: Map<string, Position> | undefined;
   return {
     value,
     locate(jsonPath) {
+      keys ??= locateTomlKeys(text);
       for (let length = jsonPath.length; length > 0; length--) {
         const position = keys.get(formatJsonPath(jsonPath.slice(0, length)));
         if (position !== undefined) return position;
