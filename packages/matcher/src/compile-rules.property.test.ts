@@ -16,6 +16,11 @@ const TAGS = ['readonly', 'write', 'dangerous', 'test'] as const;
 const segment = fc.constantFrom('a', 'b', 'ab', 'src', 'a.b', '[id]', '{g}', 'x-y');
 const segments = fc.array(segment, { minLength: 1, maxLength: 4 });
 const relativePath = segments.map((parts) => parts.join('/'));
+// Few, overlapping names and shallow paths, so that generated rules and subjects often meet
+// (prefix hits, siblings such as `a` and `ab`, several candidate lists at once).
+const densePath = fc
+  .array(fc.constantFrom('a', 'ab', 'b'), { minLength: 1, maxLength: 3 })
+  .map((parts) => parts.join('/'));
 const noisyPath = fc
   .tuple(segments, fc.array(fc.constantFrom('.', 'zz/..', ''), { maxLength: 3 }), fc.boolean())
   .map(([parts, noise, trailing]) => [...noise, ...parts].join('/') + (trailing ? '/' : ''));
@@ -30,7 +35,7 @@ const toolMatcherValue = fc.record(
   {
     tool: oneOrMany(TOOLS),
     tag: oneOrMany(TAGS),
-    path_prefix: fc.oneof(relativePath, fc.array(relativePath, { minLength: 1, maxLength: 2 })),
+    path_prefix: fc.oneof(densePath, fc.array(densePath, { minLength: 1, maxLength: 2 })),
   },
   { requiredKeys: [] },
 );
@@ -51,7 +56,7 @@ const subjectArbitrary: fc.Arbitrary<MatchSubject> = fc.record(
     event: fc.constantFrom(...EVENTS, 'SessionStart'),
     tool: fc.constantFrom(...TOOLS, 'list_dir'),
     tags: fc.uniqueArray(fc.constantFrom(...TAGS), { maxLength: 3 }),
-    paths: fc.array(relativePath, { maxLength: 3 }),
+    paths: fc.array(densePath, { maxLength: 3 }),
   },
   { requiredKeys: ['event'] },
 );
@@ -151,6 +156,7 @@ describe('compileRules (properties)', () => {
         for (const ruleIndex of matched) expect(ofEvent).toContain(ruleIndex);
         expect(matched).toEqual(referenceMatch(rules, subject));
       }),
+      { numRuns: 500 },
     );
   });
 
@@ -172,6 +178,7 @@ describe('compileRules (properties)', () => {
             expect(['tool', 'tag', 'path_prefix']).toContain(explanation.criterion);
         }
       }),
+      { numRuns: 500 },
     );
   });
 });
