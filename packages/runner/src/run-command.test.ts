@@ -106,7 +106,7 @@ describe('runCommand timeout', () => {
   it('sends SIGTERM to the whole group when the timeout expires', async () => {
     const result = await runCommand({
       command: 'sleep 300 & echo "$$ $!"; wait',
-      timeoutMs: 1000,
+      timeoutMs: 2000,
       killGraceMs: 60_000,
     });
     expect(result).toMatchObject({
@@ -123,7 +123,7 @@ describe('runCommand timeout', () => {
   it('ends a child that traps and ignores SIGTERM with SIGKILL after killGraceMs', async () => {
     const result = await runCommand({
       command: `trap '' TERM; echo "$$ $$"; while :; do sleep 1; done`,
-      timeoutMs: 1000,
+      timeoutMs: 2000,
       killGraceMs: 200,
     });
     expect(result).toMatchObject({ timedOut: true, exitCode: null, signal: 'SIGKILL' });
@@ -133,7 +133,7 @@ describe('runCommand timeout', () => {
   it('kills a grandchild that ignores SIGTERM when the direct child dies of it', async () => {
     const result = await runCommand({
       command: `sh -c "trap '' TERM; sleep 300" & echo "$$ $!"; wait`,
-      timeoutMs: 1000,
+      timeoutMs: 2000,
       killGraceMs: 60_000,
     });
     expect(result.timedOut).toBe(true);

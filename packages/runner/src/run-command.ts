@@ -64,21 +64,13 @@ function spawnAndCollect(
 ): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const startedAt = performance.now();
-    // execa's own timeout, maxBuffer, cleanup and promise do not give our guarantees (they act on
-    // the direct child only and wait for every pipe holder), so the process is driven from here.
-    const subprocess = execa(options.file, options.args, {
-      cwd,
-      env,
-      extendEnv: false,
-      stdin: 'pipe',
-      stdout: 'pipe',
-      stderr: 'pipe',
-      buffer: false,
-      detached: true,
-      cleanup: false,
-      reject: false,
-      stripFinalNewline: false,
-    });
+    let subprocess: ReturnType<typeof startSubprocess>;
+    try {
+      subprocess = startSubprocess(options, cwd, env);
+    } catch (error) {
+      reject(spawnFailed(options, error));
+      return;
+    }
     const pgid = subprocess.pid;
     if (pgid === undefined) {
       subprocess.then(
@@ -199,6 +191,25 @@ function spawnAndCollect(
       }, options.timeoutMs);
     }
     options.signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+// execa's own timeout, maxBuffer, cleanup and promise do not give our guarantees (they act on the
+// direct child only, kill instead of draining, or wait for every pipe holder), so they are all off
+// and the process and its streams are driven by spawnAndCollect.
+function startSubprocess(options: NormalizedRunOptions, cwd: string, env: Record<string, string>) {
+  return execa(options.file, options.args, {
+    cwd,
+    env,
+    extendEnv: false,
+    stdin: 'pipe',
+    stdout: 'pipe',
+    stderr: 'pipe',
+    buffer: false,
+    detached: true,
+    cleanup: false,
+    reject: false,
+    stripFinalNewline: false,
   });
 }
 
