@@ -31,3 +31,10 @@ export class LoopAdapterError extends Error {
     );
   }
 }
+
+/** Throws `INVALID_OPTIONS` naming the option, the value and the fix, unless `ok`. */
+export function checkOption(ok: boolean, option: string, value: unknown, fix: string): void {
+  if (ok) return;
+  const shown = typeof value === 'string' ? JSON.stringify(value) : String(value);
+  throw new LoopAdapterError({ code: 'INVALID_OPTIONS', message: `${option} is ${shown}: ${fix}` });
+}

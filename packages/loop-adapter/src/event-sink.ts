@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EventRecord, EventRecordBody } from '@soong-agent/protocol';
-import { LoopAdapterError } from './errors.js';
+import { checkOption, LoopAdapterError } from './errors.js';
 import { readEventLog } from './event-log.js';
 
 /** Where session records go. `emit` stamps `seq`, `ts` and `session_id` and returns the record. */
@@ -26,6 +26,12 @@ export interface JsonlEventSinkOptions {
  * continues its `seq`.
  */
 export function createJsonlEventSink(file: string, options: JsonlEventSinkOptions): EventSink {
+  checkOption(
+    typeof options?.sessionId === 'string' && options.sessionId !== '',
+    'sessionId',
+    options?.sessionId,
+    'pass createSessionId()',
+  );
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   let seq = 0;
   let needsNewline = false;

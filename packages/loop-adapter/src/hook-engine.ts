@@ -15,6 +15,7 @@ import {
 import { RunnerError, type RunResult, runCommand } from '@soong-agent/runner';
 import type { ArtifactStore } from './artifact-store.js';
 import { boundToolInput } from './bound-tool-io.js';
+import { checkOption } from './errors.js';
 import type { EventSink } from './event-sink.js';
 import { summarizeText, takeTail } from './summarize-text.js';
 
@@ -148,6 +149,12 @@ const BLOCKING: ReadonlySet<string> = new Set(BLOCKING_EVENTS);
  */
 export function createHookEngine(options: HookEngineOptions): HookEngine {
   const { config, sink, sessionId, artifacts } = options;
+  checkOption(
+    typeof sessionId === 'string' && sessionId !== '',
+    'sessionId',
+    sessionId,
+    'pass createSessionId()',
+  );
   const projectDir = path.resolve(options.projectDir ?? config.projectDir);
   const agentHome = path.resolve(config.home);
   const runner = options.runner ?? runCommand;

@@ -19,11 +19,11 @@ describe('createSessionId', () => {
     const max = new Date('2999-12-31T23:59:59Z').getTime();
     fc.assert(
       fc.property(
-        fc.integer({ min, max }),
+        fc.integer({ min, max: max - 10 ** 10 }),
         fc.integer({ min: 1000, max: 10 ** 10 }),
         (start, gap) => {
           const earlier = createSessionId(new Date(start));
-          const later = createSessionId(new Date(Math.min(start + gap, max + 999)));
+          const later = createSessionId(new Date(start + gap));
           expect(earlier < later).toBe(true);
         },
       ),

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { HookContextNodeSchema, renderHookContext, StopInputSchema } from '@soong-agent/protocol';
 import { describe, expect, it } from 'vitest';
+import { LoopAdapterError } from './errors.js';
 import { hookContextToMessage } from './observe.js';
 import { createStopController } from './stop-controller.js';
 import { hookCommand, recordsOf, recordTypes, setup } from './test-helpers/setup.js';
@@ -78,6 +79,19 @@ describe('createStopController', () => {
     },
     PROCESS_TIMEOUT,
   );
+
+  it('throws INVALID_OPTIONS when the limit is negative or not an integer', () => {
+    const { engine, sink } = setup(tempDir(), {});
+    for (const limit of [-1, 1.5, Number.NaN]) {
+      let code: string | undefined;
+      try {
+        createStopController({ engine, sink, limit });
+      } catch (error) {
+        code = LoopAdapterError.isInstance(error) ? error.code : undefined;
+      }
+      expect(code).toBe('INVALID_OPTIONS');
+    }
+  });
 
   it(
     'never lets the stop through by count when the limit is 0',

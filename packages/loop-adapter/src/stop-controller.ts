@@ -1,4 +1,5 @@
 import type { HookContextNode } from '@soong-agent/protocol';
+import { checkOption } from './errors.js';
 import type { EventSink } from './event-sink.js';
 import type { HookEngine, HookOutcome } from './hook-engine.js';
 
@@ -43,6 +44,12 @@ export interface StopController {
  */
 export function createStopController(options: StopControllerOptions): StopController {
   const { engine, sink, limit } = options;
+  checkOption(
+    Number.isInteger(limit) && limit >= 0,
+    'limit',
+    limit,
+    'pass hooks.stop_loop_limit, an integer >= 0 (0 = no limit)',
+  );
   const reasons: string[] = [];
   return {
     get preventedCount() {
