@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  EventRecordSchema,
   type HookEvent,
   type HookInput,
   HookInputSchema,
@@ -1025,6 +1026,8 @@ describe('examples/hooks/README.md hooks.json', () => {
       installReadmeHooks(workspace);
       const run = await runCli(workspace, ['hooks', 'validate']);
       expect(run.code, run.stdout + run.stderr).toBe(0);
+      // Every command's first word is an installed, executable script: nothing to warn about.
+      expect(run.stdout + run.stderr).not.toMatch(/warning/i);
     },
     PROCESS_TEST_MS,
   );
@@ -1055,5 +1058,79 @@ describe('examples/hooks/README.md hooks.json', () => {
       expect(lines).toHaveLength(2);
     },
     PROCESS_TEST_MS,
+  );
+  it(
+    'denies rm -rf /, a .env write and three stops, then lets the stop through in a scripted session',
+    async () => {
+      const workspace = makeWorkspace();
+      installReadmeHooks(workspace);
+      writeFiles(workspace.projectDir, {
+        'package.json': JSON.stringify({
+          name: 'p',
+          scripts: { test: 'echo failing >&2; exit 1' },
+        }),
+      });
+      const script = path.join(workspace.osHome, 'session.json');
+      fs.writeFileSync(
+        script,
+        JSON.stringify({
+          turns: [
+            { text: 'cleaning up', tool_calls: [{ name: 'bash', input: { command: 'rm -rf /' } }] },
+            {
+              text: 'configuring',
+              tool_calls: [{ name: 'write_file', input: { path: '.env', content: 'TOKEN=1' } }],
+            },
+            { text: 'done' },
+          ],
+        }),
+      );
+      const run = await runCli(workspace, [
+        'run',
+        'clean up',
+        '--model',
+        `scripted:${script}`,
+        '--yes',
+        '--json',
+      ]);
+      expect(run.code, run.stderr).toBe(0);
+      const records = run.stdout
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map((line) => EventRecordSchema.parse(JSON.parse(line)));
+      const hookIds = (type: string) =>
+        records.flatMap((record) =>
+          record.type === type && 'hook_id' in record ? [record.hook_id] : [],
+        );
+      expect(hookIds('tool_denied')).toEqual(['block-destructive-commands', 'protect-paths']);
+      expect(
+        records.flatMap((record) =>
+          record.type === 'stop_hook_prevented' ? [record.prevented_count] : [],
+        ),
+      ).toEqual([1, 2, 3]);
+      const stopOutcomes = records.flatMap((record) =>
+        record.type === 'hook_finished' && record.hook_id === 'require-tests-before-stop'
+          ? [record.decision]
+          : [],
+      );
+      expect(stopOutcomes).toEqual(['deny', 'deny', 'deny', 'allow']);
+      expect(hookIds('hook_failed')).toEqual([]);
+      expect(records.at(-1)).toMatchObject({ type: 'loop_ended', reason: 'completed' });
+      const audited = fs
+        .readFileSync(path.join(workspace.agentHome, 'audit.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { event: string }).event);
+      expect(audited).toEqual([
+        'SessionStart',
+        'UserPromptSubmit',
+        'PreToolUse',
+        'PreToolUse',
+        'Stop',
+        'Stop',
+        'Stop',
+        'Stop',
+      ]);
+    },
+    PROCESS_TEST_MS * 4,
   );
 });
