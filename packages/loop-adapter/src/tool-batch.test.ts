@@ -231,6 +231,36 @@ describe('executeToolBatch', () => {
     expect(recordsOf(sink.records, 'tool_finished')[0]?.is_error).toBe(true);
   });
 
+  it('denies the call and halts like a permission deny when the permission callback throws', async () => {
+    const root = tempDir();
+    const { engine, sink } = setup(root, {});
+    const results = await executeToolBatch(
+      [
+        { id: 'c1', name: 'write_file', input: { path: 'a' } },
+        { id: 'c2', name: 'read_file', input: { path: 'b' } },
+      ],
+      {
+        tools: TOOLS,
+        engine,
+        permission: async () => {
+          throw new Error('prompt closed');
+        },
+        artifacts: createFileArtifactStore(path.join(root, 'a')),
+        sink,
+      },
+    );
+    expect(results.map((r) => [r.status, r.content])).toEqual([
+      ['denied', 'denied by permission: permission check failed: prompt closed'],
+      ['skipped', SKIPPED_TOOL_TEXT],
+    ]);
+    expect(recordTypes(sink.records)).toEqual([
+      'tool_started',
+      'permission_denied',
+      'tool_denied',
+      'tool_skipped',
+    ]);
+  });
+
   it('gives the remaining calls "aborted" results when the signal aborts mid-batch', async () => {
     const root = tempDir();
     const { engine, sink } = setup(root, {});

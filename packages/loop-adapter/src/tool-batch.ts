@@ -176,7 +176,7 @@ export async function executeToolBatch(
       continue;
     }
 
-    const verdict = await permission({ call, tool, risk: tool.risk, paths });
+    const verdict = await askPermission(permission, { call, tool, risk: tool.risk, paths });
     if (!verdict.allow) {
       sink.emit({
         type: 'permission_denied',
@@ -245,6 +245,19 @@ async function execute(
       content: `tool ${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`,
       isError: true,
     };
+  }
+}
+
+// A permission callback that throws fails closed: the call is denied, the batch goes on.
+async function askPermission(
+  permission: PermissionCallback,
+  request: Parameters<PermissionCallback>[0],
+): Promise<Awaited<ReturnType<PermissionCallback>>> {
+  try {
+    return await permission(request);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { allow: false, reason: `permission check failed: ${message}` };
   }
 }
 
