@@ -135,9 +135,11 @@ export function describeZodIssues(
             text: {
               problem: `unknown ${isEvents ? 'event' : 'key'} ${quote(key)}`,
               fix:
-                suggestion === undefined
-                  ? `remove it (${listing})`
-                  : `did you mean ${quote(suggestion)}? (${listing})`,
+                !isEvents && options.eventKeys?.includes(key) && jsonPath.length === 0
+                  ? `events go inside "hooks": { ${quote(key)}: [...] }`
+                  : suggestion === undefined
+                    ? `remove it (${listing})`
+                    : `did you mean ${quote(suggestion)}? (${listing})`,
             },
           });
         }
