@@ -120,6 +120,21 @@ describe('runCommand timeout', () => {
     expect(await groupGone(leader)).toBe(true);
   }, 30_000);
 
+  it('delivers SIGTERM to grandchildren, not only the direct child, when the timeout expires', async () => {
+    const mark = path.join(makeTempDir(), 'got-term');
+    // The grandchild records the SIGTERM it gets; the direct child catches its own and leaves
+    // the grandchild a second to write, then exits with a code of its own.
+    const inner = `trap 'echo term >> "$MARK"; exit 0' TERM; sleep 300 & wait`;
+    const result = await runCommand({
+      command: `trap 'sleep 1; exit 5' TERM; sh -c '${inner.replaceAll("'", `'"'"'`)}' & wait`,
+      env: { MARK: mark },
+      timeoutMs: 2000,
+      killGraceMs: 60_000,
+    });
+    expect(result).toMatchObject({ timedOut: true, exitCode: 5, signal: null });
+    expect(fs.readFileSync(mark, 'utf8')).toBe('term\n');
+  }, 30_000);
+
   it('ends a child that traps and ignores SIGTERM with SIGKILL after killGraceMs', async () => {
     const result = await runCommand({
       command: `trap '' TERM; echo "$$ $$"; while :; do sleep 1; done`,

@@ -38,7 +38,12 @@ export function resolveWorkingDir(
   }
   if (allowedRoots === undefined) return dir;
 
-  const real = fs.realpathSync(dir);
+  let real: string;
+  try {
+    real = fs.realpathSync(dir);
+  } catch (cause) {
+    throw cwdInvalid(`cwd ${JSON.stringify(dir)} cannot be resolved to a real path`, cause);
+  }
   const realRoots: string[] = [];
   for (const root of allowedRoots) {
     const absolute = path.resolve(root);
