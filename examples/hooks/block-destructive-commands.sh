@@ -103,15 +103,13 @@ if [[ -n $full_input_file ]]; then
 fi
 
 # --- normalise -------------------------------------------------------------------------------
-text=${command_text//$'\\\n'/ }  # line continuations
-# Quotes and escapes do not change which words a command has (tr: linear time on long input).
-text=$(tr -d "\"'\\\\" <<<"$text" | tr '\t\r' '  ')
-while [[ $text =~ \$\{([A-Za-z_][A-Za-z0-9_]*)\} ]]; do # ${HOME} -> $HOME
-  text=${text//"${BASH_REMATCH[0]}"/\$${BASH_REMATCH[1]}}
+text=${command_text//$'\\\n'/ } # line continuations
+# One line: quotes and escapes go (they do not change which words a command has), tabs become
+# spaces, newlines `;` (both end a command), runs of spaces one space. tr keeps it linear in time.
+flat=$(printf '%s' "$text" | tr -d "\"'\\\\" | tr '\t\r\n' '  ;' | tr -s ' ')
+while [[ $flat =~ \$\{([A-Za-z_][A-Za-z0-9_]*)\} ]]; do # ${HOME} -> $HOME
+  flat=${flat//"${BASH_REMATCH[0]}"/\$${BASH_REMATCH[1]}}
 done
-# One line, single spaces (newlines become `;`, which separate commands just like them).
-flat=${text//$'\n'/ ; }
-while [[ $flat == *'  '* ]]; do flat=${flat//'  '/' '}; done
 
 # --- whole-command patterns (they span several simple commands) -------------------------------
 rest=$flat
