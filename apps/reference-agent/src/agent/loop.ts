@@ -11,6 +11,8 @@ import {
   type ToolResult,
 } from '@soong-agent/loop-adapter';
 import type { LoopEndReason } from '@soong-agent/protocol';
+import { CliError } from '../errors.js';
+import { createCallIdGenerator } from '../model/call-ids.js';
 import type { ChatMessage, ModelProvider, ToolSpec } from '../model/provider.js';
 import type { AgentTool } from '../tools/types.js';
 
@@ -37,8 +39,6 @@ export interface AgentLoopOptions {
   maxTurns?: number;
   /** Aborts the loop: in-flight hooks and tools are killed, the loop ends with `aborted`. */
   signal?: AbortSignal;
-  /** Unique call ids for calls the model gives none: `call_1`, `call_2`, … skipping ids already used. */
-  nextCallId?: () => string;
 }
 
 /** How a loop ended. `error` is set when the reason is `error`. */
@@ -76,26 +76,6 @@ function messageText(message: ChatMessage | undefined): {
   return { role: message.role, text: boundRecordText(message.content) };
 }
 
-/** Call ids `call_1`, `call_2`, … that skip any id already taken in the session. */
-export function createCallIdGenerator(taken: Set<string> = new Set()): {
-  next(): string;
-  taken: Set<string>;
-} {
-  let counter = 0;
-  return {
-    taken,
-    next() {
-      let id: string;
-      do {
-        counter += 1;
-        id = `call_${counter}`;
-      } while (taken.has(id));
-      taken.add(id);
-      return id;
-    },
-  };
-}
-
 /**
  * One agent loop (the handling of one user prompt, SPEC §4): model call → `model_turn` → tool
  * batch via `executeToolBatch` (results back to the model as `tool` messages) or, without tool
@@ -106,8 +86,8 @@ export function createCallIdGenerator(taken: Set<string> = new Set()): {
 export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoopResult> {
   const { provider, sink, signal, messages } = options;
   const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
+  // Ids the provider leaves out become call_1, call_2, …; a provider-given id used twice is an error.
   const ids = createCallIdGenerator();
-  const nextCallId = options.nextCallId ?? (() => ids.next());
   const specs: ToolSpec[] = [...options.tools.values()].map((tool) => ({
     name: tool.name,
     description: tool.description,
@@ -133,7 +113,13 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
         ...(signal === undefined ? {} : { signal }),
       });
       const calls: ToolCall[] = response.toolCalls.map((call) => {
-        const id = call.id ?? nextCallId();
+        if (call.id !== undefined && ids.taken.has(call.id)) {
+          throw new CliError({
+            code: 'RUNTIME',
+            message: `the model used call id "${call.id}" twice in this session; call ids must be unique`,
+          });
+        }
+        const id = call.id ?? ids.next();
         ids.taken.add(id);
         return { id, name: call.name, input: call.input ?? {} };
       });

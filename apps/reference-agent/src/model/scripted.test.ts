@@ -115,10 +115,33 @@ describe('createScriptedProvider', () => {
     const messages = [{ role: 'user' as const, content: 'go' }];
     expect(await provider.complete({ messages, tools })).toEqual({
       text: 'one',
-      toolCalls: [{ name: 'list_dir', input: { path: '.' } }],
+      toolCalls: [{ id: 'call_1', name: 'list_dir', input: { path: '.' } }],
     });
     expect(await provider.complete({ messages, tools })).toEqual({ text: 'two', toolCalls: [] });
     expect(await provider.complete({ messages, tools })).toEqual({ text: 'two', toolCalls: [] });
+  });
+
+  it('numbers calls without an id call_1, call_2, … skipping ids the script gives', async () => {
+    const provider = createScriptedProvider(
+      parseModelScript(
+        {
+          turns: [
+            { tool_calls: [{ name: 'a' }, { name: 'b' }] },
+            { tool_calls: [{ id: 'call_1', name: 'c' }, { name: 'd' }] },
+          ],
+        },
+        'f',
+      ),
+    );
+    const request = { messages: [{ role: 'user' as const, content: 'go' }], tools };
+    const first = await provider.complete(request);
+    const second = await provider.complete(request);
+    expect([...first.toolCalls, ...second.toolCalls].map((call) => call.id)).toEqual([
+      'call_2',
+      'call_3',
+      'call_1',
+      'call_4',
+    ]);
   });
 
   it('checks expect against the last user message and ignores tool results when the expectation holds', async () => {

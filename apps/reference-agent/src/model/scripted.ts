@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { CliError } from '../errors.js';
+import { createCallIdGenerator } from './call-ids.js';
 import type { ChatMessage, ModelProvider, ModelRequest, ModelResponse } from './provider.js';
 
 /** One scripted model turn (SPEC §6). */
@@ -188,9 +189,15 @@ function indent(text: string): string {
  * The offline `scripted` provider: each model call consumes the next turn of the script; when the
  * turns run out the model ends with the last turn's text and no tool calls. An unmet `expect`
  * rejects with `CliError` `SCRIPT_EXPECTATION_FAILED` showing what the model was actually sent.
+ * Calls without an id get `call_1`, `call_2`, … (skipping ids the script gives), unique per session.
  */
 export function createScriptedProvider(script: ModelScript): ModelProvider {
   let next = 0;
+  const scriptIds = script.turns.flatMap((turn) =>
+    turn.toolCalls.flatMap((call) => (call.id === undefined ? [] : [call.id])),
+  );
+  // call_1, call_2, … for calls without an id, skipping every id the script gives.
+  const ids = createCallIdGenerator(new Set(scriptIds));
   return {
     id: `scripted:${script.file}`,
     async complete(request: ModelRequest): Promise<ModelResponse> {
@@ -216,7 +223,7 @@ export function createScriptedProvider(script: ModelScript): ModelProvider {
       }
       return {
         text: turn.text,
-        toolCalls: turn.toolCalls.map((call) => ({ ...call })),
+        toolCalls: turn.toolCalls.map((call) => ({ ...call, id: call.id ?? ids.next() })),
       };
     },
   };
