@@ -79,6 +79,8 @@ export function commandPath(command: string): string | undefined {
   const word = match?.[1] ?? match?.[2] ?? match?.[3];
   if (word === undefined || word === '') return undefined;
   if (match?.[3] !== undefined && /[$`\\*?[{;&|<>()]/.test(word)) return undefined;
+  // `~user/…` is another user's home: not resolvable here, so not checked.
+  if (word.startsWith('~') && word !== '~' && !word.startsWith('~/')) return undefined;
   return word.includes('/') || word.startsWith('~') ? word : undefined;
 }
 
