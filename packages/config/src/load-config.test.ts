@@ -228,6 +228,31 @@ describe('loadConfig', () => {
     expect(explained[1]).toMatchObject({ criterion: 'tool' });
   });
 
+  it('gives explain the rule index within the event when other events come first', () => {
+    layout.write(
+      'hooks.json',
+      hooksJson({
+        Stop: [{ hooks: [{ type: 'command', command: 'a' }] }],
+        PostToolUse: [
+          guardRule('b'),
+          { hooks: [{ type: 'command', command: 'c', working_dir: '~/w' }] },
+        ],
+      }),
+    );
+    const { hooks } = load();
+    const explained = hooks.explain({ event: 'PostToolUse', tool: 'grep' });
+    expect(
+      explained.map((entry) => [entry.ruleIndex, entry.matched, entry.rule.ruleIndex]),
+    ).toEqual([
+      [0, false, 0],
+      [1, true, 1],
+    ]);
+    expect(hooks.match({ event: 'PostToolUse', tool: 'grep' })[0]?.workingDir).toBe(
+      path.join(layout.homeDir, 'w'),
+    );
+    expect(Object.isFrozen(hooks.rules[1]?.hooks[0])).toBe(true);
+  });
+
   it('accepts the bare-string matcher shorthand and a $schema key', () => {
     layout.write(
       'hooks.json',
