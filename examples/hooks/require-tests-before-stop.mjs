@@ -89,8 +89,9 @@ function parseOptions(argv) {
   }
   const timeoutSeconds = Number(parsed.values.timeout ?? DEFAULT_TIMEOUT_SECONDS);
   const maxDenials = Number(parsed.values['max-denials'] ?? DEFAULT_MAX_DENIALS);
-  if (!(timeoutSeconds > 0))
+  if (!(timeoutSeconds > 0)) {
     fail(`--timeout must be a number of seconds > 0, got ${parsed.values.timeout}`);
+  }
   if (!Number.isInteger(maxDenials) || maxDenials < 1) {
     fail(`--max-denials must be an integer >= 1, got ${parsed.values['max-denials']}`);
   }
@@ -202,10 +203,11 @@ function tail(output) {
 }
 
 async function main() {
+  const text = await readStdin(); // all of it first, whatever happens next
   const options = parseOptions(process.argv.slice(2));
   let input;
   try {
-    input = JSON.parse(await readStdin());
+    input = JSON.parse(text);
   } catch (error) {
     fail(`stdin is not a hook input: ${error.message}`);
   }
