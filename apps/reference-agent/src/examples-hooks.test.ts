@@ -818,7 +818,11 @@ describe('require-tests-before-stop.mjs', () => {
     'exits non-zero with the usage on stderr when its arguments are invalid',
     async () => {
       const workspace = makeWorkspace();
-      for (const args of [['--timeout', 'soon'], ['--max-denials', '0'], ['npm', 'test']]) {
+      for (const args of [
+        ['--timeout', 'soon'],
+        ['--max-denials', '0'],
+        ['npm', 'test'],
+      ]) {
         const run = await runHook(REQUIRE_TESTS, workspace, stopInput(workspace), { args });
         expect(run.code).toBe(1);
         expect(run.stdout).toBe('');
