@@ -93,9 +93,11 @@ for (const hangCase of hangCases) {
   const start = performance.now();
   const result = await runCommand({ command: hangCase.command, timeoutMs: TIMEOUT_MS });
   const elapsed = performance.now() - start;
+  const bound = TIMEOUT_MS + DEFAULT_KILL_GRACE_MS;
   rows[hangCase.name] = {
     'settled after': fmt(elapsed),
-    'bound (timeoutMs + killGraceMs)': fmt(TIMEOUT_MS + DEFAULT_KILL_GRACE_MS),
+    'timeoutMs + killGraceMs': fmt(bound),
+    'settled / bound': (elapsed / bound).toFixed(2),
     timedOut: result.timedOut,
     exit: result.signal ?? result.exitCode,
   };

@@ -432,4 +432,19 @@ describe('killAllRuns', () => {
     }
     expect(killAllRuns()).toBe(0);
   }, 30_000);
+
+  it('escalates to SIGKILL after killGraceMs when asked for SIGTERM and the child ignores it', async () => {
+    const pids = withPidFile(`trap '' TERM; `);
+    const running = runCommand({
+      command: pids.command,
+      env: pids.env,
+      killGraceMs: 100,
+      timeoutMs: 0,
+    });
+    const { leader, grandchild } = await pids.started();
+    expect(killAllRuns('SIGTERM')).toBe(1);
+    const result = await running;
+    expect(result).toMatchObject({ aborted: true, signal: 'SIGKILL' });
+    expect(await allGone([leader, grandchild])).toBe(true);
+  }, 30_000);
 });
