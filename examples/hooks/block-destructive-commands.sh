@@ -57,11 +57,11 @@ if ! payload=$(cat); then
   exit 1
 fi
 
-# One jq call: tool name, project dir, the full input's file when the agent truncated the input,
+# One jq call: tool name (empty unless PreToolUse), project dir, the full input's file when the agent truncated the input,
 # the command (it may span lines), then a "." line so that $(...) keeps the command's newlines.
 if [[ ! $payload =~ [^[:space:]] ]] || ! fields=$(jq -r '
     if type != "object" then error("the input is not a JSON object") else . end
-    | (.tool.name // "" | tostring),
+    | (if .event == "PreToolUse" then .tool.name // "" | tostring else "" end),
       (.project_dir // "" | tostring),
       (if .tool.input_truncated == true then .tool.input_artifact_ref.path // "?" else "" end),
       (.tool.input.command // "" | tostring),

@@ -26,7 +26,7 @@ What it does
 Events
   PreToolUse, for the write tools: `"matcher": { "tag": "write" }` (every tool's tags include its
   risk class), or `{ "tool": ["write_file", "edit_file"] }`. On other events, or a call without
-  paths, it allows.
+  paths, it allows (only PreToolUse can block).
 
 Configure (hooks.json in the agent home; needs python3 on PATH)
   "PreToolUse": [
@@ -149,7 +149,7 @@ def main():
         return 1
     tool = payload.get("tool")
     paths = tool.get("paths") if isinstance(tool, dict) else None
-    if not isinstance(paths, list) or not paths:
+    if payload.get("event") != "PreToolUse" or not isinstance(paths, list) or not paths:
         answer("allow")
 
     project_dir = payload.get("project_dir")

@@ -129,6 +129,15 @@ function stopInput(
   });
 }
 
+function postToolUse(workspace: Workspace, tool: ToolCallInfo): HookInput {
+  return checked({
+    ...common(workspace, 'PostToolUse'),
+    tool,
+    result: { is_error: false, bytes: 2, content: 'ok' },
+    duration_ms: 3,
+  });
+}
+
 function everyEventInputs(workspace: Workspace): HookInput[] {
   const tool = toolCall('bash', { command: 'ls -la' });
   return [
@@ -456,6 +465,16 @@ describe('block-destructive-commands.sh', () => {
   );
 
   it(
+    'allows on PostToolUse, where a deny could not block anything',
+    async () => {
+      const workspace = makeWorkspace();
+      const input = postToolUse(workspace, toolCall('bash', { command: 'rm -rf /' }));
+      expect(decisionOf(await runHook(BLOCK, workspace, input)).decision).toBe('allow');
+    },
+    PROCESS_TEST_MS,
+  );
+
+  it(
     'exits non-zero with a message on stderr when stdin is not a hook input',
     async () => {
       const workspace = makeWorkspace();
@@ -577,7 +596,7 @@ describe('protect-paths.py', () => {
   );
 
   it(
-    'allows a call without paths and an event that is not about a tool',
+    'allows a call without paths, a Stop and a PostToolUse (which cannot block)',
     async () => {
       const workspace = projectWithSecrets();
       const noPaths = preToolUse(workspace, toolCall('bash', { command: 'echo x > .env' }));
@@ -585,6 +604,9 @@ describe('protect-paths.py', () => {
       expect(decisionOf(await runHook(PROTECT, workspace, stopInput(workspace))).decision).toBe(
         'allow',
       );
+      const envFile = path.join(workspace.projectDir, '.env');
+      const after = postToolUse(workspace, toolCall('write_file', { path: '.env' }, [envFile]));
+      expect(decisionOf(await runHook(PROTECT, workspace, after)).decision).toBe('allow');
     },
     PROCESS_TEST_MS,
   );
