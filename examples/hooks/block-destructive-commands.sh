@@ -52,8 +52,13 @@ readonly HOOK_NAME=block-destructive-commands
 readonly SYSTEM_DIRS=' /bin /boot /dev /etc /home /lib /lib32 /lib64 /opt /proc /root /sbin /srv /sys /usr /var '
 
 # Read all of stdin before anything else, so that the agent never sees a broken pipe.
-if ! payload=$(cat); then
+if ! payload=$(</dev/stdin); then
   echo "$HOOK_NAME: could not read stdin" >&2
+  exit 1
+fi
+
+if ! command -v jq >/dev/null 2>&1; then
+  echo "$HOOK_NAME: jq is not on PATH ($PATH); install jq (https://jqlang.github.io/jq/)" >&2
   exit 1
 fi
 
