@@ -2,16 +2,19 @@
 // argv: <runner entry URL> <pid file> <mode>
 //   mode "wait":        start a long run and wait to be signalled
 //   mode "exit":        start a long run, then process.exit(0) while it is in flight
-//   mode "own-handler": like "wait", with its own SIGTERM listener that exits 0 a moment later
+//   mode "own-handler": like "wait", with its own SIGTERM listener; it exits 0 once the run has
+//                       settled after the signal (exit 1 if that never happens)
 import fs from 'node:fs';
 
 const [entryUrl, pidFile, mode] = process.argv.slice(2);
 const { runCommand } = await import(entryUrl);
 
+let signalled = false;
 if (mode === 'own-handler') {
   process.on('SIGTERM', () => {
+    signalled = true;
     process.stdout.write('own handler\n');
-    setTimeout(() => process.exit(0), 100);
+    setTimeout(() => process.exit(1), 60_000).unref();
   });
 }
 
@@ -22,6 +25,7 @@ runCommand({
   timeoutMs: 0,
 }).then((result) => {
   process.stdout.write(`settled ${JSON.stringify(result)}\n`);
+  if (signalled) process.exit(0);
 });
 
 const poll = setInterval(() => {
