@@ -11,6 +11,11 @@ function packageVersion(): string {
   return manifest.version;
 }
 
+// `soong-agent run … --json | head` closes stdout early; the run still finishes and logs everything.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+});
+
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(`${packageVersion()}\n`);

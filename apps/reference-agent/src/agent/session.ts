@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import {
   ConfigError,
@@ -43,11 +43,30 @@ export function resolveLocations(options: { home?: string; project?: string }): 
   };
 }
 
-/** Loads config.toml and hooks.json once (the session's snapshot); a broken file is `CliError` `CONFIG` (exit 2). */
+function checkProjectDir(projectDir: string): void {
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(projectDir).isDirectory();
+  } catch {
+    isDirectory = false;
+  }
+  if (!isDirectory) {
+    throw new CliError({
+      code: 'USAGE',
+      message: `project dir ${projectDir} does not exist or is not a directory (--project)`,
+    });
+  }
+}
+
+/**
+ * Loads config.toml and hooks.json once (the session's snapshot). A missing project dir is
+ * `CliError` `USAGE`, a broken file `CliError` `CONFIG` (both exit 2).
+ */
 export function loadConfigOrExit(
   locations: Locations,
   options: { noHooks?: boolean } = {},
 ): LoadedConfig {
+  checkProjectDir(locations.projectDir);
   try {
     return loadConfig({
       home: locations.home,
