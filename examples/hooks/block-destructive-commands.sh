@@ -51,8 +51,9 @@ set -uo pipefail -f
 readonly HOOK_NAME=block-destructive-commands
 readonly SYSTEM_DIRS=' /bin /boot /dev /etc /home /lib /lib32 /lib64 /opt /proc /root /sbin /srv /sys /usr /var '
 
-# Read all of stdin before anything else, so that the agent never sees a broken pipe.
-if ! payload=$(</dev/stdin); then
+# Read all of stdin before anything else, so that the agent never sees a broken pipe. (cat, not
+# $(</dev/stdin): stdin may be a socket, which cannot be opened by name.)
+if ! payload=$(cat); then
   echo "$HOOK_NAME: could not read stdin" >&2
   exit 1
 fi
