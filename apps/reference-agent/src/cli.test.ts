@@ -52,7 +52,9 @@ describe('soong-agent', () => {
       expect((await runCli(['run'])).code).toBe(2);
       expect((await runCli(['run', 'x', '--max-turns', '0'])).code).toBe(2);
       expect((await runCli(['hooks'])).code).toBe(2);
-    expect((await runCli(['hooks', 'list', '--project', '/nonexistent/soong-agent-project'])).code).toBe(2);
+      expect(
+        (await runCli(['hooks', 'list', '--project', '/nonexistent/soong-agent-project'])).code,
+      ).toBe(2);
     },
     TIMEOUT,
   );

@@ -10,16 +10,22 @@ export type PermissionSettings = Settings['permissions'];
 export type AskUser = (question: string) => Promise<boolean>;
 
 /**
- * Asks on the terminal when both stdin and stderr are TTYs (node:readline; answer `y` or `yes`);
+ * Asks on the terminal when both stdin and stderr are TTYs (node:readline; answer `y` or `yes`;
+ * `signal` cancels a pending question);
  * undefined otherwise — then `ask` means deny. `/dev/tty` is not opened behind a redirected
  * stdin, so a piped or CI run can never block on a prompt.
  */
-export function createTerminalAsk(): AskUser | undefined {
+export function createTerminalAsk(options: { signal?: AbortSignal } = {}): AskUser | undefined {
   if (process.stdin.isTTY !== true || process.stderr.isTTY !== true) return undefined;
   return async (question) => {
     const readline = createInterface({ input: process.stdin, output: process.stderr });
+    // In raw mode Ctrl+C reaches readline, not the process: forward it so the run aborts as usual.
+    readline.on('SIGINT', () => process.kill(process.pid, 'SIGINT'));
     try {
-      const answer = await readline.question(`${question} [y/N] `);
+      const answer = await readline.question(
+        `${question} [y/N] `,
+        options.signal === undefined ? {} : { signal: options.signal },
+      );
       return /^y(es)?$/i.test(answer.trim());
     } finally {
       readline.close();

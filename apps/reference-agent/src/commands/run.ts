@@ -62,7 +62,9 @@ export async function runWithPresentation(
     if (timeline === undefined) process.stdout.write(`${JSON.stringify(record)}\n`);
     else timeline.onRecord(record);
   };
-  const terminalAsk = presentation.interactive === false ? undefined : createTerminalAsk();
+  const signals = abortOnSignals();
+  const terminalAsk =
+    presentation.interactive === false ? undefined : createTerminalAsk({ signal: signals.signal });
   const ask =
     terminalAsk === undefined
       ? undefined
@@ -74,7 +76,6 @@ export async function runWithPresentation(
     yes: options.yes === true,
     ...(ask === undefined ? {} : { ask }),
   });
-  const signals = abortOnSignals();
   let outcome: SessionOutcome;
   try {
     outcome = await runSession({
