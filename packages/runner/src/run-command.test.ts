@@ -285,6 +285,13 @@ describe('runCommand input', () => {
       timeoutMs: 60_000,
     });
     expect(result).toMatchObject({ exitCode: 0, stdout: 'ignored\n', timedOut: false });
+    // Also when the child lives on for a while with the pipe full, then exits.
+    const later = await runCommand({
+      command: 'sleep 0.3; echo later',
+      input: tenMegabytes,
+      timeoutMs: 60_000,
+    });
+    expect(later).toMatchObject({ exitCode: 0, stdout: 'later\n', timedOut: false });
   }, 60_000);
 
   it('delivers every byte of 10 MB input to a child that reads it', async () => {
