@@ -134,6 +134,12 @@ export interface HookEngineOptions {
   runner?: typeof runCommand | undefined;
 }
 
+// One hook run: the hook and the fields every record of the run carries.
+interface HookCall {
+  hook: HookCommandConfig;
+  ids: { hook_id: string; event: HookEvent; call_id?: string };
+}
+
 const NO_HOOKS: HookOutcome = Object.freeze({
   decision: 'none',
   results: Object.freeze([]),
@@ -162,19 +168,12 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
   const allowedRoots = [projectDir, agentHome];
 
   async function runOne(
-    hook: HookCommandConfig,
-    event: HookEvent,
+    call: HookCall,
     stdin: string,
-    callId: string | undefined,
     signal: AbortSignal | undefined,
   ): Promise<HookRunResult> {
-    const ids = { hook_id: hook.id, event };
-    sink.emit({
-      type: 'hook_started',
-      ...ids,
-      command: hook.command,
-      ...optional('call_id', callId),
-    });
+    const { hook, ids } = call;
+    sink.emit({ type: 'hook_started', ...ids, command: hook.command });
     const started = performance.now();
     let result: RunResult;
     try {
@@ -187,7 +186,7 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
           SOONG_AGENT_HOME: agentHome,
           SOONG_AGENT_PROJECT_DIR: projectDir,
           SOONG_AGENT_SESSION_ID: sessionId,
-          SOONG_AGENT_HOOK_EVENT: event,
+          SOONG_AGENT_HOOK_EVENT: ids.event,
         },
         input: stdin,
         timeoutMs: hook.timeoutSec * 1000,
@@ -203,8 +202,7 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
           : 'spawn_error';
       const message = error instanceof Error ? error.message : String(error);
       return fail(
-        hook,
-        event,
+        call,
         kind,
         message,
         { exitCode: null, signal: null },
@@ -217,14 +215,14 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
     }
     const exited = { exitCode: result.exitCode, signal: result.signal };
     if (result.aborted)
-      return fail(hook, event, 'aborted', 'the run was cancelled', exited, result.durationMs);
+      return fail(call, 'aborted', 'the run was cancelled', exited, result.durationMs);
     if (result.timedOut) {
       const message = `hook ran past its timeout of ${hook.timeoutSec} s; its process group was killed`;
-      return fail(hook, event, 'timeout', message, exited, result.durationMs);
+      return fail(call, 'timeout', message, exited, result.durationMs);
     }
     if (result.stdoutLimitExceeded) {
       const message = `hook printed more than ${config.settings.runner.max_output_bytes} bytes on stdout; it was stopped`;
-      return fail(hook, event, 'output_too_large', message, exited, result.durationMs);
+      return fail(call, 'output_too_large', message, exited, result.durationMs);
     }
 
     const parsed = safeParseHookOutput(result.stdout);
@@ -234,26 +232,22 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
       if (parsed.unknownKeys.length > 0 && !warnedUnknownKeys.has(hook.id)) {
         warnedUnknownKeys.add(hook.id);
         const keys = parsed.unknownKeys.map((key) => JSON.stringify(key)).join(', ');
-        warn(
-          hook,
-          event,
-          `unknown output keys ignored: ${keys} (reported once per hook and session)`,
-        );
+        warn(call, `unknown output keys ignored: ${keys} (reported once per hook and session)`);
       }
     } else if (parsed.deny) {
       output = parsed.deny;
-      warn(hook, event, `${parsed.error.message}; the deny on its last line stands`);
+      warn(call, `${parsed.error.message}; the deny on its last line stands`);
     }
-    if (output) recordLogs(hook, event, output.logs);
+    if (output) recordLogs(call, output.logs);
 
     if (result.exitCode !== 0) {
-      const failed = fail(hook, event, 'exit_code', exitMessage(result), exited, result.durationMs);
+      const failed = fail(call, 'exit_code', exitMessage(result), exited, result.durationMs);
       if (output?.decision !== 'deny') return failed;
-      return deny(hook, event, callId, { ...failed, decision: 'deny', ...reasonOf(hook, output) });
+      return deny(call, { ...failed, decision: 'deny', ...reasonOf(hook, output) });
     }
     if (output === undefined) {
       const message = parsed.success ? 'invalid hook output' : parsed.error.message;
-      return fail(hook, event, 'protocol_error', message, exited, result.durationMs);
+      return fail(call, 'protocol_error', message, exited, result.durationMs);
     }
     const decision = output?.decision ?? 'none';
     sink.emit({
@@ -276,13 +270,12 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
       durationMs: result.durationMs,
     };
     return output?.decision === 'deny'
-      ? deny(hook, event, callId, { ...finished, ...reasonOf(hook, output) })
+      ? deny(call, { ...finished, ...reasonOf(hook, output) })
       : finished;
   }
 
   function fail(
-    hook: HookCommandConfig,
-    event: HookEvent,
+    { hook, ids }: HookCall,
     failure: HookFailureKind,
     message: string,
     exited: { exitCode: number | null; signal: string | null },
@@ -290,8 +283,7 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
   ): HookRunResult {
     sink.emit({
       type: 'hook_failed',
-      hook_id: hook.id,
-      event,
+      ...ids,
       failure,
       message,
       exit_code: exited.exitCode,
@@ -312,46 +304,30 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
   }
 
   // A standing deny: recorded as hook_denied on blocking events, hook_decision_ignored elsewhere.
-  function deny(
-    hook: HookCommandConfig,
-    event: HookEvent,
-    callId: string | undefined,
-    result: HookRunResult,
-  ): HookRunResult {
+  function deny({ hook, ids }: HookCall, result: HookRunResult): HookRunResult {
     const reason = result.reason ?? `denied by hook ${hook.id}`;
-    if (BLOCKING.has(event)) {
-      sink.emit({
-        type: 'hook_denied',
-        hook_id: hook.id,
-        event,
-        reason,
-        ...optional('call_id', callId),
-      });
+    if (BLOCKING.has(ids.event)) {
+      sink.emit({ type: 'hook_denied', ...ids, reason });
       return { ...result, decision: 'deny', reason };
     }
-    sink.emit({ type: 'hook_decision_ignored', hook_id: hook.id, event, reason });
+    sink.emit({ type: 'hook_decision_ignored', ...ids, reason });
     return { ...result, decision: 'deny', reason, ignored: true };
   }
 
-  function warn(hook: HookCommandConfig, event: HookEvent, message: string): void {
-    sink.emit({ type: 'hook_log', hook_id: hook.id, event, source: 'warning', message });
+  function warn(call: HookCall, message: string): void {
+    sink.emit({ type: 'hook_log', ...call.ids, source: 'warning', message });
   }
 
-  function recordLogs(
-    hook: HookCommandConfig,
-    event: HookEvent,
-    logs: readonly string[] | undefined,
-  ): void {
+  function recordLogs(call: HookCall, logs: readonly string[] | undefined): void {
     if (!logs) return;
     const half = HOOK_LOG_LINE_BYTES / 2;
     for (const line of logs.slice(0, HOOK_LOG_LINES_MAX)) {
       const message = summarizeText(line, { headBytes: half, tailBytes: half });
-      sink.emit({ type: 'hook_log', hook_id: hook.id, event, source: 'logs', message });
+      sink.emit({ type: 'hook_log', ...call.ids, source: 'logs', message });
     }
     if (logs.length > HOOK_LOG_LINES_MAX) {
       warn(
-        hook,
-        event,
+        call,
         `${logs.length - HOOK_LOG_LINES_MAX} more logs lines not recorded (at most ${HOOK_LOG_LINES_MAX} per run)`,
       );
     }
@@ -409,14 +385,18 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
           timestamp,
           ...fields,
         };
-        let result = await runOne(hook, event, JSON.stringify(input), callId, runOptions.signal);
+        const call: HookCall = {
+          hook,
+          ids: { hook_id: hook.id, event, ...optional('call_id', callId) },
+        };
+        let result = await runOne(call, JSON.stringify(input), runOptions.signal);
         if (
           result.status === 'failed' &&
           result.decision !== 'deny' &&
           hook.onFailure === 'deny' &&
           BLOCKING.has(event)
         ) {
-          result = deny(hook, event, callId, {
+          result = deny(call, {
             ...result,
             reason: `hook ${hook.id} failed: ${result.failure}`,
           });

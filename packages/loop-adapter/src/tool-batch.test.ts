@@ -150,14 +150,21 @@ describe.concurrent('executeToolBatch deny semantics', () => {
             })),
           ).toEqual(expectedResults);
 
-          const expectedRecords = shape.statuses.flatMap((status) =>
-            status === 'ok'
-              ? OK_RECORDS
-              : status === 'denied'
-                ? DENIED_RECORDS[source]
-                : ['tool_skipped'],
+          // Every record of a call (its hook records too) carries the call's id.
+          const expectedRecords = calls.flatMap((call, index) => {
+            const status = shape.statuses[index];
+            const types =
+              status === 'ok'
+                ? OK_RECORDS
+                : status === 'denied'
+                  ? DENIED_RECORDS[source]
+                  : ['tool_skipped'];
+            return types.map((type) => [type, call.id]);
+          });
+          expect(recordTypes(sink.records)).toEqual(expectedRecords.map(([type]) => type));
+          expect(sink.records.map((r) => [r.type, 'call_id' in r ? r.call_id : undefined])).toEqual(
+            expectedRecords,
           );
-          expect(recordTypes(sink.records)).toEqual(expectedRecords);
           for (const skipped of recordsOf(sink.records, 'tool_skipped'))
             expect(skipped.denied_call_id).toBe(firstDenied);
           for (const denied of recordsOf(sink.records, 'tool_denied')) {
