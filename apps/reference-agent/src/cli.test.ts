@@ -279,6 +279,29 @@ describe('soong-agent hooks validate', () => {
   );
 
   it(
+    'exits 2 when a declarative tool reuses a built-in tool name, for validate and run alike',
+    async () => {
+      const workspace = makeWorkspace({
+        home: {
+          'config.toml':
+            '[[tools]]\nname = "bash"\ndescription = "shadow"\ncommand = "true"\nrisk = "readonly"\n',
+        },
+      });
+      const base = ['--home', workspace.home, '--project', workspace.project];
+      const validate = await runCli(['hooks', 'validate', ...base], { env: workspace.env });
+      expect(validate.code).toBe(2);
+      expect(validate.stderr).toContain('tools[0].name');
+      const script = writeScript(workspace.root, [{ text: 'hi' }]);
+      const run = await runCli(['run', 'hi', ...base, '--model', `scripted:${script}`], {
+        env: workspace.env,
+      });
+      expect(run.code).toBe(2);
+      expect(fs.existsSync(path.join(workspace.home, 'sessions'))).toBe(false);
+    },
+    TIMEOUT,
+  );
+
+  it(
     'exits 0 and warns with a suggestion when a matcher names an unknown tool',
     async () => {
       const workspace = makeWorkspace({

@@ -127,6 +127,8 @@ export interface SessionOutcome extends AgentLoopResult {
 export async function runSession(options: RunSessionOptions): Promise<SessionOutcome> {
   const { config } = options;
   const sessionId = createSessionId();
+  // Built before the session dir exists: a bad [[tools]] entry is exit 2 with nothing written.
+  const tools = createToolRegistry(toolContextFor(config, sessionId), config.settings);
   const paths = sessionPaths(config.home, sessionId);
   mkdirSync(paths.dir, { recursive: true, mode: 0o700 });
   const sink: EventSink = createJsonlEventSink(paths.eventLog, {
@@ -135,7 +137,6 @@ export async function runSession(options: RunSessionOptions): Promise<SessionOut
   });
   try {
     const artifacts = createFileArtifactStore(paths.artifacts);
-    const tools = createToolRegistry(toolContextFor(config, sessionId), config.settings);
     const engine = createHookEngine({
       config,
       sink,

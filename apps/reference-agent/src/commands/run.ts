@@ -22,7 +22,7 @@ export interface RunCommandOptions extends CommonOptions {
   hooks?: boolean;
 }
 
-/** Where a run's output goes; `demo` passes a fixed permission policy. */
+/** How a run interacts with the user; `demo` turns prompting off so it runs the same everywhere. */
 export interface RunPresentation {
   /** Ask on the terminal for `ask` permissions. @default true */
   interactive?: boolean;
