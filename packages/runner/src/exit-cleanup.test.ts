@@ -66,7 +66,7 @@ async function startParent(mode: 'wait' | 'exit' | 'own-handler'): Promise<Paren
 }
 
 describe('runCommand exit-time cleanup', () => {
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
     it(`kills every group in flight and still dies of the signal when the parent gets ${signal}`, async () => {
       const parent = await startParent('wait');
       expect(parent.pids.every(isAlive)).toBe(true);

@@ -35,7 +35,7 @@ export function trackRun(run: LiveRun): () => void {
 
 /**
  * Kill the process group of every run still in flight (they settle with `aborted: true`).
- * Called by the runner's own SIGINT/SIGTERM/exit handlers; exported for agents that handle
+ * Called by the runner's own SIGINT/SIGTERM/SIGHUP/exit handlers; exported for agents that handle
  * those signals themselves. Returns how many runs were stopped.
  * @param signal - the signal sent to each group. @default 'SIGKILL'
  */
@@ -51,7 +51,7 @@ function installHandlers(): void {
   process.on('exit', () => {
     killAllRuns('SIGKILL');
   });
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     const onSignal = (): void => {
       killAllRuns('SIGKILL');
       // Listening for a signal disables Node's default "die". Restore it unless someone else
