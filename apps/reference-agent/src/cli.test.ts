@@ -210,9 +210,12 @@ describe('soong-agent run', () => {
     TIMEOUT,
   );
 
-  it(
-    'kills the running tool and ends with loop_ended aborted and exit 143 when it gets SIGTERM',
-    async () => {
+  it.each([
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const)(
+    'kills the running tool and ends with loop_ended aborted when it gets %s (exit %i)',
+    async (signal, exitCode) => {
       const workspace = makeWorkspace();
       const script = writeScript(workspace.root, [
         { tool_calls: [{ name: 'bash', input: { command: 'echo $$ > pid.txt; exec sleep 120' } }] },
@@ -238,9 +241,9 @@ describe('soong-agent run', () => {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       const pid = Number(fs.readFileSync(pidFile, 'utf8'));
-      run.child.kill('SIGTERM');
+      run.child.kill(signal);
       const result = await run.done;
-      expect(result.code).toBe(143);
+      expect(result.code).toBe(exitCode);
       const [session] = fs.readdirSync(path.join(workspace.home, 'sessions'));
       const records = parseRecords(
         fs.readFileSync(
