@@ -63,14 +63,27 @@ if ! command -v jq >/dev/null 2>&1; then
   exit 1
 fi
 
-# One jq call: tool name (empty unless PreToolUse), project dir, the full input's file when the agent truncated the input,
-# the command (it may span lines), then a "." line so that $(...) keeps the command's newlines.
-if [[ ! $payload =~ [^[:space:]] ]] || ! fields=$(jq -r '
+# The command on one line, in jq (linear time, no extra processes): line continuations joined,
+# quotes and backslashes dropped (they do not change which words a command has), tabs as spaces,
+# newlines as `;` (both end a command), runs of spaces as one.
+readonly JQ_FLAT_COMMAND='
+  def flat_command:
+    tostring
+    | split("\\\n") | join(" ")
+    | explode
+    | map(select(. != 34 and . != 39 and . != 92)
+          | if . == 9 or . == 13 then 32 elif . == 10 then 59 else . end)
+    | implode
+    | split(" ") | map(select(. != "")) | join(" ");'
+
+# One jq call: tool name (empty unless PreToolUse), project dir, the full input's file when the
+# agent truncated the input, the flattened command, and a "." line that keeps an empty last field.
+if [[ ! $payload =~ [^[:space:]] ]] || ! fields=$(jq -r "$JQ_FLAT_COMMAND"'
     if type != "object" then error("the input is not a JSON object") else . end
     | (if .event == "PreToolUse" then .tool.name // "" | tostring else "" end),
       (.project_dir // "" | tostring),
       (if .tool.input_truncated == true then .tool.input_artifact_ref.path // "?" else "" end),
-      (.tool.input.command // "" | tostring),
+      (.tool.input.command // "" | flat_command),
       "."' <<<"$payload"); then
   echo "$HOOK_NAME: stdin is not a hook input (a JSON object was expected)" >&2
   exit 1
@@ -80,8 +93,8 @@ rest=${fields#*$'\n'}
 project_dir=${rest%%$'\n'*}
 rest=${rest#*$'\n'}
 full_input_file=${rest%%$'\n'*}
-command_text=${rest#*$'\n'}
-command_text=${command_text%$'\n.'}
+rest=${rest#*$'\n'}
+flat=${rest%%$'\n'*}
 
 allow() {
   printf '{"decision":"allow"}\n'
@@ -101,18 +114,12 @@ deny() {
 
 # A long command reaches hooks with its middle elided; the whole input is in an artifact file.
 if [[ -n $full_input_file ]]; then
-  if full_command=$({ jq -er '.command | strings' <"$full_input_file"; } 2>/dev/null); then
-    command_text=$full_command
+  if full_flat=$({ jq -er "$JQ_FLAT_COMMAND"'.command | strings | flat_command' <"$full_input_file"; } 2>/dev/null); then
+    flat=$full_flat
   else
-    deny unreadable-input 'a truncated command whose full text could not be read' "$command_text"
+    deny unreadable-input 'a truncated command whose full text could not be read' "$flat"
   fi
 fi
-
-# --- normalise -------------------------------------------------------------------------------
-text=${command_text//$'\\\n'/ } # line continuations
-# One line: quotes and escapes go (they do not change which words a command has), tabs become
-# spaces, newlines `;` (both end a command), runs of spaces one space. tr keeps it linear in time.
-flat=$(printf '%s' "$text" | tr -d "\"'\\\\" | tr '\t\r\n' '  ;' | tr -s ' ')
 while [[ $flat =~ \$\{([A-Za-z_][A-Za-z0-9_]*)\} ]]; do # ${HOME} -> $HOME
   flat=${flat//"${BASH_REMATCH[0]}"/\$${BASH_REMATCH[1]}}
 done
@@ -143,7 +150,7 @@ fi
 
 # --- per simple command ------------------------------------------------------------------------
 
-# Prints the kind of protected target ("root", "home") or nothing.
+# Sets `kind` to the kind of protected target ("root", "home") or to nothing.
 target_kind() {
   local target=$1 previous=
   while [[ $target != "$previous" ]]; do
@@ -156,12 +163,13 @@ target_kind() {
     esac
   done
   [[ -z $target ]] && target=/
+  kind=
   if [[ $target == / || $target == /.. || $SYSTEM_DIRS == *" $target "* ]]; then
-    echo root
+    kind=root
   elif [[ $target == '~' || $target == '$HOME' ]]; then
-    echo home
+    kind=home
   elif [[ -n ${HOME:-} && $HOME != / && $target == "${HOME%/}" ]]; then
-    echo home
+    kind=home
   fi
 }
 
@@ -185,7 +193,7 @@ check_rm() {
   done
   ((recursive)) || return 0
   for argument in "${targets[@]}"; do
-    kind=$(target_kind "$argument")
+    target_kind "$argument"
     case $kind in
     root) deny rm-rf-root "a recursive delete of $argument (rm -rf /)" "$segment" ;;
     home) deny rm-rf-home "a recursive delete of the home directory $argument (rm -rf ~)" "$segment" ;;
@@ -208,7 +216,7 @@ check_chmod() {
   ((recursive)) || return 0
   [[ $mode =~ ^0*[0-7]?777$ || $mode =~ ^[ugoa]*[+=]rwx$ ]] || return 0
   for argument in "${targets[@]}"; do
-    kind=$(target_kind "$argument")
+    target_kind "$argument"
     if [[ -n $kind ]]; then
       deny chmod-777-root "making $argument world-writable recursively (chmod -R 777 /)" "$segment"
     fi
