@@ -715,6 +715,22 @@ describe('require-tests-before-stop.mjs', () => {
   );
 
   it(
+    'keeps only the last lines of a long failure output in the reason',
+    async () => {
+      const workspace = makeWorkspace();
+      const command = 'i=0; while [ $i -lt 3000 ]; do echo "line $i"; i=$((i+1)); done; exit 1';
+      const output = decisionOf(
+        await runHook(REQUIRE_TESTS, workspace, stopInput(workspace), { args: [command] }),
+      );
+      expect(output.decision).toBe('deny');
+      expect(output.reason).toContain('line 2999');
+      expect(output.reason).not.toContain('line 2000\n');
+      expect(output.reason?.length).toBeLessThan(4000);
+    },
+    PROCESS_TEST_MS,
+  );
+
+  it(
     'runs the command given as an argument instead of npm test',
     async () => {
       const workspace = makeWorkspace();
@@ -979,6 +995,21 @@ describe('audit-log.mjs', () => {
       await runHook(AUDIT, workspace, stopInput(workspace));
       expect(fs.statSync(file).mode & 0o777).toBe(0o600);
       expect(auditLines(workspace)).toHaveLength(1);
+    },
+    PROCESS_TEST_MS,
+  );
+
+  it(
+    'does not follow a symlink planted at the log path',
+    async () => {
+      const workspace = makeWorkspace();
+      const elsewhere = path.join(workspace.osHome, 'elsewhere.txt');
+      fs.writeFileSync(elsewhere, '');
+      fs.symlinkSync(elsewhere, path.join(workspace.agentHome, 'audit.jsonl'));
+      const run = await runHook(AUDIT, workspace, stopInput(workspace));
+      expect(outputOf(run)).toBeNull();
+      expect(run.stderr).toContain('audit-log');
+      expect(fs.readFileSync(elsewhere, 'utf8')).toBe('');
     },
     PROCESS_TEST_MS,
   );
