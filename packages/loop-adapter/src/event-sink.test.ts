@@ -70,6 +70,13 @@ describe('createJsonlEventSink', () => {
 });
 
 describe('createMemoryEventSink', () => {
+  it('keeps its own seq, ts and session_id first when a body carries those keys', () => {
+    const sink = createMemoryEventSink({ sessionId: 'mem' });
+    const record = sink.emit({ type: 'loop_ended', reason: 'completed', seq: 99, session_id: 'x' });
+    expect(Object.keys(record).slice(0, 4)).toEqual(['seq', 'ts', 'session_id', 'type']);
+    expect([record.seq, record.session_id]).toEqual([1, 'mem']);
+  });
+
   it('keeps stamped records in order when emitting', async () => {
     const sink = createMemoryEventSink({ sessionId: 'mem' });
     sink.emit({ type: 'user_prompt_submitted', prompt: 'a' });

@@ -94,7 +94,9 @@ export function createMemoryEventSink(
 }
 
 function stamp(body: EventRecordBody, seq: number, sessionId: string): EventRecord {
-  return { seq, ts: new Date().toISOString(), session_id: sessionId, ...body } as EventRecord;
+  const stamps = { seq, ts: new Date().toISOString(), session_id: sessionId };
+  // Stamps first (key order in the log), and again after the body so a body cannot override them.
+  return Object.assign({ ...stamps }, body, stamps) as EventRecord;
 }
 
 function closedError(where: string): LoopAdapterError {
