@@ -23,11 +23,17 @@ export const DEFAULT_MAX_TURNS = 20;
 
 /** Everything one agent loop needs. */
 export interface AgentLoopOptions {
+  /** The model. */
   provider: ModelProvider;
+  /** The session's tools by name (offered to the model in this order). */
   tools: ReadonlyMap<string, AgentTool>;
+  /** The hook engine of the session. */
   engine: HookEngine;
+  /** Where records go. */
   sink: EventSink;
+  /** Where large tool results go. */
   artifacts: ArtifactStore;
+  /** Asked for every tool call a PreToolUse hook did not deny. */
   permission: PermissionCallback;
   /** The conversation so far, ending with the user prompt; the loop appends to it. */
   messages: ChatMessage[];
@@ -37,7 +43,7 @@ export interface AgentLoopOptions {
   inlineResultBytes: number;
   /** Model calls before the loop ends with `max_turns`. @default DEFAULT_MAX_TURNS */
   maxTurns?: number;
-  /** Aborts the loop: in-flight hooks and tools are killed, the loop ends with `aborted`. */
+  /** Aborts the loop: in-flight hooks and tools are killed, the loop ends with `aborted`. @default undefined */
   signal?: AbortSignal;
 }
 

@@ -102,14 +102,19 @@ export function allWarnings(
 
 /** What {@link runSession} needs besides the config. */
 export interface RunSessionOptions {
+  /** The configuration snapshot (from {@link loadConfigOrExit}). */
   config: LoadedConfig;
+  /** The model. */
   provider: ModelProvider;
+  /** The user prompt of the loop. */
   prompt: string;
-  /** Builds the permission callback once the tools exist. */
+  /** The permission check for tool calls. */
   permission: PermissionCallback;
-  /** Each record, after it is written (timeline or `--json`). */
+  /** Each record, after it is written (timeline or `--json`). @default undefined */
   onRecord?: (record: EventRecord) => void;
+  /** Model calls before `max_turns`. @default DEFAULT_MAX_TURNS (20) */
   maxTurns?: number;
+  /** Aborts the session (SIGINT / SIGTERM). @default undefined */
   signal?: AbortSignal;
 }
 

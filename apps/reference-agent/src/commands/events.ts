@@ -8,6 +8,7 @@ import { createTimeline } from '../ui/timeline.js';
 
 /** Options of `soong-agent events`. */
 export interface EventsCommandOptions extends CommonOptions {
+  /** `--json`: the records as JSON lines. @default false */
   json?: boolean;
 }
 

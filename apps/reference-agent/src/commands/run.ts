@@ -14,9 +14,13 @@ import { createTimeline } from '../ui/timeline.js';
 
 /** Options of `soong-agent run`. */
 export interface RunCommandOptions extends CommonOptions {
+  /** `--model`: `scripted:FILE` (FILE relative to the current dir). @default `[model]` of config.toml */
   model?: string;
+  /** `--yes`: permission `ask` becomes `allow` (never `deny`). @default false */
   yes?: boolean;
+  /** `--json`: event records as JSON lines on stdout instead of the timeline. @default false */
   json?: boolean;
+  /** `--max-turns`: model calls before the loop ends with `max_turns`. @default 20 */
   maxTurns?: number;
   /** commander's `--no-hooks`: false when given. @default true */
   hooks?: boolean;
