@@ -24,6 +24,9 @@ export const DEFAULT_KILL_GRACE_MS = 1_000;
 /** Default `maxOutputBytes` of `runCommand`: bytes kept in memory per stream (1 MiB). */
 export const DEFAULT_MAX_OUTPUT_BYTES = 1_048_576;
 
+/** Default `tailBytes` of `runCommand`: bytes of the end of each stream kept as its tail (8 KiB). */
+export const DEFAULT_TAIL_BYTES = 8_192;
+
 /** How long the runner waits for the pipes to close after the direct child exited. */
 export const DRAIN_WINDOW_MS = 50;
 

@@ -8,6 +8,7 @@ describe('index', () => {
         'DEFAULT_ENV_ALLOWLIST',
         'DEFAULT_KILL_GRACE_MS',
         'DEFAULT_MAX_OUTPUT_BYTES',
+        'DEFAULT_TAIL_BYTES',
         'DEFAULT_TIMEOUT_MS',
         'RUNNER_ERROR_CODES',
         'RunnerError',
@@ -22,5 +23,6 @@ describe('index', () => {
     expect(runner.DEFAULT_TIMEOUT_MS).toBe(30_000);
     expect(runner.DEFAULT_KILL_GRACE_MS).toBe(1_000);
     expect(runner.DEFAULT_MAX_OUTPUT_BYTES).toBe(1_048_576);
+    expect(runner.DEFAULT_TAIL_BYTES).toBe(8_192);
   });
 });

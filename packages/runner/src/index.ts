@@ -3,6 +3,7 @@ export {
   DEFAULT_ENV_ALLOWLIST,
   DEFAULT_KILL_GRACE_MS,
   DEFAULT_MAX_OUTPUT_BYTES,
+  DEFAULT_TAIL_BYTES,
   DEFAULT_TIMEOUT_MS,
 } from './defaults.js';
 export { killAllRuns } from './live-runs.js';

@@ -48,6 +48,34 @@ describe('OutputCollector', () => {
     );
   });
 
+  it('keeps the last tailLimit bytes of whole characters however the bytes are chunked', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'grapheme' }),
+        fc.array(fc.nat()),
+        fc.nat(64),
+        fc.nat(64),
+        (text, cuts, limit, tailLimit) => {
+          const bytes = new TextEncoder().encode(text);
+          const collector = new OutputCollector(limit, tailLimit);
+          for (const chunk of chunksOf(bytes, cuts)) collector.push(chunk);
+          const tail = collector.tail();
+          expect(text.endsWith(tail)).toBe(true);
+          const tailBytes = new TextEncoder().encode(tail).length;
+          expect(tailBytes).toBeLessThanOrEqual(tailLimit);
+          // At most one character (up to 3 of its bytes) is left out at the cut.
+          expect(tailBytes).toBeGreaterThanOrEqual(Math.min(tailLimit, bytes.length) - 3);
+        },
+      ),
+    );
+  });
+
+  it('keeps no tail when tailLimit is 0', () => {
+    const collector = new OutputCollector(10);
+    collector.push(new TextEncoder().encode('hello'));
+    expect(collector.tail()).toBe('');
+  });
+
   it('reports passing the limit once, on the chunk that passed it', () => {
     const collector = new OutputCollector(4);
     expect(collector.push(new Uint8Array(4))).toBe(false);

@@ -1,6 +1,9 @@
+const EMPTY = new Uint8Array(0);
+
 /**
- * Counts every byte of one output stream and keeps at most `limit` of them, decoded as UTF-8.
- * Decoding is incremental (`stream: true`), so a character split across chunks decodes right.
+ * Counts every byte of one output stream, keeps at most `limit` of them (the head), and keeps a
+ * rolling window of the last `tailLimit` bytes (the tail), both decoded as UTF-8. Decoding of the
+ * head is incremental (`stream: true`), so a character split across chunks decodes right.
  */
 export class OutputCollector {
   /** Bytes produced so far, kept or not. */
@@ -9,11 +12,20 @@ export class OutputCollector {
   truncated = false;
   private text = '';
   private readonly decoder = new TextDecoder('utf-8');
+  // The tail: chunks from tailChunks[tailFirst] on, whose total length minus the first one's is
+  // below tailLimit (an index, not shift(), so a flood of tiny chunks stays linear).
+  private tailChunks: Uint8Array[] = [];
+  private tailFirst = 0;
+  private tailLength = 0;
 
-  constructor(private readonly limit: number) {}
+  constructor(
+    private readonly limit: number,
+    private readonly tailLimit = 0,
+  ) {}
 
   /** Account for one chunk; returns true when this chunk passed the limit. */
   push(chunk: Uint8Array): boolean {
+    this.pushTail(chunk);
     const room = this.limit - this.bytes;
     this.bytes += chunk.length;
     if (room >= chunk.length) {
@@ -30,5 +42,41 @@ export class OutputCollector {
   finish(): string {
     if (!this.truncated) this.text += this.decoder.decode();
     return this.text;
+  }
+
+  /**
+   * The last `tailLimit` bytes of the stream, decoded. A character cut at the start of the window
+   * is left out, not replaced; invalid bytes (e.g. a character the child left unfinished) become
+   * U+FFFD.
+   */
+  tail(): string {
+    if (this.tailLength === 0) return '';
+    const joined = Buffer.concat(this.tailChunks.slice(this.tailFirst), this.tailLength);
+    let start = Math.max(0, joined.length - this.tailLimit);
+    // Skip UTF-8 continuation bytes (10xxxxxx) at the cut: they belong to a character cut off.
+    if (this.bytes > this.tailLimit) {
+      const end = Math.min(start + 3, joined.length);
+      while (start < end && ((joined[start] as number) & 0xc0) === 0x80) start += 1;
+    }
+    return joined.subarray(start).toString('utf8');
+  }
+
+  private pushTail(chunk: Uint8Array): void {
+    if (this.tailLimit === 0 || chunk.length === 0) return;
+    this.tailChunks.push(chunk);
+    this.tailLength += chunk.length;
+    // Drop whole chunks from the front while the rest still covers the window.
+    while (
+      this.tailLength - (this.tailChunks[this.tailFirst] as Uint8Array).length >=
+      this.tailLimit
+    ) {
+      this.tailLength -= (this.tailChunks[this.tailFirst] as Uint8Array).length;
+      this.tailChunks[this.tailFirst] = EMPTY; // release the dropped chunk now
+      this.tailFirst += 1;
+    }
+    if (this.tailFirst > 1024) {
+      this.tailChunks = this.tailChunks.slice(this.tailFirst);
+      this.tailFirst = 0;
+    }
   }
 }

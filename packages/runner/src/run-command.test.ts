@@ -60,6 +60,11 @@ describe('runCommand', () => {
       stdoutLimitExceeded: false,
     });
     expect(result.durationMs).toBeGreaterThan(0);
+    // Rounded to 0.1 ms: no float noise in records.
+    expect(Math.round(result.durationMs * 10) / 10).toBe(result.durationMs);
+    expect(String(result.durationMs)).toMatch(/^\d+(\.\d)?$/);
+    expect(result.stdoutTail).toBe('out\n');
+    expect(result.stderrTail).toBe('err\n');
   }, 20_000);
 
   it('passes argv without a shell when command is an array', async () => {
@@ -259,6 +264,41 @@ describe('runCommand output limits', () => {
       stderrBytes: 10000,
       stdoutLimitExceeded: false,
     });
+  }, 20_000);
+
+  it('keeps the real end of each stream as its tail when a flood passes maxOutputBytes', async () => {
+    const result = await runCommand({
+      command:
+        'head -c 3000000 /dev/zero | tr "\\0" a; echo LAST-OUT; ' +
+        '(head -c 3000000 /dev/zero | tr "\\0" b; echo LAST-ERR) >&2',
+      maxOutputBytes: 1000,
+      tailBytes: 100,
+      timeoutMs: 120_000,
+    });
+    expect(result).toMatchObject({
+      exitCode: 0,
+      stdoutTruncated: true,
+      stderrTruncated: true,
+      stdout: 'a'.repeat(1000),
+      stderr: 'b'.repeat(1000),
+      stdoutTail: `${'a'.repeat(91)}LAST-OUT\n`,
+      stderrTail: `${'b'.repeat(91)}LAST-ERR\n`,
+    });
+  }, 180_000);
+
+  it('keeps an 8 KiB tail by default and none when tailBytes is 0', async () => {
+    const command = 'head -c 20000 /dev/zero | tr "\\0" c >&2; echo END >&2';
+    const byDefault = await runCommand({ command });
+    expect(byDefault.stderrTail).toBe(`${'c'.repeat(8192 - 4)}END\n`);
+    expect(byDefault.stderr.length).toBe(20004);
+    const none = await runCommand({ command, tailBytes: 0 });
+    expect(none).toMatchObject({ stderrTail: '', stderrBytes: 20004 });
+  }, 20_000);
+
+  it('leaves out a character cut at the start of the tail window', async () => {
+    // "€" is 3 bytes; a 4-byte window starts inside it.
+    const result = await runCommand({ command: `printf 'a€bc'`, tailBytes: 4 });
+    expect(result).toMatchObject({ stdout: 'a€bc', stdoutTail: 'bc' });
   }, 20_000);
 
   it('decodes a multibyte character split across chunks', async () => {

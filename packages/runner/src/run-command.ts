@@ -24,6 +24,16 @@ export interface RunResult {
   stdout: string;
   /** The kept part of stderr (at most `maxOutputBytes` bytes), decoded as UTF-8. */
   stderr: string;
+  /**
+   * The last `tailBytes` bytes of stdout, decoded as UTF-8 (a character cut at the start of the
+   * window is left out). Equals the end of `stdout` when nothing was truncated.
+   */
+  stdoutTail: string;
+  /**
+   * The last `tailBytes` bytes of stderr, decoded as UTF-8: the real end of the stream even
+   * after a flood past `maxOutputBytes`.
+   */
+  stderrTail: string;
   /** All bytes the child wrote to stdout, kept or not. */
   stdoutBytes: number;
   /** All bytes the child wrote to stderr, kept or not. */
@@ -34,7 +44,7 @@ export interface RunResult {
   stderrTruncated: boolean;
   /** True when `stopOnOutputLimit` killed the group because stdout passed `maxOutputBytes`. */
   stdoutLimitExceeded: boolean;
-  /** Wall time from spawn to settle, in milliseconds. */
+  /** Wall time from spawn to settle, in milliseconds, rounded to 0.1 ms. */
   durationMs: number;
 }
 
@@ -81,8 +91,8 @@ function spawnAndCollect(
     }
     subprocess.then(noop, noop);
 
-    const stdout = new OutputCollector(options.maxOutputBytes);
-    const stderr = new OutputCollector(options.maxOutputBytes);
+    const stdout = new OutputCollector(options.maxOutputBytes, options.tailBytes);
+    const stderr = new OutputCollector(options.maxOutputBytes, options.tailBytes);
     let timedOut = false;
     let aborted = false;
     let stdoutLimitExceeded = false;
@@ -133,12 +143,14 @@ function spawnAndCollect(
         aborted,
         stdout: stdout.finish(),
         stderr: stderr.finish(),
+        stdoutTail: stdout.tail(),
+        stderrTail: stderr.tail(),
         stdoutBytes: stdout.bytes,
         stderrBytes: stderr.bytes,
         stdoutTruncated: stdout.truncated,
         stderrTruncated: stderr.truncated,
         stdoutLimitExceeded,
-        durationMs: performance.now() - startedAt,
+        durationMs: roundDuration(performance.now() - startedAt),
       });
     };
 
@@ -221,6 +233,8 @@ function notStartedAbortedResult(): RunResult {
     aborted: true,
     stdout: '',
     stderr: '',
+    stdoutTail: '',
+    stderrTail: '',
     stdoutBytes: 0,
     stderrBytes: 0,
     stdoutTruncated: false,
@@ -238,6 +252,11 @@ function spawnFailed(options: NormalizedRunOptions, cause: unknown): RunnerError
     message: `could not start ${what}: ${reason}`,
     cause,
   });
+}
+
+// Sub-microsecond digits of performance.now() are noise; 0.1 ms keeps records readable.
+function roundDuration(milliseconds: number): number {
+  return Math.round(milliseconds * 10) / 10;
 }
 
 function noop(): void {}

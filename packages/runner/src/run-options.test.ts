@@ -29,6 +29,8 @@ describe('runCommand options', () => {
     ['a negative maxOutputBytes', { maxOutputBytes: -1 }],
     ['a fractional maxOutputBytes', { maxOutputBytes: 1.5 }],
     ['a NaN maxOutputBytes', { maxOutputBytes: Number.NaN }],
+    ['a negative tailBytes', { tailBytes: -1 }],
+    ['a fractional tailBytes', { tailBytes: 2.5 }],
     ['a non-string env value', { env: { COUNT: 3 } }],
     ['an undefined env value', { env: { MISSING: undefined } }],
     ['an env name with =', { env: { 'A=B': 'x' } }],
@@ -93,6 +95,7 @@ describe('runCommand options', () => {
       timeoutMs: undefined,
       killGraceMs: undefined,
       maxOutputBytes: undefined,
+      tailBytes: undefined,
       stopOnOutputLimit: undefined,
       signal: undefined,
     });

@@ -2,6 +2,7 @@ import {
   DEFAULT_ENV_ALLOWLIST,
   DEFAULT_KILL_GRACE_MS,
   DEFAULT_MAX_OUTPUT_BYTES,
+  DEFAULT_TAIL_BYTES,
   DEFAULT_TIMEOUT_MS,
   MAX_TIMER_MS,
   SHELL_PATH,
@@ -59,6 +60,12 @@ export interface RunOptions {
    */
   maxOutputBytes?: number | undefined;
   /**
+   * Bytes of the *end* of each stream kept as `stdoutTail` / `stderrTail`, whatever
+   * `maxOutputBytes` kept of the start (a rolling window: memory stays bounded). 0 = no tail.
+   * @default DEFAULT_TAIL_BYTES (8192)
+   */
+  tailBytes?: number | undefined;
+  /**
    * When true, the group is killed (SIGKILL) as soon as stdout passes `maxOutputBytes`, and the
    * result has `stdoutLimitExceeded: true`. When false, the output is drained and counted.
    * @default false
@@ -86,6 +93,7 @@ export interface NormalizedRunOptions {
   timeoutMs: number;
   killGraceMs: number;
   maxOutputBytes: number;
+  tailBytes: number;
   stopOnOutputLimit: boolean;
   signal: AbortSignal | undefined;
 }
@@ -114,6 +122,7 @@ export function normalizeRunOptions(options: RunOptions): NormalizedRunOptions {
     ),
     killGraceMs: duration('killGraceMs', options.killGraceMs, DEFAULT_KILL_GRACE_MS, ''),
     maxOutputBytes: byteCount('maxOutputBytes', options.maxOutputBytes, DEFAULT_MAX_OUTPUT_BYTES),
+    tailBytes: byteCount('tailBytes', options.tailBytes, DEFAULT_TAIL_BYTES),
     stopOnOutputLimit: optionalBoolean('stopOnOutputLimit', options.stopOnOutputLimit),
     signal: normalizeSignal(options.signal),
   };
