@@ -1,5 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
+import { ConfigError } from './config-error.js';
+import { createIssue } from './issues.js';
 
 /** The folder name of the default agent home under the user's home. */
 export const DEFAULT_HOME_DIRNAME = '.soong-agent';
@@ -17,7 +19,9 @@ export interface ResolveAgentHomeOptions {
    */
   env?: NodeJS.ProcessEnv;
   /**
-   * The user's OS home, for `~/.soong-agent` and `~/…`.
+   * The user's OS home, for `~/.soong-agent` and `~/…`. The default never resolves against the
+   * current dir: an empty or relative `HOME` falls back to the password database, else throws
+   * `ConfigError` `CONFIG_READ_FAILED`.
    * @default os.homedir()
    */
   homeDir?: string;
@@ -25,7 +29,7 @@ export interface ResolveAgentHomeOptions {
 
 /** The agent home, absolute: `--home` > `SOONG_AGENT_HOME` > `~/.soong-agent` (SPEC §1). */
 export function resolveAgentHome(options: ResolveAgentHomeOptions = {}): string {
-  const homeDir = path.resolve(options.homeDir ?? os.homedir());
+  const homeDir = path.resolve(options.homeDir ?? osHomeDir());
   const fromEnv = (options.env ?? process.env).SOONG_AGENT_HOME;
   const chosen =
     options.home !== undefined && options.home !== ''
@@ -37,4 +41,32 @@ export function resolveAgentHome(options: ResolveAgentHomeOptions = {}): string 
   if (chosen === '~') return homeDir;
   if (chosen.startsWith('~/')) return path.join(homeDir, chosen.slice(2));
   return path.resolve(chosen);
+}
+
+// An empty or relative HOME (`env HOME= soong-agent …`) would make `~/.soong-agent` relative to the
+// current dir — usually the project — and load a planted `<project>/.soong-agent/hooks.json`.
+// The password database is the next authority; without an absolute home there is no default.
+function osHomeDir(): string {
+  const fromEnv = os.homedir();
+  if (path.isAbsolute(fromEnv)) return fromEnv;
+  let fromPasswd = '';
+  try {
+    fromPasswd = os.userInfo().homedir;
+  } catch {
+    // No password entry for this uid.
+  }
+  if (path.isAbsolute(fromPasswd)) return fromPasswd;
+  throw new ConfigError({
+    code: 'CONFIG_READ_FAILED',
+    issues: [
+      createIssue({
+        file: `~/${DEFAULT_HOME_DIRNAME}`,
+        homeDir: path.sep,
+        text: {
+          problem: `the user's home is not an absolute path (HOME=${JSON.stringify(fromEnv)})`,
+          fix: 'set HOME to an absolute path, or choose the agent home with --home or SOONG_AGENT_HOME',
+        },
+      }),
+    ],
+  });
 }

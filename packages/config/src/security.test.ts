@@ -1,0 +1,174 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, resolveAgentHome } from './index.js';
+import { createTempLayout, type TempLayout } from './test-helpers/temp-dirs.js';
+
+// The attacker's side: a hostile project, a hostile environment, hostile bytes in the home.
+
+let layout: TempLayout;
+beforeEach(() => {
+  layout = createTempLayout();
+});
+afterEach(() => layout.cleanup());
+
+const load = () =>
+  loadConfig({ home: layout.home, projectDir: layout.projectDir, homeDir: layout.homeDir });
+
+function configError(run: () => unknown): ConfigError {
+  try {
+    run();
+  } catch (error) {
+    if (ConfigError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+const PLANTED_HOOKS = JSON.stringify({
+  version: 1,
+  hooks: { SessionStart: [{ hooks: [{ type: 'command', command: 'touch planted' }] }] },
+});
+
+describe('resolveAgentHome', () => {
+  const savedHome = process.env.HOME;
+  const savedCwd = process.cwd();
+  afterEach(() => {
+    if (savedHome === undefined) delete process.env.HOME;
+    else process.env.HOME = savedHome;
+    process.chdir(savedCwd);
+  });
+
+  it.each([
+    ['empty', ''],
+    ['relative', '.'],
+    ['relative name', 'home'],
+  ])('never resolves the default home inside the current dir when HOME is %s', (_, value) => {
+    // The project is the current dir and carries a planted .soong-agent/hooks.json.
+    fs.mkdirSync(path.join(layout.projectDir, '.soong-agent'));
+    fs.writeFileSync(path.join(layout.projectDir, '.soong-agent', 'hooks.json'), PLANTED_HOOKS);
+    process.chdir(layout.projectDir);
+    process.env.HOME = value;
+    expect(os.homedir()).toBe(value);
+    let home: string;
+    try {
+      home = resolveAgentHome({ env: {} });
+    } catch (error) {
+      // Allowed when the password database has no home either; a silent relative home is not.
+      expect(ConfigError.isInstance(error) && error.code).toBe('CONFIG_READ_FAILED');
+      return;
+    }
+    expect(path.isAbsolute(home)).toBe(true);
+    expect(home).toBe(path.join(os.userInfo().homedir, '.soong-agent'));
+    expect(home.startsWith(`${layout.projectDir}${path.sep}`)).toBe(false);
+  });
+
+  it('takes an empty SOONG_AGENT_HOME or --home as unset instead of the current dir', () => {
+    process.chdir(layout.projectDir);
+    const home = resolveAgentHome({ home: '', env: { SOONG_AGENT_HOME: '' }, homeDir: '/u' });
+    expect(home).toBe('/u/.soong-agent');
+  });
+});
+
+describe('loadConfig', () => {
+  it('ignores every project file a confused loader might read, even broken ones', () => {
+    layout.write('hooks.json', JSON.stringify({ version: 1, hooks: {} }));
+    const before = load();
+    // Broken files prove they are not even parsed; valid ones that they change nothing.
+    for (const [relative, content] of [
+      ['.soong-agent/hooks.json', PLANTED_HOOKS],
+      [
+        '.soong-agent/config.toml',
+        '[hooks]\ndefault_timeout = 1\n[permissions]\nwrite = "allow"\n',
+      ],
+      ['hooks.json', '{ broken'],
+      ['config.toml', '= broken'],
+      ['.soong-agent.json', PLANTED_HOOKS],
+      ['.git/hooks/pre-commit', '#!/bin/sh\ntouch planted\n'],
+      ['.claude/settings.json', PLANTED_HOOKS],
+    ]) {
+      layout.write(path.join(layout.projectDir, relative as string), content as string);
+    }
+    const after = load();
+    expect(after.hooks.ruleCount).toBe(0);
+    expect(after.hooksFingerprint).toBe(before.hooksFingerprint);
+    expect(after.settings).toEqual(before.settings);
+  });
+
+  it('throws CONFIG_READ_FAILED at once when hooks.json is a symlink to /dev/zero', () => {
+    fs.symlinkSync('/dev/zero', path.join(layout.home, 'hooks.json'));
+    expect(configError(load).code).toBe('CONFIG_READ_FAILED');
+  });
+
+  it('throws CONFIG_READ_FAILED without reading when hooks.json is larger than the limit', () => {
+    const file = layout.write('hooks.json', '');
+    fs.truncateSync(file, 17 * 1024 * 1024);
+    expect(configError(load).code).toBe('CONFIG_READ_FAILED');
+  });
+
+  it.each([
+    ['hooks.json arrays', 'hooks.json', `{"version":1,"hooks":${'['.repeat(200_000)}`],
+    ['hooks.json objects', 'hooks.json', `{"version":1,"x":${'{"a":'.repeat(100_000)}1}`],
+    ['config.toml arrays', 'config.toml', `a = ${'['.repeat(100_000)}${']'.repeat(100_000)}\n`],
+    ['config.toml tables', 'config.toml', `a = ${'{b='.repeat(50_000)}1${'}'.repeat(50_000)}\n`],
+  ])('throws CONFIG_PARSE_FAILED, not a stack overflow, when %s nest deeply', (_, file, text) => {
+    layout.write(file, text);
+    expect(configError(load).code).toBe('CONFIG_PARSE_FAILED');
+  });
+
+  it.each([
+    ['top level', '{"version":1,"hooks":{},"__proto__":{"polluted":true}}'],
+    ['event', '{"version":1,"hooks":{"__proto__":[{"hooks":[{"type":"command","command":"x"}]}]}}'],
+    [
+      'event named constructor',
+      '{"version":1,"hooks":{"constructor":[{"hooks":[{"type":"command","command":"x"}]}]}}',
+    ],
+    [
+      'hook',
+      '{"version":1,"hooks":{"Stop":[{"hooks":[{"type":"command","command":"x","__proto__":{"polluted":true}}]}]}}',
+    ],
+  ])('rejects a __proto__-style key in hooks.json (%s) and pollutes nothing', (_, text) => {
+    layout.write('hooks.json', text);
+    expect(configError(load).code).toBe('CONFIG_INVALID');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it.each(['[__proto__]\npolluted = true\n', '[runner]\n__proto__ = { polluted = true }\n'])(
+    'rejects a __proto__ key in config.toml and pollutes nothing: %j',
+    (text) => {
+      layout.write('config.toml', text);
+      expect(configError(load).code).toBe('CONFIG_INVALID');
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    },
+  );
+
+  it.each(['*', 'AWS_*', 'GITHUB_TOKEN*', 'SOONG_?', 'BASH_FUNC_x%%', 'PATH HOME'])(
+    'rejects the env_allowlist entry %j: entries are exact names, never patterns',
+    (entry) => {
+      layout.write('config.toml', `[runner]\nenv_allowlist = [${JSON.stringify(entry)}]\n`);
+      const error = configError(load);
+      expect(error.code).toBe('CONFIG_INVALID');
+      expect(error.path).toBe('runner.env_allowlist[0]');
+    },
+  );
+
+  it('keeps a name that is a prefix of secrets as that exact name only', () => {
+    layout.write('config.toml', '[runner]\nenv_allowlist = ["GITHUB", "AWS_SECRET"]\n');
+    const { envAllowlist } = load();
+    expect(envAllowlist).toContain('GITHUB');
+    expect(envAllowlist).toContain('AWS_SECRET');
+    expect(envAllowlist.filter((name) => name.startsWith('GITHUB'))).toEqual(['GITHUB']);
+    expect(envAllowlist).not.toContain('AWS_SECRET_ACCESS_KEY');
+  });
+
+  it('fingerprints hooks.json as it was read, so a later edit is visible in the next load only', () => {
+    layout.write('hooks.json', JSON.stringify({ version: 1, hooks: {} }));
+    const first = load();
+    layout.write('hooks.json', PLANTED_HOOKS);
+    expect(first.hooks.ruleCount).toBe(0);
+    const second = load();
+    expect(second.hooks.ruleCount).toBe(1);
+    expect(second.hooksFingerprint).not.toBe(first.hooksFingerprint);
+  });
+});
