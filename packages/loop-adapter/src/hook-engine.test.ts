@@ -251,6 +251,74 @@ describe('createHookEngine', () => {
   );
 
   it(
+    'records the real end of stderr and returns both stream tails when a hook floods stderr',
+    async () => {
+      const { engine, sink } = setup(tempDir(), {
+        PreToolUse: [{ hooks: [{ command: hookCommand('stderr-flood.sh') }] }],
+      });
+      const outcome = await engine.run('PreToolUse', PAYLOADS.PreToolUse);
+      const lastLine = 'the real last line of stderr\n';
+      const total = 3_000_000 + lastLine.length;
+      const [log] = recordsOf(sink.records, 'hook_log');
+      expect(log?.source).toBe('stderr');
+      expect(log?.message).toBe(
+        `[... ${total - 8192} bytes of stderr not kept ...]\n${'e'.repeat(8192 - lastLine.length)}${lastLine}`,
+      );
+      expect(outcome.results[0]).toMatchObject({
+        status: 'finished',
+        decision: 'allow',
+        stdout: '{"decision":"allow"}\n',
+        stdoutBytes: 21,
+        stderrBytes: total,
+      });
+      expect(outcome.results[0]?.stderr).toBe(`${'e'.repeat(8192 - lastLine.length)}${lastLine}`);
+    },
+    PROCESS_TIMEOUT,
+  );
+
+  it(
+    'returns the exit code, signal, failure and output tails of a failed hook',
+    async () => {
+      const { engine } = setup(tempDir(), {
+        PreToolUse: [{ hooks: [{ command: hookCommand('exit2-deny.sh') }] }],
+      });
+      const outcome = await engine.run('PreToolUse', PAYLOADS.PreToolUse);
+      const [result] = outcome.results;
+      expect(result).toMatchObject({
+        status: 'failed',
+        failure: 'exit_code',
+        exitCode: 2,
+        signal: null,
+        stderr: 'blocked the Claude way\n',
+        stderrBytes: 23,
+      });
+      expect(Math.round((result?.durationMs ?? 0) * 10) / 10).toBe(result?.durationMs);
+    },
+    PROCESS_TIMEOUT,
+  );
+
+  it(
+    'returns empty output tails when the hook never started',
+    async () => {
+      const { engine } = setup(tempDir(), {
+        PreToolUse: [{ hooks: [{ command: hookCommand('allow.sh'), working_dir: 'missing' }] }],
+      });
+      const outcome = await engine.run('PreToolUse', PAYLOADS.PreToolUse);
+      expect(outcome.results[0]).toMatchObject({
+        status: 'failed',
+        failure: 'cwd_invalid',
+        exitCode: null,
+        signal: null,
+        stdout: '',
+        stderr: '',
+        stdoutBytes: 0,
+        stderrBytes: 0,
+      });
+    },
+    PROCESS_TIMEOUT,
+  );
+
+  it(
     'records logs lines and metadata and warns once about unknown keys when the output carries them',
     async () => {
       const stdout = JSON.stringify({

@@ -17,9 +17,13 @@ import type { ArtifactStore } from './artifact-store.js';
 import { boundToolInput } from './bound-tool-io.js';
 import { checkOption } from './errors.js';
 import type { EventSink } from './event-sink.js';
-import { summarizeText, takeTail } from './summarize-text.js';
+import { roundMs } from './round-ms.js';
+import { summarizeText } from './summarize-text.js';
 
-/** Bytes of a hook's stderr kept in its `hook_log` record (the end of what the runner kept). */
+/**
+ * Bytes of the end of a hook's stderr kept in its `hook_log` record, and of each stream's end in
+ * {@link HookRunResult} (`stdout`, `stderr`).
+ */
 export const HOOK_STDERR_LOG_BYTES = 8192;
 /** Bytes of one `logs` line kept in its `hook_log` record (head and tail). */
 export const HOOK_LOG_LINE_BYTES = 4096;
@@ -69,8 +73,16 @@ export interface HookRunResult {
   exitCode: number | null;
   /** Signal that ended the hook, or null. */
   signal: string | null;
-  /** Wall time of the hook, in milliseconds. */
+  /** Wall time of the hook, in milliseconds, rounded to 0.1 ms. */
   durationMs: number;
+  /** The last {@link HOOK_STDERR_LOG_BYTES} bytes of the hook's stdout ('' when it never ran). */
+  stdout: string;
+  /** The last {@link HOOK_STDERR_LOG_BYTES} bytes of the hook's stderr ('' when it never ran). */
+  stderr: string;
+  /** All bytes the hook wrote to stdout (more than `stdout` holds when it was long). */
+  stdoutBytes: number;
+  /** All bytes the hook wrote to stderr (more than `stderr` holds when it was long). */
+  stderrBytes: number;
 }
 
 /** What `engine.run` decided for one event. */
@@ -134,6 +146,20 @@ export interface HookEngineOptions {
   runner?: typeof runCommand | undefined;
 }
 
+// What the hook process left behind, copied into its HookRunResult.
+type Exited = Pick<
+  HookRunResult,
+  'exitCode' | 'signal' | 'stdout' | 'stderr' | 'stdoutBytes' | 'stderrBytes'
+>;
+const NOT_RUN: Exited = Object.freeze({
+  exitCode: null,
+  signal: null,
+  stdout: '',
+  stderr: '',
+  stdoutBytes: 0,
+  stderrBytes: 0,
+});
+
 // One hook run: the hook and the fields every record of the run carries.
 interface HookCall {
   hook: HookCommandConfig;
@@ -192,6 +218,7 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
         timeoutMs: hook.timeoutSec * 1000,
         killGraceMs: config.settings.runner.kill_grace_ms,
         maxOutputBytes: config.settings.runner.max_output_bytes,
+        tailBytes: HOOK_STDERR_LOG_BYTES,
         stopOnOutputLimit: true,
         signal,
       });
@@ -201,19 +228,20 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
           ? 'cwd_invalid'
           : 'spawn_error';
       const message = error instanceof Error ? error.message : String(error);
-      return fail(
-        call,
-        kind,
-        message,
-        { exitCode: null, signal: null },
-        performance.now() - started,
-      );
+      return fail(call, kind, message, NOT_RUN, roundMs(performance.now() - started));
     }
 
-    if (result.stderr !== '') {
-      sink.emit({ type: 'hook_log', ...ids, source: 'stderr', message: stderrTail(result) });
+    if (result.stderrBytes > 0) {
+      sink.emit({ type: 'hook_log', ...ids, source: 'stderr', message: stderrLog(result) });
     }
-    const exited = { exitCode: result.exitCode, signal: result.signal };
+    const exited: Exited = {
+      exitCode: result.exitCode,
+      signal: result.signal,
+      stdout: result.stdoutTail,
+      stderr: result.stderrTail,
+      stdoutBytes: result.stdoutBytes,
+      stderrBytes: result.stderrBytes,
+    };
     if (result.aborted)
       return fail(call, 'aborted', 'the run was cancelled', exited, result.durationMs);
     if (result.timedOut) {
@@ -265,8 +293,7 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
       decision,
       ...optional('reason', output?.reason),
       ...optional('metadata', output?.metadata),
-      exitCode: 0,
-      signal: null,
+      ...exited,
       durationMs: result.durationMs,
     };
     return output?.decision === 'deny'
@@ -278,7 +305,7 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
     { hook, ids }: HookCall,
     failure: HookFailureKind,
     message: string,
-    exited: { exitCode: number | null; signal: string | null },
+    exited: Exited,
     durationMs: number,
   ): HookRunResult {
     sink.emit({
@@ -297,8 +324,7 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
       decision: 'none',
       failure,
       failureMessage: message,
-      exitCode: exited.exitCode,
-      signal: exited.signal,
+      ...exited,
       durationMs,
     };
   }
@@ -435,8 +461,9 @@ function exitMessage(result: RunResult): string {
   );
 }
 
-function stderrTail(result: RunResult): string {
-  const tail = takeTail(result.stderr, HOOK_STDERR_LOG_BYTES);
+// The runner's tail is the real end of stderr, also after a flood past max_output_bytes.
+function stderrLog(result: RunResult): string {
+  const tail = result.stderrTail;
   const dropped = result.stderrBytes - Buffer.byteLength(tail);
   return dropped > 0 ? `[... ${dropped} bytes of stderr not kept ...]\n${tail}` : tail;
 }

@@ -331,6 +331,8 @@ describe('executeToolBatch', () => {
       ]);
       const finished = recordsOf(sink.records, 'tool_finished')[0];
       expect(finished?.bytes).toBe(Buffer.byteLength(content));
+      // Durations are rounded to 0.1 ms, in the record and in the hook input.
+      expect(String(finished?.duration_ms)).toMatch(/^\d+(\.\d)?$/);
       expect(fs.readFileSync(finished?.artifact_ref?.path ?? '', 'utf8')).toBe(content);
       expect(results[0]?.artifactRef).toEqual(finished?.artifact_ref);
       const started = recordsOf(sink.records, 'tool_started')[0];
@@ -346,6 +348,7 @@ describe('executeToolBatch', () => {
         bytes: Buffer.byteLength(content),
         artifact_ref: finished?.artifact_ref,
       });
+      expect(input.duration_ms).toBe(finished?.duration_ms);
       expect('summary' in input.result && input.result.summary.endsWith('the end')).toBe(true);
       expect(input.tool).toMatchObject({
         input_truncated: true,

@@ -4,6 +4,7 @@ import type { ArtifactStore } from './artifact-store.js';
 import { boundToolInput, boundToolResult } from './bound-tool-io.js';
 import type { EventSink } from './event-sink.js';
 import type { HookEngine } from './hook-engine.js';
+import { roundMs } from './round-ms.js';
 
 /** The text of a call skipped because an earlier call of the turn was denied (SPEC §4). */
 export const SKIPPED_TOOL_TEXT = 'not executed: an earlier tool call in this turn was denied';
@@ -198,7 +199,7 @@ export async function executeToolBatch(
 
     const started = performance.now();
     const executed = await execute(tool, call, signal);
-    const durationMs = performance.now() - started;
+    const durationMs = roundMs(performance.now() - started);
     const { payload, artifactRef } = await boundToolResult(executed.content, executed.isError, {
       limitBytes,
       artifacts,
@@ -210,6 +211,7 @@ export async function executeToolBatch(
       is_error: executed.isError,
       bytes: payload.bytes,
       ...(artifactRef ? { artifact_ref: artifactRef } : {}),
+      duration_ms: durationMs,
     });
     results.push({
       callId: call.id,

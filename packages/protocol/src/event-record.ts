@@ -112,6 +112,7 @@ export const ToolFinishedRecordSchema = record('tool_finished', {
   is_error: z.boolean(),
   bytes: count,
   artifact_ref: ArtifactRefSchema.optional(),
+  duration_ms: durationMs.optional().describe('How long the tool ran, in milliseconds.'),
 });
 
 /** `tool_denied`: a tool call was not run, because of a hook or the permission callback. */
