@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeWorkspace, parseRecords, runCli } from './test-helpers/cli.js';
+import { CLI, makeWorkspace, parseRecords, runCli, runShell } from './test-helpers/cli.js';
 
 describe('soong-agent demo', () => {
   it('shows every deny path of SPEC §4 in one offline session and completes', async () => {
@@ -88,9 +88,11 @@ describe('soong-agent demo', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('Done.');
     expect(result.stderr).toContain('stop prevented by require-tests (1)');
-    expect(result.stderr).toContain(`soong-agent events --home ${home}`);
-    const events = await runCli(['events', '--home', home], { env: workspace.env });
-    expect(events.code).toBe(0);
+    // The hint must work where `soong-agent` is not on PATH (a fresh clone): run it as printed.
+    const hint = /^inspect it: (.+)$/m.exec(result.stderr)?.[1];
+    expect(hint).toBe(`node ${CLI} events --home ${home}`);
+    const events = await runShell(hint ?? 'false', { env: workspace.env });
+    expect(events.code, events.stderr).toBe(0);
     expect(events.stdout).toContain('denied by permission');
   }, 120_000);
 

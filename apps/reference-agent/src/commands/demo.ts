@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliError } from '../errors.js';
 import type { CommonOptions } from '../program.js';
+import { selfCommand, shellQuote } from '../ui/self-command.js';
 import { runWithPresentation } from './run.js';
 
 /** The bundled demo: `home/` (hooks.json, config.toml, hooks, session.json) and `project/`. */
@@ -56,7 +57,7 @@ export async function demoAction(options: CommonOptions & { json?: boolean }): P
   );
   if (options.json !== true) {
     process.stderr.write(
-      `\nevent log: ${outcome.eventLog}\ninspect it: soong-agent events --home ${home}\n` +
+      `\nevent log: ${outcome.eventLog}\ninspect it: ${selfCommand()} events --home ${shellQuote(home)}\n` +
         `audit log written by the PostToolUse hook: ${path.join(home, 'audit.log')}\n`,
     );
   }

@@ -4,6 +4,7 @@ import { isSessionId, listSessions, readEventLog, sessionPaths } from '@soong-ag
 import { resolveLocations } from '../agent/session.js';
 import { CliError, EXIT_CODES } from '../errors.js';
 import type { CommonOptions } from '../program.js';
+import { selfCommand } from '../ui/self-command.js';
 import { createTimeline } from '../ui/timeline.js';
 
 /** Options of `soong-agent events`. */
@@ -28,7 +29,7 @@ export async function eventsAction(
     if (id === undefined) {
       throw new CliError({
         code: 'SESSION_NOT_FOUND',
-        message: `no sessions in ${path.join(home, 'sessions')}; run \`soong-agent run\` or \`soong-agent demo\` first`,
+        message: `no sessions in ${path.join(home, 'sessions')}; run \`${selfCommand()} run\` or \`${selfCommand()} demo\` first`,
       });
     }
   } else if (!isSessionId(id)) {

@@ -26,8 +26,24 @@ export function startCli(
   args: readonly string[],
   options: { cwd?: string; env?: Record<string, string> } = {},
 ) {
+  return startProcess(process.execPath, [CLI, ...args], options);
+}
+
+/** Runs a command line as a user would type it (`/bin/sh -c`), e.g. a hint the CLI printed. */
+export function runShell(
+  commandLine: string,
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<CliRun> {
+  return startProcess('/bin/sh', ['-c', commandLine], options).done;
+}
+
+function startProcess(
+  file: string,
+  args: readonly string[],
+  options: { cwd?: string; env?: Record<string, string> },
+) {
   const env = options.env ?? cliEnv(makeTempDir('soong-agent-os-home-'));
-  const child = spawn(process.execPath, [CLI, ...args], {
+  const child = spawn(file, args, {
     cwd: options.cwd ?? process.cwd(),
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
