@@ -5,7 +5,7 @@ import type { MatcherContext, MatchPredicate } from './define-matcher.js';
 import { MatcherError } from './matcher-error.js';
 import { createMatcherRegistry, type MatcherRegistry } from './matcher-registry.js';
 import { type NameList, toNameArray } from './name-list.js';
-import { prefixForms } from './path-forms.js';
+import { prefixForms, withCompileMemo } from './path-forms.js';
 import { pathPrefixMatcher } from './path-prefix-matcher.js';
 import {
   type CompiledRule,
@@ -56,7 +56,9 @@ export function compileRules(rules: readonly RuleSpec[], options: CompileRulesOp
     projectDir: path.resolve(options.projectDir),
     homeDir: path.resolve(options.homeDir),
   });
-  const compiled = rules.map((rule, ruleIndex) => compileRule(rule, ruleIndex, registry, context));
+  const compiled = withCompileMemo(() =>
+    rules.map((rule, ruleIndex) => compileRule(rule, ruleIndex, registry, context)),
+  );
   return createRuleIndex(compiled, context);
 }
 
@@ -131,21 +133,23 @@ function compileRule(
 
 // The built-in tool and path_prefix criteria (the definitions themselves, not replacements under the
 // same key) can select their rules by map lookup; the rule then skips that criterion in match.
+// A rule with both is picked by tool, and its prefixes answer the path criterion by lookup too.
 function withIndexKey(rule: CompiledRule, context: MatcherContext): CompiledRule {
   const byTool = rule.criteria.find((criterion) => criterion.definition === toolMatcher);
+  const byPath = rule.criteria.find((criterion) => criterion.definition === pathPrefixMatcher);
+  const prefixes =
+    byPath === undefined
+      ? undefined
+      : toNameArray(byPath.options as NameList).flatMap((prefix) => prefixForms(prefix, context));
   if (byTool !== undefined) {
     rule.indexKey = { kind: 'tool', tools: toNameArray(byTool.options as NameList) };
-    rule.remaining = rule.criteria.filter((criterion) => criterion !== byTool);
-    return rule;
-  }
-  const byPath = rule.criteria.find((criterion) => criterion.definition === pathPrefixMatcher);
-  if (byPath !== undefined) {
-    const prefixes = toNameArray(byPath.options as NameList).flatMap((prefix) =>
-      prefixForms(prefix, context),
-    );
+    if (prefixes !== undefined) rule.pathFilter = prefixes;
+  } else if (prefixes !== undefined) {
     rule.indexKey = { kind: 'path', prefixes };
-    rule.remaining = rule.criteria.filter((criterion) => criterion !== byPath);
   }
+  rule.remaining = rule.criteria.filter(
+    (criterion) => criterion !== byTool && criterion !== byPath,
+  );
   return rule;
 }
 

@@ -26,24 +26,57 @@ export function isPathUnder(candidate: string, prefix: string): boolean {
  * Every form a path is taken in (SPEC §1.2): as written (normalised, absolute), and with symlinks
  * resolved — both of the normalised path and of the path as the OS would walk it (`link/..` is the
  * link target's parent, not the link's) — each through its longest existing ancestor. Deduped.
+ * `memo` shares the resolution of common ancestors between paths of one compile or one match.
  */
-export function pathForms(written: string, context: MatcherContext): string[] {
+export function pathForms(
+  written: string,
+  context: MatcherContext,
+  memo: RealpathMemo = new Map(),
+): string[] {
   const expanded = expandHome(written, context.homeDir);
   const normalised = path.resolve(context.projectDir, expanded);
   const forms = [normalised];
-  addForm(forms, resolveExistingPrefix(normalised));
+  addForm(forms, resolveExistingPrefix(normalised, memo));
   // Only `..` makes the OS walk differ from the normalised path (after a symlink).
   if (PARENT_SEGMENT.test(expanded)) {
     const raw = path.isAbsolute(expanded)
       ? expanded
       : `${context.projectDir}${SEPARATOR}${expanded}`;
-    addForm(forms, resolveExistingPrefix(raw));
+    addForm(forms, resolveExistingPrefix(raw, memo));
   }
   return forms;
 }
 
 const PARENT_SEGMENT = /(^|\/)\.\.(\/|$)/;
 const prefixFormsCache = new WeakMap<MatcherContext, Map<string, readonly string[]>>();
+
+/** A path's symlink-resolved form, and whether the path itself exists (resolves). */
+interface ResolvedPath {
+  form: string;
+  exists: boolean;
+}
+
+/**
+ * Resolutions already done, by path as given. Lives for one compile or one match only: the file
+ * system may change between tool calls (a symlink created by one call must be seen by the next).
+ */
+export type RealpathMemo = Map<string, ResolvedPath>;
+
+let compileMemo: RealpathMemo | undefined;
+
+/**
+ * Runs `compile` with one realpath memo shared by every prefix it resolves (200 prefixes under the
+ * same missing folder cost one failed `realpath`, not 400), dropped when it returns.
+ */
+export function withCompileMemo<T>(compile: () => T): T {
+  const previous = compileMemo;
+  compileMemo = new Map();
+  try {
+    return compile();
+  } finally {
+    compileMemo = previous;
+  }
+}
 
 /**
  * {@link pathForms} of a configured prefix, memoised per context object (one per `compileRules`
@@ -57,7 +90,7 @@ export function prefixForms(prefix: string, context: MatcherContext): readonly s
   }
   let forms = cache.get(prefix);
   if (forms === undefined) {
-    forms = pathForms(prefix, context);
+    forms = pathForms(prefix, context, compileMemo);
     cache.set(prefix, forms);
   }
   return forms;
@@ -75,20 +108,52 @@ function expandHome(value: string, homeDir: string): string {
   return value;
 }
 
-/** realpath of the longest existing ancestor, plus the remaining segments. */
-function resolveExistingPrefix(absolute: string): string {
-  const rest: string[] = [];
+/**
+ * realpath of the longest existing ancestor, plus the remaining segments. A path whose parent is
+ * known not to resolve cannot resolve either (any failure to resolve the parent fails the child), so
+ * it costs no system call; a missing path is found with a `stat` that does not throw (a failed
+ * `realpath` throws, which costs several times more).
+ */
+function resolveExistingPrefix(absolute: string, memo: RealpathMemo = new Map()): string {
+  const unresolved: string[] = [];
   let current = absolute;
-  for (;;) {
-    try {
-      const real = fs.realpathSync.native(current);
-      return rest.length === 0 ? real : path.join(real, ...rest.reverse());
-    } catch {
-      const parent = path.dirname(current);
-      if (parent === current) return path.resolve(absolute);
-      rest.push(path.basename(current));
-      current = parent;
+  let base: ResolvedPath | undefined;
+  while (base === undefined) {
+    base = memo.get(current);
+    if (base !== undefined) break;
+    const parent = path.dirname(current);
+    const knownParent = parent === current ? undefined : memo.get(parent);
+    if ((knownParent === undefined || knownParent.exists) && probablyExists(current)) {
+      try {
+        base = { form: fs.realpathSync.native(current), exists: true };
+        memo.set(current, base);
+        break;
+      } catch {
+        // Removed since the probe, or a symlink loop: treated like a missing path.
+      }
     }
+    if (parent === current) {
+      base = { form: current, exists: false };
+      memo.set(current, base);
+      break;
+    }
+    unresolved.push(current);
+    current = parent;
+  }
+  for (let index = unresolved.length - 1; index >= 0; index--) {
+    const missing = unresolved[index] as string;
+    base = { form: path.join(base.form, path.basename(missing)), exists: false };
+    memo.set(missing, base);
+  }
+  return base.form;
+}
+
+// A missing path costs a failed realpath otherwise, whose exception costs several times a stat.
+function probablyExists(target: string): boolean {
+  try {
+    return fs.statSync(target, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false;
   }
 }
 
@@ -117,7 +182,8 @@ export function subjectPathForms(
   // Keyed by the context object: compileRules gives all the rules it compiles the same one.
   let forms = cached.byContext.get(context);
   if (forms === undefined) {
-    forms = paths.flatMap((written) => pathForms(written, context));
+    const memo: RealpathMemo = new Map();
+    forms = paths.flatMap((written) => pathForms(written, context, memo));
     cached.byContext.set(context, forms);
   }
   return forms;

@@ -163,6 +163,98 @@ describe('pathPrefixMatcher', () => {
     expect(index.match(subject)).toEqual([0]);
   });
 
+  it('treats "." and the project dir as the whole project when the prefix names it', () => {
+    const project = makeTempDir();
+    for (const prefix of ['.', './', project, `${project}/`]) {
+      const matches = prefixIndex(prefix, project);
+      expect(matches('.')).toBe(true);
+      expect(matches(project)).toBe(true);
+      expect(matches('src/a.ts')).toBe(true);
+      expect(matches('../elsewhere/a.ts')).toBe(false);
+      expect(matches(`${project}-sibling/a.ts`)).toBe(false);
+    }
+  });
+
+  it('matches a path equal to the project dir only for prefixes at or above it', () => {
+    const project = makeTempDir();
+    expect(prefixIndex('src', project)(project)).toBe(false);
+    expect(prefixIndex('src', project)('.')).toBe(false);
+    expect(prefixIndex('..', project)(project)).toBe(true);
+    expect(prefixIndex('/', project)('.')).toBe(true);
+  });
+
+  it('never matches when a relative path climbs out of the project with ..', () => {
+    const project = makeTempDir();
+    createTree(project, ['src/']);
+    const matches = prefixIndex('src', project);
+    expect(matches('../src/a.ts')).toBe(false);
+    expect(matches('src/../../src/a.ts')).toBe(false);
+    expect(matches(`../${path.basename(project)}/src/a.ts`)).toBe(true);
+    expect(prefixIndex('..', project)('../../x')).toBe(false);
+  });
+
+  it('compares Unicode names byte for byte when the forms are the same or differ', () => {
+    const project = makeTempDir();
+    createTree(project, ['données/é/']);
+    const matches = prefixIndex('données', project);
+    expect(matches('données/é/文件.ts')).toBe(true);
+    expect(matches('données-2/x')).toBe(false);
+    // NFD "e" + combining accent is another name on Linux; no normalisation is applied.
+    expect(prefixIndex('café', project)('cafe\u0301/x')).toBe(false);
+  });
+
+  it('matches /tmp and /private/tmp forms of one tree when the temp root is a symlink (macOS)', () => {
+    const root = makeTempDir();
+    createTree(root, ['private/tmp/project/src/']);
+    fs.symlinkSync(path.join(root, 'private/tmp'), path.join(root, 'tmp'));
+    const linkedProject = path.join(root, 'tmp/project');
+    const realProject = path.join(root, 'private/tmp/project');
+    const relative = prefixIndex('src', linkedProject);
+    expect(relative(path.join(realProject, 'src/new/deep.ts'))).toBe(true);
+    expect(relative(path.join(linkedProject, 'src/a.ts'))).toBe(true);
+    expect(relative(path.join(realProject, 'srcx/a.ts'))).toBe(false);
+    const written = prefixIndex(path.join(realProject, 'src'), linkedProject);
+    expect(written('src/not-yet/created.ts')).toBe(true);
+    const viaLink = prefixIndex(path.join(linkedProject, 'src'), realProject);
+    expect(viaLink(path.join(realProject, 'src/x'))).toBe(true);
+    expect(viaLink('lib/x')).toBe(false);
+  });
+
+  it('sees a symlink created after compiling, and between two matches, when subjects are fresh', () => {
+    const project = makeTempDir();
+    createTree(project, ['secrets/key', 'src/']);
+    const index = compileRules(
+      [
+        { event: 'PreToolUse', matcher: { path_prefix: 'secrets' } },
+        { event: 'PreToolUse', matcher: { tool: 'write_file', path_prefix: 'secrets' } },
+      ],
+      { projectDir: project, homeDir: project },
+    );
+    const subject = () => ({ event: 'PreToolUse', tool: 'write_file', paths: ['src/jump/key'] });
+    expect(index.match(subject())).toEqual([]);
+    fs.symlinkSync(path.join(project, 'secrets'), path.join(project, 'src/jump'));
+    expect(index.match(subject())).toEqual([0, 1]);
+    fs.unlinkSync(path.join(project, 'src/jump'));
+    expect(index.match(subject())).toEqual([]);
+  });
+
+  it('resolves many prefixes under one missing folder and a symlinked one alike when compiled together', () => {
+    const project = makeTempDir();
+    createTree(project, ['real/']);
+    fs.symlinkSync(path.join(project, 'real'), path.join(project, 'link'));
+    const prefixes = ['gone/a', 'gone/b', 'gone/a/deeper', 'link/x', 'link/x/y'];
+    const index = compileRules(
+      prefixes.map((prefix) => ({ event: 'PreToolUse', matcher: { path_prefix: prefix } })),
+      { projectDir: project, homeDir: project },
+    );
+    const match = (written: string) => index.match({ event: 'PreToolUse', paths: [written] });
+    expect(match('gone/a/file')).toEqual([0]);
+    expect(match('gone/b/file')).toEqual([1]);
+    expect(match('gone/a/deeper/file')).toEqual([0, 2]);
+    expect(match('real/x/y/z')).toEqual([3, 4]);
+    expect(match('gone/c')).toEqual([]);
+  });
+
   it('explains a miss with the normalised prefix and the paths as given', () => {
     const index = compileRules(
       [{ event: 'PostToolUse', matcher: { path_prefix: ['src', '/etc'] } }],

@@ -38,8 +38,10 @@ export interface Criterion {
 
 /**
  * A validated rule. `indexKey` is set when one of its criteria is a built-in whose values can pick
- * the rule out of a map (tool names, or normalised prefix forms); `remaining` is then every other
- * criterion, which `match` still evaluates.
+ * the rule out of a map (tool names, or normalised prefix forms). `pathFilter` holds the prefix forms
+ * of a tool-indexed rule's built-in `path_prefix` criterion, answered by one walk of the subject's
+ * paths per match rather than one predicate call per rule. `remaining` is every other criterion,
+ * which `match` still evaluates.
  */
 export interface CompiledRule {
   ruleIndex: number;
@@ -49,6 +51,7 @@ export interface CompiledRule {
   indexKey?:
     | { kind: 'tool'; tools: readonly string[] }
     | { kind: 'path'; prefixes: readonly string[] };
+  pathFilter?: readonly string[];
 }
 
 interface EventGroup {
@@ -56,6 +59,8 @@ interface EventGroup {
   rules: CompiledRule[];
   byTool: Map<string, CompiledRule[]>;
   byPrefix: Map<string, CompiledRule[]>;
+  /** Tool-indexed rules with a built-in path criterion, by prefix form. */
+  byFilterPrefix: Map<string, CompiledRule[]>;
   unindexed: CompiledRule[];
 }
 
@@ -76,7 +81,14 @@ export function createRuleIndex(
   for (const rule of rules) {
     let group = groups.get(rule.event);
     if (group === undefined) {
-      group = { ruleIndices: [], rules: [], byTool: new Map(), byPrefix: new Map(), unindexed: [] };
+      group = {
+        ruleIndices: [],
+        rules: [],
+        byTool: new Map(),
+        byPrefix: new Map(),
+        byFilterPrefix: new Map(),
+        unindexed: [],
+      };
       groups.set(rule.event, group);
     }
     (group.ruleIndices as number[]).push(rule.ruleIndex);
@@ -85,6 +97,7 @@ export function createRuleIndex(
     if (key === undefined) group.unindexed.push(rule);
     else if (key.kind === 'tool') addToBuckets(group.byTool, key.tools, rule);
     else addToBuckets(group.byPrefix, key.prefixes, rule);
+    if (rule.pathFilter !== undefined) addToBuckets(group.byFilterPrefix, rule.pathFilter, rule);
   }
   for (const group of groups.values()) Object.freeze(group.ruleIndices);
 
@@ -101,7 +114,7 @@ export function createRuleIndex(
         group.byPrefix.size === 0
           ? NO_CANDIDATES
           : prefixCandidates(group.byPrefix, subject, context);
-      return evaluate(forTool, forPath, group.unindexed, subject);
+      return evaluate(forTool, forPath, group, subject, context);
     },
     explain(subject: MatchSubject): RuleExplanation[] {
       const group = groups.get(subject.event);
@@ -154,13 +167,18 @@ function prefixCandidates(
   return found;
 }
 
-// Evaluates the remaining criteria of three ascending, disjoint candidate lists, merged in order.
+// Evaluates the remaining criteria of three ascending, disjoint candidate lists (by tool, by path,
+// unindexed), merged in order. A rule with a path filter must also be among the rules whose prefixes
+// the subject's paths lie under, found (once, when first needed) by the same walk as `byPrefix`.
 function evaluate(
   first: CompiledRule[],
   second: CompiledRule[],
-  third: CompiledRule[],
+  group: EventGroup,
   subject: MatchSubject,
+  context: MatcherContext,
 ): number[] {
+  const third = group.unindexed;
+  let pathHits: CompiledRule[] | undefined;
   let matched = EMPTY;
   let firstAt = 0;
   let secondAt = 0;
@@ -179,6 +197,10 @@ function evaluate(
     else if (b < c) candidate = second[secondAt++] as CompiledRule;
     else if (c !== Number.MAX_SAFE_INTEGER) candidate = third[thirdAt++] as CompiledRule;
     else return matched;
+    if (candidate.pathFilter !== undefined) {
+      pathHits ??= prefixCandidates(group.byFilterPrefix, subject, context);
+      if (!pathHits.includes(candidate)) continue;
+    }
     if (!passes(candidate.remaining, subject)) continue;
     if (matched === EMPTY) matched = [candidate.ruleIndex];
     else matched.push(candidate.ruleIndex);
