@@ -1,10 +1,11 @@
 import {
   findNodeAtLocation,
-  getNodePath,
+  type JSONPath,
   type Node,
-  type ParseError,
+  type ParseErrorCode,
   parseTree,
   printParseErrorCode,
+  visit,
 } from 'jsonc-parser';
 import { createLineIndex, type IssueText, type JsonPath, type Position } from './issues.js';
 
@@ -51,25 +52,28 @@ const SYNTAX_TEXT: Record<string, IssueText> = {
   },
 };
 
+const STRICT = { allowTrailingComma: false, disallowComments: true } as const;
+
 /**
  * Parses strict JSON (no comments, no trailing commas) with positions. A leading byte-order mark is
- * skipped. Returns the first syntax error instead of a document when there is one.
+ * skipped. Returns the first syntax error instead of a document when there is one. One streaming
+ * pass finds syntax errors and duplicate keys; the position tree is built only when something is
+ * located (an error or a warning), so a valid file costs a scan and `JSON.parse`.
  */
 export function parseJsonDocument(source: string): JsonDocument | JsonSyntaxError {
   const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
   const lineIndex = createLineIndex(text);
-  const errors: ParseError[] = [];
-  let tree: Node | undefined;
+  let scan: ScanResult;
   try {
-    tree = parseTree(text, errors, { allowTrailingComma: false, disallowComments: true });
+    scan = scanStrictJson(text);
   } catch {
     return {
       position: lineIndex(0),
       text: { problem: 'invalid JSON: nested too deeply', fix: 'flatten the document' },
     };
   }
-  const first = errors[0];
-  if (first !== undefined || tree === undefined) {
+  const first = scan.firstError;
+  if (first !== undefined || !scan.sawValue) {
     const offset = first?.offset ?? 0;
     if (text.trim() === '') {
       return {
@@ -93,19 +97,73 @@ export function parseJsonDocument(source: string): JsonDocument | JsonSyntaxErro
       text: { problem: `invalid JSON: ${(error as Error).message}`, fix: 'write strict JSON' },
     };
   }
+  let tree: Node | undefined;
   return {
     value,
     locate(jsonPath, atKey = false) {
+      tree ??= parseTree(text, [], STRICT) as Node;
       const node = nearestNode(tree, jsonPath);
       const keyNode =
         atKey && node.parent?.type === 'property' ? node.parent.children?.[0] : undefined;
       return lineIndex((keyNode ?? node).offset);
     },
-    duplicateKeys: findDuplicateKeys(tree).map(({ jsonPath, offset }) => ({
+    duplicateKeys: scan.duplicates.map(({ jsonPath, offset }) => ({
       jsonPath,
       position: lineIndex(offset),
     })),
   };
+}
+
+interface ScanResult {
+  firstError: { error: ParseErrorCode; offset: number } | undefined;
+  sawValue: boolean;
+  duplicates: { jsonPath: JsonPath; offset: number }[];
+}
+
+function scanStrictJson(text: string): ScanResult {
+  const result: ScanResult = { firstError: undefined, sawValue: false, duplicates: [] };
+  // The keys seen in each open object; `undefined` marks an open array.
+  const open: (Set<string> | undefined)[] = [];
+  const sawValue = () => {
+    if (open.length === 0) result.sawValue = true;
+  };
+  visit(
+    text,
+    {
+      onObjectBegin() {
+        sawValue();
+        open.push(new Set());
+      },
+      onObjectEnd() {
+        open.pop();
+      },
+      onArrayBegin() {
+        sawValue();
+        open.push(undefined);
+      },
+      onArrayEnd() {
+        open.pop();
+      },
+      onLiteralValue: sawValue,
+      onObjectProperty(property, offset, _length, _line, _character, pathSupplier) {
+        const keys = open[open.length - 1];
+        if (keys === undefined) return;
+        // The path is only built for the rare duplicate.
+        if (keys.has(property)) {
+          result.duplicates.push({
+            jsonPath: [...(pathSupplier() as JSONPath), property],
+            offset,
+          });
+        }
+        keys.add(property);
+      },
+      onError(error, offset) {
+        result.firstError ??= { error, offset };
+      },
+    },
+    STRICT,
+  );
+  return result;
 }
 
 /** True when {@link parseJsonDocument} returned a syntax error. */
@@ -138,28 +196,4 @@ function nearestNode(tree: Node, jsonPath: JsonPath): Node {
     if (node !== undefined) return node;
   }
   return tree;
-}
-
-function findDuplicateKeys(tree: Node): { jsonPath: JsonPath; offset: number }[] {
-  const duplicates: { jsonPath: JsonPath; offset: number }[] = [];
-  const stack: Node[] = [tree];
-  while (stack.length > 0) {
-    const node = stack.pop() as Node;
-    if (node.type === 'object') {
-      const seen = new Set<string>();
-      for (const property of node.children ?? []) {
-        const [keyNode, valueNode] = property.children ?? [];
-        if (keyNode === undefined) continue;
-        const key = String(keyNode.value);
-        // The path is only built for the rare duplicate.
-        if (seen.has(key))
-          duplicates.push({ jsonPath: getNodePath(keyNode), offset: keyNode.offset });
-        seen.add(key);
-        if (valueNode !== undefined && valueNode.children !== undefined) stack.push(valueNode);
-      }
-    } else if (node.type === 'array') {
-      for (const child of node.children ?? []) if (child.children !== undefined) stack.push(child);
-    }
-  }
-  return duplicates.sort((a, b) => a.offset - b.offset);
 }

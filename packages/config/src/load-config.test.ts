@@ -285,6 +285,23 @@ describe('loadConfig', () => {
     expect(config.warnings.map((warning) => warning.code)).toEqual([]);
   });
 
+  it('does not open or stat hooks.json when hooks.enabled is false, whether it is a directory or a FIFO', () => {
+    layout.write('config.toml', '[hooks]\nenabled = false\n');
+    const hooksFile = path.join(layout.home, 'hooks.json');
+    fs.mkdirSync(hooksFile, { mode: 0o777 });
+    fs.chmodSync(hooksFile, 0o777);
+    const fromDirectory = load();
+    expect(fromDirectory.hooksEnabled).toBe(false);
+    expect(fromDirectory.hooksFingerprint).toBeNull();
+    expect(fromDirectory.warnings).toEqual([]);
+    fs.rmdirSync(hooksFile);
+    execFileSync('mkfifo', ['-m', '666', hooksFile]);
+    const fromFifo = load();
+    expect(fromFifo.hooksEnabled).toBe(false);
+    expect(fromFifo.hooks.ruleCount).toBe(0);
+    expect(fromFifo.warnings).toEqual([]);
+  });
+
   it('does not read hooks.json when noHooks is set, even when it is a directory', () => {
     fs.mkdirSync(path.join(layout.home, 'hooks.json'));
     const config = load({ noHooks: true });
