@@ -352,6 +352,50 @@ describe('runCommand input', () => {
     expect(result.stdout.split(' ')[0]).toBe(createHash('sha256').update(bytes).digest('hex'));
   }, 20_000);
 
+  it('lets the child reopen /dev/stdin when input is given', async () => {
+    // A socket (what Node gives a child for stdin: 'pipe') cannot be opened through /dev/stdin.
+    const input = '{"event":"PreToolUse","secret":"s3cr3t"}';
+    const shell = await runCommand({ command: 'cat /dev/stdin', input });
+    expect(shell).toMatchObject({ exitCode: 0, stdout: input, stderr: '' });
+    const node = await runCommand({
+      command: [
+        process.execPath,
+        '-e',
+        "process.stdout.write(require('fs').readFileSync('/dev/stdin'))",
+      ],
+      input,
+    });
+    expect(node).toMatchObject({ exitCode: 0, stdout: input, stderr: '' });
+  }, 20_000);
+
+  it('gives the child an unlinked, owner-only file as stdin when input is given', async () => {
+    const result = await runCommand({
+      command: 'readlink /proc/self/fd/0; stat -L -c %a /proc/self/fd/0',
+      input: 'payload',
+    });
+    const [link, mode] = result.stdout.trim().split('\n');
+    expect(link).toMatch(/ \(deleted\)$/);
+    expect(fs.existsSync((link ?? '').replace(/ \(deleted\)$/, ''))).toBe(false);
+    expect(mode).toBe('600');
+  }, 20_000);
+
+  it('gives the child /dev/null as stdin when no input is given', async () => {
+    const result = await runCommand({
+      command: 'readlink /proc/self/fd/0; cat /dev/stdin; echo end',
+    });
+    expect(result).toMatchObject({ exitCode: 0, stdout: '/dev/null\nend\n', stderr: '' });
+  }, 20_000);
+
+  it('leaves no descriptor open in the parent when runs with input settle', async () => {
+    const openFds = (): number => fs.readdirSync('/proc/self/fd').length;
+    await runCommand({ command: 'cat >/dev/null', input: 'warm up' });
+    const before = openFds();
+    for (let index = 0; index < 20; index += 1) {
+      await runCommand({ command: index % 2 === 0 ? 'cat >/dev/null' : 'true', input: 'x' });
+    }
+    expect(openFds()).toBe(before);
+  }, 60_000);
+
   it('closes stdin when no input is given', async () => {
     const result = await runCommand({ command: 'cat; echo end', timeoutMs: 60_000 });
     expect(result).toMatchObject({ stdout: 'end\n', timedOut: false });

@@ -1,9 +1,11 @@
+import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import { execa } from 'execa';
 import { buildChildEnv } from './child-env.js';
 import { DRAIN_WINDOW_MS } from './defaults.js';
 import { assertExecutable } from './executable.js';
+import { openInputFile } from './input-file.js';
 import { signalGroup, trackRun } from './live-runs.js';
 import { OutputCollector } from './output-collector.js';
 import { type NormalizedRunOptions, normalizeRunOptions, type RunOptions } from './run-options.js';
@@ -74,15 +76,18 @@ function spawnAndCollect(
 ): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const startedAt = performance.now();
+    const stdin = stdinOf(options.input);
     let subprocess: ReturnType<typeof startSubprocess>;
     try {
-      subprocess = startSubprocess(options, cwd, env);
+      subprocess = startSubprocess(options, cwd, env, stdin);
     } catch (error) {
+      stdin.close();
       reject(spawnFailed(options, error));
       return;
     }
     const pgid = subprocess.pid;
     if (pgid === undefined) {
+      stdin.close();
       subprocess.then(
         (result) => reject(spawnFailed(options, result.cause)),
         (error: unknown) => reject(spawnFailed(options, error)),
@@ -132,6 +137,7 @@ function spawnAndCollect(
       clearTimeout(drainTimer);
       options.signal?.removeEventListener('abort', onAbort);
       untrack();
+      stdin.close();
       // Whatever is left of the group (a background grandchild holding a pipe) dies with the call.
       signalGroup(pgid, 'SIGKILL');
       for (const stream of [subprocess.stdin, subprocess.stdout, subprocess.stderr])
@@ -192,9 +198,12 @@ function spawnAndCollect(
       drainTimer = setTimeout(() => setImmediate(settle), DRAIN_WINDOW_MS);
     });
 
-    // A child that never reads its stdin is fine: EPIPE/ECONNRESET are not failures.
-    subprocess.stdin?.on('error', noop);
-    subprocess.stdin?.end(options.input);
+    // Only when no input file could be written: a child that never reads its stdin is fine,
+    // EPIPE/ECONNRESET are not failures.
+    if (stdin.value === 'pipe') {
+      subprocess.stdin?.on('error', noop);
+      subprocess.stdin?.end(options.input);
+    }
 
     if (options.timeoutMs > 0) {
       timeoutTimer = setTimeout(() => {
@@ -209,12 +218,18 @@ function spawnAndCollect(
 // execa's own timeout, maxBuffer, cleanup and promise do not give our guarantees (they act on the
 // direct child only, kill instead of draining, or wait for every pipe holder), so they are all off
 // and the process and its streams are driven by spawnAndCollect.
-function startSubprocess(options: NormalizedRunOptions, cwd: string, env: Record<string, string>) {
+function startSubprocess(
+  options: NormalizedRunOptions,
+  cwd: string,
+  env: Record<string, string>,
+  stdin: Stdin,
+) {
   return execa(options.file, options.args, {
     cwd,
     env,
     extendEnv: false,
-    stdin: 'pipe',
+    // execa passes a descriptor number through to child_process.spawn; its types only list 0..9.
+    stdin: stdin.value as 'pipe',
     stdout: 'pipe',
     stderr: 'pipe',
     buffer: false,
@@ -223,6 +238,29 @@ function startSubprocess(options: NormalizedRunOptions, cwd: string, env: Record
     reject: false,
     stripFinalNewline: false,
   });
+}
+
+// The child's stdin: /dev/null without input; with input, a read-only descriptor of an unlinked
+// file holding it (see openInputFile), or a pipe when no such file could be written.
+interface Stdin {
+  value: 'ignore' | 'pipe' | number;
+  /** Our copy of the descriptor (the child has its own): closed once, at spawn failure or settle. */
+  close(): void;
+}
+
+function stdinOf(input: string | Uint8Array | undefined): Stdin {
+  const fd = input === undefined ? undefined : openInputFile(input);
+  if (fd === undefined) return { value: input === undefined ? 'ignore' : 'pipe', close: noop };
+  let open = true;
+  return {
+    value: fd,
+    close() {
+      // Closing twice could close a descriptor number reused by someone else.
+      if (!open) return;
+      open = false;
+      fs.closeSync(fd);
+    },
+  };
 }
 
 function notStartedAbortedResult(): RunResult {

@@ -40,8 +40,10 @@ export interface RunOptions {
    */
   parentEnv?: Readonly<Record<string, string | undefined>> | undefined;
   /**
-   * Written to stdin, then stdin is closed. A child that does not read it is fine.
-   * @default undefined (stdin is closed at once)
+   * The child's stdin: a read-only, already unlinked file (mode 0600, in `/dev/shm` when there is
+   * one) holding these bytes, so `/dev/stdin` can be reopened; the child sees EOF at the end. A
+   * child that does not read it is fine.
+   * @default undefined (stdin is /dev/null)
    */
   input?: string | Uint8Array | undefined;
   /**
