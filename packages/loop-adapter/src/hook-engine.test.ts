@@ -77,6 +77,30 @@ describe('createHookEngine', () => {
     PROCESS_TIMEOUT,
   );
 
+  it(
+    'gives a hook that reopens /dev/stdin its whole input',
+    async () => {
+      const root = tempDir();
+      const out = path.join(root, 'stdin.json');
+      const { engine } = setup(root, {
+        PreToolUse: [
+          {
+            hooks: [
+              {
+                command: `cat /dev/stdin > '${out}' && echo '{"decision":"allow"}'`,
+              },
+            ],
+          },
+        ],
+      });
+      const outcome = await engine.run('PreToolUse', PAYLOADS.PreToolUse);
+      expect(outcome.results[0]).toMatchObject({ status: 'finished', decision: 'allow' });
+      const input = HookInputSchema.parse(JSON.parse(fs.readFileSync(out, 'utf8')));
+      expect(input).toMatchObject({ event: 'PreToolUse', tool: { call_id: 'call_1' } });
+    },
+    PROCESS_TIMEOUT,
+  );
+
   it('records nothing and spawns nothing when no rule matches', async () => {
     let runs = 0;
     const { engine, sink } = setup(
