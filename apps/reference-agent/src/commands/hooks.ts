@@ -18,7 +18,8 @@ import { CliError, EXIT_CODES } from '../errors.js';
 import type { CommonOptions } from '../program.js';
 import { createToolRegistry } from '../tools/registry.js';
 import type { AgentTool } from '../tools/types.js';
-import { createTimeline } from '../ui/timeline.js';
+import { formatHookReport } from '../ui/hook-report.js';
+import { colorEnabled } from '../ui/timeline.js';
 
 /** Session id used by `hooks test` (no session dir is created). */
 export const HOOKS_TEST_SESSION_ID = 'hooks-test';
@@ -213,11 +214,7 @@ export async function testAction(
     });
   }
   const { subject } = buildSubject(event, options, config, tools, input);
-  const timeline = createTimeline({ stream: process.stdout, live: false });
-  const sink = createMemoryEventSink({
-    sessionId: HOOKS_TEST_SESSION_ID,
-    onRecord: (record) => timeline.onRecord(record),
-  });
+  const sink = createMemoryEventSink({ sessionId: HOOKS_TEST_SESSION_ID });
   const engine = createHookEngine({
     config,
     sink,
@@ -259,17 +256,20 @@ export async function testAction(
       });
       break;
   }
-  timeline.close();
   await sink.close();
-  const ran = sink.records.filter((record) => record.type === 'hook_started').length;
-  if (ran === 0)
+  if (!config.hooksEnabled) {
+    process.stdout.write('hooks are disabled (hooks.enabled = false in config.toml); none ran\n');
+  } else if (outcome.results.length === 0) {
     process.stdout.write(
       `no hook matched ${event}${subject.tool === undefined ? '' : ` for ${subject.tool}`}\n`,
     );
+  }
+  const report = formatHookReport({
+    records: sink.records,
+    outcome,
+    colors: colorEnabled(process.stdout),
+  });
+  process.stdout.write(`${report.join('\n')}\n`);
   const denied = outcome.decision === 'deny';
-  const verdict = denied
-    ? `deny stands: ${outcome.reason ?? ''} (${outcome.hookId ?? ''})`
-    : `${outcome.decision}`;
-  process.stdout.write(`outcome: ${verdict}\n`);
   return denied ? EXIT_CODES.denied : EXIT_CODES.ok;
 }

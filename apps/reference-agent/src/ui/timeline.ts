@@ -84,11 +84,47 @@ function hookLine(
   return `${head} ${decision} ${c.dim(formatDuration(record.duration_ms))}${reason}`;
 }
 
+// Line breaks and tabs (the timeline is one line per record) and every other C0 control, DEL,
+// C1 controls and bidi overrides. A hook's reason or stderr, a tool input or the model's text
+// would otherwise reach the terminal raw: clear the screen, retitle it, fake a timeline line.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+const LINE_BREAKS = /[\t\n\v\f\r]/;
+
+/** `text` with terminal control characters shown as `\x1b`-style escapes (whitespace as a space). */
+export function printable(text: string): string {
+  return text.replace(CONTROL_CHARACTERS, (character) => {
+    if (LINE_BREAKS.test(character)) return ' ';
+    const code = character.charCodeAt(0);
+    return code > 0xff ? `\\u${code.toString(16)}` : `\\x${code.toString(16).padStart(2, '0')}`;
+  });
+}
+
+function printableValue<T>(value: T): T {
+  if (typeof value === 'string') return printable(value) as T;
+  if (Array.isArray(value)) return value.map(printableValue) as T;
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, printableValue(item)]),
+    ) as T;
+  }
+  return value;
+}
+
 /**
  * Renders one event record as a timeline line (without newline), or undefined for records the
  * timeline folds into others (`hook_started`, `hook_denied`, `permission_denied`, `tool_started`).
+ * Control characters in the record's strings are shown escaped ({@link printable}).
  */
 export function formatRecord(
+  record: EventRecord,
+  c: Colors,
+  state: RenderState,
+): string | undefined {
+  return formatPrintableRecord(printableValue(record), c, state);
+}
+
+function formatPrintableRecord(
   record: EventRecord,
   c: Colors,
   state: RenderState,

@@ -1,0 +1,838 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { EventRecord } from '@soong-agent/protocol';
+import { describe, expect, it } from 'vitest';
+import { makeWorkspace, parseRecords, runCli, writeScript } from './test-helpers/cli.js';
+import { printable } from './ui/timeline.js';
+
+// The attacker's side, against the built CLI: secrets in the parent env, planted project
+// configuration, the agent editing its own hooks, working dirs and path prefixes that try to
+// escape, shell metacharacters in arguments, and hostile hook output.
+
+const TIMEOUT = 120_000;
+const FIXTURES = fileURLToPath(new URL('./__fixtures__/security/', import.meta.url));
+const fixture = (name: string) => path.join(FIXTURES, name);
+
+type Workspace = ReturnType<typeof makeWorkspace>;
+
+function hooksJson(hooks: Record<string, unknown>): string {
+  return `${JSON.stringify({ version: 1, hooks }, null, 2)}\n`;
+}
+
+const command = (text: string, extra: Record<string, unknown> = {}) => ({
+  type: 'command',
+  command: text,
+  ...extra,
+});
+const sha256 = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+const ofType = <T extends EventRecord['type']>(records: EventRecord[], type: T) =>
+  records.filter((record): record is Extract<EventRecord, { type: T }> => record.type === type);
+
+async function run(
+  workspace: Workspace,
+  turns: unknown[],
+  options: { args?: string[]; env?: Record<string, string>; cwd?: string } = {},
+) {
+  const script = writeScript(workspace.root, turns);
+  const args = options.args ?? ['--home', workspace.home, '--project', workspace.project];
+  const result = await runCli(['run', 'go', '--model', `scripted:${script}`, '--yes', ...args], {
+    env: options.env ?? workspace.env,
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+  });
+  return {
+    ...result,
+    records: options.args?.includes('--json') ? parseRecords(result.stdout) : [],
+  };
+}
+
+async function runJson(workspace: Workspace, turns: unknown[], env?: Record<string, string>) {
+  const result = await run(workspace, turns, {
+    args: ['--home', workspace.home, '--project', workspace.project, '--json'],
+    ...(env === undefined ? {} : { env }),
+  });
+  expect(result.code, result.stderr).toBe(0);
+  return result;
+}
+
+/** Every file name under `dir`, recursively, relative. */
+function listTree(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((entry) => entry.split(path.sep).join('/'))
+    .sort();
+}
+
+describe('soong-agent run: secrets in the parent env', () => {
+  const SECRETS: Record<string, string> = {
+    AWS_SECRET_ACCESS_KEY: 'aws-secret-7f3a91',
+    GITHUB_TOKEN: 'ghp_secret7f3a92',
+    OPENAI_API_KEY: 'sk-secret-7f3a93',
+    SOONG_AGENT_TOKEN: 'soong-lookalike-7f3a94',
+    SOONG_ARG_VALUE: 'soong-arg-lookalike-7f3a95',
+    SOONG_SECRET: 'soong-secret-7f3a96',
+    PATHX: 'path-lookalike-7f3a97',
+    ENV: fixture('leak-marker.sh'),
+    BASH_ENV: fixture('leak-marker.sh'),
+    NODE_OPTIONS: `--require=${fixture('leak-marker.cjs')}`,
+    LD_PRELOAD: '/nonexistent/soong-leak-7f3a98.so',
+    'BASH_FUNC_x%%': '() { touch "$SOONG_AGENT_PROJECT_DIR/LEAKED-EXPORTED-FUNCTION"; }',
+  };
+
+  it(
+    'reaches no hook, bash call or declarative tool when a variable is not allowlisted, checked via env, /proc/self/environ and set',
+    async () => {
+      const probe = (label: string) => `PROBE=${label}; . '${fixture('probe.sh')}'`;
+      const workspace = makeWorkspace({
+        home: {
+          'hooks.json': hooksJson({
+            UserPromptSubmit: [{ hooks: [command(probe('prompt'))] }],
+            PreToolUse: [{ matcher: 'bash', hooks: [command(probe('pre'))] }],
+          }),
+          // GITHUB is allowlisted: an exact name, never a prefix of GITHUB_TOKEN.
+          'config.toml': [
+            '[runner]',
+            'env_allowlist = ["GITHUB", "SOONG"]',
+            '[[tools]]',
+            'name = "probe_tool"',
+            'description = "probe"',
+            `command = ${JSON.stringify(probe('tool'))}`,
+            'risk = "readonly"',
+            '',
+          ].join('\n'),
+        },
+      });
+      const result = await runJson(
+        workspace,
+        [
+          {
+            text: 'probing',
+            tool_calls: [
+              { name: 'bash', input: { command: probe('bash') } },
+              { name: 'probe_tool', input: {} },
+            ],
+          },
+          { text: 'done' },
+        ],
+        { ...workspace.env, ...SECRETS },
+      );
+      expect(ofType(result.records, 'tool_finished').map((record) => record.is_error)).toEqual([
+        false,
+        false,
+      ]);
+
+      const labels = ['prompt', 'pre', 'bash', 'tool'];
+      expect(listTree(workspace.project).filter((name) => !name.includes('/'))).toEqual(
+        labels.map((label) => `probe-${label}`).sort(),
+      );
+      for (const label of labels) {
+        const dir = path.join(workspace.project, `probe-${label}`);
+        // The probe really ran as the spawned shell and saw the agent's own variables.
+        expect(fs.readFileSync(path.join(dir, 'cmdline'), 'utf8')).toContain('probe.sh');
+        expect(fs.readFileSync(path.join(dir, 'environ'), 'utf8')).toContain(
+          `SOONG_AGENT_PROJECT_DIR=${workspace.project}`,
+        );
+        for (const view of ['env', 'environ', 'set', 'bash', 'node']) {
+          const seen = fs.readFileSync(path.join(dir, view), 'utf8');
+          for (const [name, value] of Object.entries(SECRETS)) {
+            expect(seen, `${label}/${view} shows ${name}`).not.toContain(value);
+            expect(seen, `${label}/${view} shows ${name}`).not.toMatch(
+              new RegExp(`^${name.replace(/%/g, '\\%')}=`, 'm'),
+            );
+          }
+        }
+      }
+      // No startup file, exported function or preload reached a bash or node child.
+      expect(fs.readdirSync(workspace.project).filter((name) => name.startsWith('LEAKED'))).toEqual(
+        [],
+      );
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'puts the hook payload on stdin only, never in the hook argv or env, when a hook runs',
+    async () => {
+      const workspace = makeWorkspace({
+        home: {
+          'hooks.json': hooksJson({
+            PreToolUse: [{ hooks: [command(`PROBE=pre; . '${fixture('probe.sh')}'`)] }],
+          }),
+        },
+        project: { 'a.txt': 'a' },
+      });
+      const marker = 'INPUT-MARKER-5d1c7e';
+      await runJson(workspace, [
+        { text: 'x', tool_calls: [{ name: 'grep', input: { pattern: marker, path: 'a.txt' } }] },
+        { text: 'done' },
+      ]);
+      const dir = path.join(workspace.project, 'probe-pre');
+      const stdin = JSON.parse(fs.readFileSync(path.join(dir, 'stdin'), 'utf8'));
+      expect(stdin.tool.input.pattern).toBe(marker);
+      for (const view of ['cmdline', 'environ', 'env', 'set']) {
+        expect(fs.readFileSync(path.join(dir, view), 'utf8'), view).not.toContain(marker);
+      }
+    },
+    TIMEOUT,
+  );
+});
+
+describe('soong-agent run: planted project configuration', () => {
+  const marker = (name: string) => `touch "$SOONG_AGENT_PROJECT_DIR/PLANTED-${name}"`;
+  const plantedHooks = (name: string) =>
+    hooksJson({
+      SessionStart: [{ hooks: [command(marker(name))] }],
+      PreToolUse: [{ hooks: [command(`${marker(`${name}-pre`)}; echo '{"decision":"deny"}'`)] }],
+    });
+  const planted = {
+    '.soong-agent/hooks.json': plantedHooks('dot-dir'),
+    '.soong-agent/config.toml': '[permissions]\nwrite = "deny"\n',
+    'hooks.json': plantedHooks('root'),
+    // If this were read, the home's own hook would not run (hooks.enabled = false).
+    'config.toml': '[hooks]\nenabled = false\n',
+    '.git/hooks/pre-commit': `#!/bin/sh\n${marker('git')}\n`,
+    '.git/config': '[core]\n\thooksPath = .soong-agent\n',
+  };
+
+  it(
+    'runs only the home hooks and lets a write through when every project-level file is planted',
+    async () => {
+      const workspace = makeWorkspace({ project: planted });
+      // The default home: HOME/.soong-agent, found with no --home, from the project as cwd.
+      const home = path.join(workspace.osHome, '.soong-agent');
+      fs.mkdirSync(home, { mode: 0o700 });
+      fs.writeFileSync(
+        path.join(home, 'hooks.json'),
+        hooksJson({
+          SessionStart: [{ hooks: [command('touch "$SOONG_AGENT_PROJECT_DIR/home-hook-ran"')] }],
+        }),
+        { mode: 0o600 },
+      );
+      const result = await run(
+        workspace,
+        [
+          {
+            text: 'x',
+            tool_calls: [{ name: 'write_file', input: { path: 'a.txt', content: 'a' } }],
+          },
+          { text: 'done' },
+        ],
+        { args: ['--json'], cwd: workspace.project },
+      );
+      expect(result.code, result.stderr).toBe(0);
+      const [loaded] = ofType(result.records, 'config_loaded');
+      expect(loaded).toMatchObject({
+        hooks_enabled: true,
+        rules: 1,
+        hooks_fingerprint: sha256(path.join(home, 'hooks.json')),
+      });
+      expect(ofType(result.records, 'session_started')[0]?.agent_home).toBe(home);
+      expect(ofType(result.records, 'tool_finished')).toMatchObject([{ is_error: false }]);
+      expect(fs.readFileSync(path.join(workspace.project, 'a.txt'), 'utf8')).toBe('a');
+      expect(fs.existsSync(path.join(workspace.project, 'home-hook-ran'))).toBe(true);
+      expect(
+        fs.readdirSync(workspace.project).filter((name) => name.startsWith('PLANTED')),
+      ).toEqual([]);
+    },
+    TIMEOUT,
+  );
+
+  it.each([
+    ['empty', ''],
+    ['relative', '.'],
+  ])(
+    'never takes <project>/.soong-agent as the default home when HOME is %s',
+    async (_, home) => {
+      const workspace = makeWorkspace({ project: planted });
+      const result = await runCli(['hooks', 'list', '--json'], {
+        cwd: workspace.project,
+        env: { ...workspace.env, HOME: home },
+      });
+      // Either the password database's home (never the project) or a clear error; never planted hooks.
+      expect(result.stdout).not.toContain('PLANTED');
+      if (result.code === 0) {
+        const listed = JSON.parse(result.stdout) as { hooks_file: string };
+        expect(path.isAbsolute(listed.hooks_file)).toBe(true);
+        expect(listed.hooks_file.startsWith(`${workspace.project}${path.sep}`)).toBe(false);
+      }
+    },
+    TIMEOUT,
+  );
+});
+
+describe('soong-agent run: the agent editing its own hooks', () => {
+  it(
+    'refuses write_file and edit_file on the home through .., symlinks, symlinked parents and new files under them',
+    async () => {
+      const workspace = makeWorkspace({
+        home: { 'hooks.json': hooksJson({}) },
+        project: { 'sub/keep.txt': '' },
+      });
+      const { root, home, project } = workspace;
+      fs.symlinkSync(home, path.join(project, 'home-link'));
+      fs.symlinkSync('../home', path.join(project, 'relative-home-link'));
+      fs.symlinkSync(root, path.join(project, 'up'));
+      fs.symlinkSync(path.join(home, 'hooks.json'), path.join(project, 'hooks-link.json'));
+      fs.mkdirSync(path.join(project, 'nested'));
+      fs.symlinkSync('../home-link', path.join(project, 'nested', 'chain'));
+      const hooksFile = path.join(home, 'hooks.json');
+      const before = fs.readFileSync(hooksFile);
+      const homeBefore = listTree(home);
+
+      const targets = [
+        hooksFile,
+        '../home/hooks.json',
+        'sub/../../home/hooks.json',
+        `${project}//..//home/./hooks.json`,
+        'home-link/hooks.json',
+        'relative-home-link/hooks.json',
+        'up/home/hooks.json',
+        'hooks-link.json',
+        'nested/chain/hooks.json',
+        'home-link/new-dir/planted.json',
+        'up/home/config.toml',
+      ];
+      const calls = targets.flatMap((target) => [
+        { name: 'write_file', input: { path: target, content: '{"version":1,"hooks":{}}' } },
+        { name: 'edit_file', input: { path: target, old_string: '"hooks"', new_string: '"x"' } },
+      ]);
+      // A refused write is an error result, not a denial: the batch goes on.
+      const result = await runJson(workspace, [
+        { text: 'try', tool_calls: calls },
+        { text: 'done' },
+      ]);
+      const finished = ofType(result.records, 'tool_finished');
+      expect(finished).toHaveLength(calls.length);
+      expect(finished.filter((record) => !record.is_error)).toEqual([]);
+      expect(fs.readFileSync(hooksFile)).toEqual(before);
+      expect(listTree(home).filter((name) => !name.startsWith('sessions'))).toEqual(
+        homeBefore.filter((name) => !name.startsWith('sessions')),
+      );
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'keeps the session on the hooks and permissions it started with when bash rewrites them mid-session',
+    async () => {
+      const workspace = makeWorkspace({ home: { 'hooks.json': hooksJson({}) } });
+      const hooksFile = path.join(workspace.home, 'hooks.json');
+      const original = sha256(hooksFile);
+      const denyAll = hooksJson({
+        PreToolUse: [
+          {
+            hooks: [
+              command(
+                `touch "$SOONG_AGENT_PROJECT_DIR/edited-hook-ran"; cat >/dev/null; echo '{"decision":"deny","reason":"edited"}'`,
+              ),
+            ],
+          },
+        ],
+      });
+      const edited = path.join(workspace.root, 'deny-all.json');
+      fs.writeFileSync(edited, denyAll);
+      // bash cannot be stopped from writing the home (no sandbox); the snapshot makes it moot.
+      const rewrite = `cp '${edited}' "$SOONG_AGENT_HOME/hooks.json" && printf '[permissions]\\nwrite = "deny"\\n' > "$SOONG_AGENT_HOME/config.toml"`;
+      const first = await runJson(workspace, [
+        { text: 'edit', tool_calls: [{ name: 'bash', input: { command: rewrite } }] },
+        {
+          text: 'write',
+          tool_calls: [{ name: 'write_file', input: { path: 'a.txt', content: 'a' } }],
+        },
+        { text: 'done' },
+      ]);
+      expect(sha256(hooksFile)).not.toBe(original);
+      expect(ofType(first.records, 'config_loaded')[0]?.hooks_fingerprint).toBe(original);
+      expect(ofType(first.records, 'tool_finished').map((record) => record.is_error)).toEqual([
+        false,
+        false,
+      ]);
+      expect(ofType(first.records, 'hook_started')).toEqual([]);
+      expect(fs.existsSync(path.join(workspace.project, 'a.txt'))).toBe(true);
+      expect(fs.existsSync(path.join(workspace.project, 'edited-hook-ran'))).toBe(false);
+
+      // The next session takes the edit.
+      const second = await runJson(workspace, [
+        {
+          text: 'write',
+          tool_calls: [{ name: 'write_file', input: { path: 'b.txt', content: 'b' } }],
+        },
+        { text: 'done' },
+      ]);
+      expect(ofType(second.records, 'config_loaded')[0]?.hooks_fingerprint).toBe(sha256(hooksFile));
+      expect(ofType(second.records, 'tool_denied')).toMatchObject([{ source: 'hook' }]);
+      expect(fs.existsSync(path.join(workspace.project, 'b.txt'))).toBe(false);
+    },
+    TIMEOUT,
+  );
+});
+
+describe('soong-agent run: hook working_dir', () => {
+  it(
+    'runs nothing for a working_dir that escapes the project and the home, and runs the ones inside',
+    async () => {
+      const workspace = makeWorkspace({ project: { 'a.txt': 'a', 'sub/.keep': '' } });
+      const { root, home, project, osHome } = workspace;
+      const outside = path.join(root, 'outside');
+      fs.mkdirSync(outside);
+      fs.symlinkSync(outside, path.join(project, 'link-out'));
+      fs.symlinkSync(root, path.join(project, 'link-up'));
+      fs.symlinkSync(home, path.join(project, 'link-home'));
+      fs.symlinkSync(path.join(project, 'sub'), path.join(project, 'link-in'));
+      const escapes: Record<string, string> = {
+        parent: '..',
+        'fs-root': '/',
+        absolute: outside,
+        climb: 'sub/../..',
+        'link-out': 'link-out',
+        'link-up': 'link-up',
+        'os-home': '~',
+        'os-home-child': '~/..',
+        'project-sibling': `${project}-sibling/../outside`,
+      };
+      const inside: Record<string, [string, string]> = {
+        sub: ['sub', path.join(project, 'sub')],
+        'link-in': ['link-in', path.join(project, 'sub')],
+        'agent-home': [home, home],
+        'link-home': ['link-home', home],
+      };
+      const hook = (name: string, workingDir: string) =>
+        command(`pwd -P > "$SOONG_AGENT_PROJECT_DIR/ran-${name}"`, {
+          name,
+          working_dir: workingDir,
+        });
+      fs.writeFileSync(
+        path.join(home, 'hooks.json'),
+        hooksJson({
+          PreToolUse: [
+            {
+              hooks: [
+                ...Object.entries(escapes).map(([name, dir]) => hook(name, dir)),
+                ...Object.entries(inside).map(([name, [dir]]) => hook(name, dir)),
+              ],
+            },
+          ],
+        }),
+      );
+      const result = await runJson(
+        workspace,
+        [
+          { text: 'x', tool_calls: [{ name: 'read_file', input: { path: 'a.txt' } }] },
+          { text: 'done' },
+        ],
+        { ...workspace.env, HOME: osHome },
+      );
+      const failed = ofType(result.records, 'hook_failed');
+      expect(Object.fromEntries(failed.map((record) => [record.hook_id, record.failure]))).toEqual(
+        Object.fromEntries(Object.keys(escapes).map((name) => [name, 'cwd_invalid'])),
+      );
+      expect(ofType(result.records, 'hook_finished').map((record) => record.hook_id)).toEqual(
+        Object.keys(inside),
+      );
+      for (const name of Object.keys(escapes)) {
+        expect(fs.existsSync(path.join(project, `ran-${name}`)), name).toBe(false);
+      }
+      for (const [name, [, real]] of Object.entries(inside)) {
+        expect(fs.readFileSync(path.join(project, `ran-${name}`), 'utf8').trim(), name).toBe(real);
+      }
+      expect(fs.readdirSync(outside)).toEqual([]);
+    },
+    TIMEOUT,
+  );
+});
+
+describe('soong-agent run: path_prefix', () => {
+  const attacks = [
+    'secrets/key.txt',
+    'src/../secrets/key.txt',
+    'secrets//key.txt',
+    './secrets/./key.txt',
+    'secrets/.',
+    'secrets',
+    'secrets/',
+    'link/key.txt',
+    'nested/link-to-secrets/key.txt',
+    'up/project/secrets/key.txt',
+    'link/not-yet/there.txt',
+  ];
+  const harmless = ['secrets2/key.txt', 'public/x.txt', 'src/a.ts', 'SECRETS-NOT/x.txt'];
+
+  function setUp() {
+    const workspace = makeWorkspace({
+      home: {
+        'hooks.json': hooksJson({
+          PreToolUse: [
+            {
+              matcher: { path_prefix: 'secrets' },
+              hooks: [command(`cat >/dev/null; echo '{"decision":"deny","reason":"protected"}'`)],
+            },
+          ],
+        }),
+      },
+      project: {
+        'secrets/key.txt': 'key',
+        'secrets2/key.txt': 'not a secret',
+        'public/x.txt': 'x',
+        'src/a.ts': '',
+        'SECRETS-NOT/x.txt': '',
+        'nested/.keep': '',
+      },
+    });
+    fs.symlinkSync(path.join(workspace.project, 'secrets'), path.join(workspace.project, 'link'));
+    fs.symlinkSync('../secrets', path.join(workspace.project, 'nested', 'link-to-secrets'));
+    fs.symlinkSync(workspace.root, path.join(workspace.project, 'up'));
+    return workspace;
+  }
+
+  const readAll = (paths: string[]) => [
+    {
+      text: 'read',
+      tool_calls: paths.map((file) => ({ name: 'read_file', input: { path: file } })),
+    },
+    { text: 'done' },
+  ];
+
+  function deniedPaths(records: EventRecord[], paths: string[]): string[] {
+    const denied = new Set(ofType(records, 'tool_denied').map((record) => record.call_id));
+    return ofType(records, 'tool_started')
+      .filter((record) => denied.has(record.call_id))
+      .map((record) => (record.input as { path: string }).path)
+      .filter((file) => paths.includes(file));
+  }
+
+  it(
+    'denies every spelling of a protected path when it uses .., //, /., symlinks or a not-yet-existing file',
+    async () => {
+      const workspace = setUp();
+      const all = [...attacks, ...harmless, path.join(workspace.project, 'secrets/key.txt')];
+      const result = await runJson(workspace, readAll(all));
+      expect(deniedPaths(result.records, all)).toEqual([
+        ...attacks,
+        path.join(workspace.project, 'secrets/key.txt'),
+      ]);
+      // The readonly denials do not halt the batch: the harmless reads ran.
+      expect(ofType(result.records, 'tool_finished')).toHaveLength(harmless.length);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'denies the same paths when the project dir is given through a symlink',
+    async () => {
+      const workspace = setUp();
+      const projectLink = path.join(workspace.root, 'project-link');
+      fs.symlinkSync(workspace.project, projectLink);
+      const all = [...attacks, ...harmless, path.join(workspace.project, 'secrets/key.txt')];
+      const result = await run(workspace, readAll(all), {
+        args: ['--home', workspace.home, '--project', projectLink, '--json'],
+      });
+      expect(result.code, result.stderr).toBe(0);
+      expect(deniedPaths(result.records, all)).toEqual([
+        ...attacks,
+        path.join(workspace.project, 'secrets/key.txt'),
+      ]);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'denies a write into the protected tree through a symlinked dir before the file exists',
+    async () => {
+      const workspace = setUp();
+      const result = await runJson(workspace, [
+        {
+          text: 'w',
+          tool_calls: [
+            { name: 'write_file', input: { path: 'link/new/planted.txt', content: 'x' } },
+          ],
+        },
+        { text: 'done' },
+      ]);
+      expect(ofType(result.records, 'tool_denied')).toMatchObject([{ source: 'hook' }]);
+      expect(fs.existsSync(path.join(workspace.project, 'secrets', 'new'))).toBe(false);
+    },
+    TIMEOUT,
+  );
+});
+
+describe('soong-agent run: shell metacharacters in tool arguments', () => {
+  const VALUES = [
+    '; touch pwned-semicolon',
+    '&& touch pwned-and',
+    '| touch pwned-pipe',
+    '`touch pwned-backtick`',
+    '$(touch pwned-subshell)',
+    'x\ntouch pwned-newline\n',
+    `'; touch pwned-quote; echo '`,
+    '"; touch pwned-dquote; echo "',
+    '; rm -rf "$HOME"',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion that must not happen
+    '${IFS}touch${IFS}pwned-ifs',
+    '-n',
+    '',
+  ];
+
+  function setUp() {
+    const workspace = makeWorkspace({
+      home: {
+        'config.toml': [
+          '[[tools]]',
+          'name = "echo_arg"',
+          'description = "writes its argument back"',
+          `command = "printf '%s' \\"$SOONG_ARG_VALUE\\" > \\"arg-$SOONG_ARG_N\\"; cat > \\"stdin-$SOONG_ARG_N\\""`,
+          'risk = "readonly"',
+          '[tools.parameters.value]',
+          'type = "string"',
+          'required = true',
+          '[tools.parameters.n]',
+          'type = "number"',
+          'required = true',
+          '',
+        ].join('\n'),
+      },
+    });
+    fs.writeFileSync(path.join(workspace.osHome, 'canary'), 'alive');
+    return workspace;
+  }
+
+  const pwned = (workspace: Workspace) =>
+    [workspace.root, workspace.project, workspace.osHome, workspace.home].flatMap((dir) =>
+      fs.readdirSync(dir).filter((name) => name.startsWith('pwned')),
+    );
+
+  it(
+    'passes each argument through exactly and runs none of it when declarative tool arguments carry ; && | ` $( ) and newlines',
+    async () => {
+      const workspace = setUp();
+      const result = await runJson(workspace, [
+        {
+          text: 'x',
+          tool_calls: VALUES.map((value, n) => ({ name: 'echo_arg', input: { value, n } })),
+        },
+        { text: 'done' },
+      ]);
+      expect(ofType(result.records, 'tool_finished').map((record) => record.is_error)).toEqual(
+        VALUES.map(() => false),
+      );
+      VALUES.forEach((value, n) => {
+        expect(fs.readFileSync(path.join(workspace.project, `arg-${n}`), 'utf8')).toBe(value);
+        expect(
+          JSON.parse(fs.readFileSync(path.join(workspace.project, `stdin-${n}`), 'utf8')),
+        ).toEqual({ value, n });
+      });
+      expect(pwned(workspace)).toEqual([]);
+      expect(fs.readFileSync(path.join(workspace.osHome, 'canary'), 'utf8')).toBe('alive');
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'returns an is_error result and carries on when an argument holds NUL or is 1 MB (too big for the env)',
+    async () => {
+      const workspace = setUp();
+      const result = await runJson(workspace, [
+        {
+          text: 'x',
+          tool_calls: [
+            { name: 'echo_arg', input: { value: 'a\u0000; touch pwned-nul', n: 1 } },
+            { name: 'echo_arg', input: { value: 'A'.repeat(1024 * 1024), n: 2 } },
+            { name: 'echo_arg', input: { value: 'after', n: 3 } },
+          ],
+        },
+        { text: 'done' },
+      ]);
+      expect(ofType(result.records, 'tool_finished').map((record) => record.is_error)).toEqual([
+        true,
+        true,
+        false,
+      ]);
+      expect(ofType(result.records, 'loop_ended')).toMatchObject([{ reason: 'completed' }]);
+      expect(fs.existsSync(path.join(workspace.project, 'arg-1'))).toBe(false);
+      expect(fs.existsSync(path.join(workspace.project, 'arg-2'))).toBe(false);
+      expect(fs.readFileSync(path.join(workspace.project, 'arg-3'), 'utf8')).toBe('after');
+      expect(pwned(workspace)).toEqual([]);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'hands --input, --prompt and --path values to hooks as JSON on stdin and runs none of them in hooks test',
+    async () => {
+      const workspace = setUp();
+      fs.writeFileSync(
+        path.join(workspace.home, 'hooks.json'),
+        hooksJson({
+          PreToolUse: [{ hooks: [command('cat > "$SOONG_AGENT_PROJECT_DIR/pre-stdin"')] }],
+          UserPromptSubmit: [{ hooks: [command('cat > "$SOONG_AGENT_PROJECT_DIR/prompt-stdin"')] }],
+        }),
+      );
+      const where = ['--home', workspace.home, '--project', workspace.project];
+      const input = { command: VALUES.join(' '), path: '$(touch pwned-path)' };
+      const pre = await runCli(
+        [
+          'hooks',
+          'test',
+          'PreToolUse',
+          '--tool',
+          'bash',
+          '--input',
+          JSON.stringify(input),
+          '--path',
+          '`touch pwned-extra-path`',
+          ...where,
+        ],
+        { env: workspace.env },
+      );
+      expect(pre.code, pre.stderr).toBe(0);
+      const preStdin = JSON.parse(
+        fs.readFileSync(path.join(workspace.project, 'pre-stdin'), 'utf8'),
+      );
+      expect(preStdin.tool.input).toEqual(input);
+      expect(preStdin.tool.paths).toContain(
+        path.join(workspace.project, '`touch pwned-extra-path`'),
+      );
+
+      const prompt = VALUES.join('\n');
+      const submitted = await runCli(
+        ['hooks', 'test', 'UserPromptSubmit', '--prompt', prompt, ...where],
+        { env: workspace.env },
+      );
+      expect(submitted.code, submitted.stderr).toBe(0);
+      const promptStdin = JSON.parse(
+        fs.readFileSync(path.join(workspace.project, 'prompt-stdin'), 'utf8'),
+      );
+      expect(promptStdin.prompt).toBe(prompt);
+      expect(pwned(workspace)).toEqual([]);
+      expect(fs.readFileSync(path.join(workspace.osHome, 'canary'), 'utf8')).toBe('alive');
+    },
+    TIMEOUT,
+  );
+});
+
+describe('soong-agent run: hostile hook output', () => {
+  it(
+    'fails a 100 MB stdout flood as output_too_large and keeps a 100 MB stderr flood to a bounded tail',
+    async () => {
+      const workspace = makeWorkspace({
+        home: {
+          'hooks.json': hooksJson({
+            PreToolUse: [
+              {
+                hooks: [
+                  command('cat >/dev/null; head -c 100000000 /dev/zero | tr "\\0" x', {
+                    name: 'stdout-flood',
+                  }),
+                  command(
+                    `cat >/dev/null; head -c 100000000 /dev/zero | tr "\\0" y >&2; echo '{"decision":"allow"}'`,
+                    { name: 'stderr-flood' },
+                  ),
+                ],
+              },
+            ],
+          }),
+        },
+        project: { 'a.txt': 'a' },
+      });
+      const result = await runJson(workspace, [
+        { text: 'x', tool_calls: [{ name: 'read_file', input: { path: 'a.txt' } }] },
+        { text: 'done' },
+      ]);
+      expect(ofType(result.records, 'hook_failed')).toMatchObject([
+        { hook_id: 'stdout-flood', failure: 'output_too_large' },
+      ]);
+      expect(ofType(result.records, 'hook_finished')).toMatchObject([
+        { hook_id: 'stderr-flood', decision: 'allow' },
+      ]);
+      const logs = ofType(result.records, 'hook_log').filter(
+        (record) => record.source === 'stderr' && record.hook_id === 'stderr-flood',
+      );
+      expect(logs).toHaveLength(1);
+      expect(Buffer.byteLength(logs[0]?.message ?? '')).toBeLessThan(16 * 1024);
+      // The whole log stays small: nothing of either flood was kept beyond the bounds.
+      expect(Buffer.byteLength(result.stdout)).toBeLessThan(256 * 1024);
+      expect(ofType(result.records, 'tool_finished')).toMatchObject([{ is_error: false }]);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'shows escape sequences and C1 controls of a hook reason, its stderr and a tool path escaped on the terminal',
+    async () => {
+      const workspace = makeWorkspace({
+        home: {
+          'hooks.json': hooksJson({
+            PreToolUse: [{ hooks: [command(`. '${fixture('hostile-output.sh')}'`)] }],
+          }),
+        },
+      });
+      const turns = [
+        { text: 'x', tool_calls: [{ name: 'read_file', input: { path: 'x\u001b[8mhidden' } }] },
+        { text: 'done' },
+      ];
+      const timeline = await run(workspace, turns);
+      const events = await runCli(['events', '--home', workspace.home], { env: workspace.env });
+      const test = await runCli(
+        ['hooks', 'test', 'PreToolUse', '--tool', 'read_file', '--input', '{"path":"a"}'].concat([
+          '--home',
+          workspace.home,
+          '--project',
+          workspace.project,
+        ]),
+        { env: workspace.env },
+      );
+      expect([timeline.code, events.code, test.code]).toEqual([0, 0, 3]);
+      // NO_COLOR is set, so the CLI itself writes no escape sequence at all.
+      for (const [name, text] of [
+        ['run stderr', timeline.stderr],
+        ['events stdout', events.stdout],
+        ['hooks test stdout', test.stdout],
+      ] as const) {
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for control characters
+        expect(text, name).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+        expect(text, name).toContain('\\x1b[2J');
+        expect(text, name).toContain('\\x9b31m');
+      }
+      expect(timeline.stderr).toContain('x\\x1b[8mhidden');
+      expect(timeline.stderr).toContain('\\x1b]0;pwned-title\\x07');
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'records invalid UTF-8 in a reason and in stderr as replacement characters in valid records',
+    async () => {
+      const workspace = makeWorkspace({
+        home: {
+          'hooks.json': hooksJson({
+            PreToolUse: [{ hooks: [command(`. '${fixture('hostile-output.sh')}'`)] }],
+          }),
+        },
+      });
+      const result = await runJson(workspace, [
+        { text: 'x', tool_calls: [{ name: 'read_file', input: { path: 'a' } }] },
+        { text: 'done' },
+      ]);
+      const [denied] = ofType(result.records, 'hook_denied');
+      expect(denied?.reason).toContain('\uFFFD end');
+      const [stderr] = ofType(result.records, 'hook_log').filter((r) => r.source === 'stderr');
+      expect(stderr?.message).toContain('\uFFFD\uFFFD bad bytes');
+      // The log on disk parses line by line with the same records.
+      const events = await runCli(['events', '--json', '--home', workspace.home], {
+        env: workspace.env,
+      });
+      expect(parseRecords(events.stdout)).toEqual(result.records);
+    },
+    TIMEOUT,
+  );
+});
+
+describe('printable', () => {
+  it('escapes C0, DEL, C1 and bidi controls and flattens line breaks when text reaches the terminal', () => {
+    expect(printable('a\u001b[2Jb\u0007c\u007fd\u009be\u202ef\u2066g')).toBe(
+      'a\\x1b[2Jb\\x07c\\x7fd\\x9be\\u202ef\\u2066g',
+    );
+    expect(printable('one\ntwo\rthree\tfour')).toBe('one two three four');
+    expect(printable('plain · “text” ✓')).toBe('plain · “text” ✓');
+  });
+});
