@@ -237,6 +237,32 @@ describe('compileRules', () => {
     },
   );
 
+  it.each([
+    ['', 'expected a non-empty tool name; write the exact tool name, or remove the "tool" key'],
+    [
+      { tool: [] },
+      'expected at least one tool name; list the exact tool names, or remove the "tool" key',
+    ],
+    [{ tag: [''] }, 'expected a non-empty tag; write the exact tag, or remove the "tag" key'],
+    [{ path_prefix: '' }, 'expected a non-empty path prefix; write a folder such as "src"'],
+    [
+      { path_prefix: [] },
+      'expected at least one path prefix; list the folders, or remove the "path_prefix" key',
+    ],
+  ])('says what to write instead when the value %j is empty', (matcher, text) => {
+    const error = compileError(matcher);
+    expect(error.code).toBe('INVALID_MATCHER_OPTIONS');
+    expect(error.message).toContain(text);
+  });
+
+  it('names the tool of the bare-string shorthand when it is used on an event without tool calls', () => {
+    expect(compileError('bash', 'Stop').message).toBe(
+      'the tool name "bash" (short for { "tool": "bash" }) can never match on Stop: Stop has no tool ' +
+        'call, and the tool matcher applies only to PreToolUse, PostToolUse — remove it or move the ' +
+        'rule to PreToolUse, PostToolUse',
+    );
+  });
+
   it('accepts names with letters, digits and _ . : - when they are plain', () => {
     const index = compile([
       { event: 'PreToolUse', matcher: { tool: ['mcp:github.create-issue_2'], tag: 'ci.lint' } },

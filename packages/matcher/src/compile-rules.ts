@@ -93,8 +93,8 @@ function compileRule(
       throw new MatcherError({
         code: 'INVALID_MATCHER',
         message:
-          `${JSON.stringify(type)} can never match on ${rule.event}: ${why} — ` +
-          `remove it or move the rule to ${events}`,
+          `${typeof rule.matcher === 'string' ? `the tool name ${JSON.stringify(rule.matcher)} (short for { "tool": ${JSON.stringify(rule.matcher)} })` : JSON.stringify(type)} ` +
+          `can never match on ${rule.event}: ${why} — remove it or move the rule to ${events}`,
         ruleIndex,
         path: basePath,
         value,

@@ -25,13 +25,24 @@ export interface NameListSchemaOptions {
  */
 export function nameListSchema(options: NameListSchemaOptions): z.ZodType<NameList> {
   const { key, noun } = options;
+  const everything = `or remove the "${key}" key to match every ${noun}`;
   const item = z
-    .string({ error: `expected a ${noun} (a string)` })
-    .min(1, { error: `expected a non-empty ${noun}` });
+    .string({ error: `expected a ${noun} (a string); write the exact ${noun}` })
+    .min(1, { error: `expected a non-empty ${noun}; write the exact ${noun}, ${everything}` });
   return z
-    .union([item, z.array(item).min(1, { error: `expected at least one ${noun}` })], {
-      error: `expected a ${noun} or a non-empty array of ${noun}s`,
-    })
+    .union(
+      [
+        item,
+        z
+          .array(item)
+          .min(1, {
+            error: `expected at least one ${noun}; list the exact ${noun}s, ${everything}`,
+          }),
+      ],
+      {
+        error: `expected a ${noun} or a non-empty array of ${noun}s; write "name" or ["name", …]`,
+      },
+    )
     .superRefine((value, context) => {
       const inArray = Array.isArray(value);
       for (const [index, name] of (inArray ? value : [value]).entries()) {

@@ -16,9 +16,12 @@ export function suggestPathPrefix(value: string): string | undefined {
   return kept === '' ? (value.startsWith('/') ? '/' : undefined) : kept;
 }
 
+const EVERY_PATH = 'or remove the "path_prefix" key to match every path';
 const prefixSchema = z
-  .string({ error: 'expected a path prefix (a string)' })
-  .min(1, { error: 'expected a non-empty path prefix' })
+  .string({ error: 'expected a path prefix (a string); write a folder such as "src"' })
+  .min(1, {
+    error: `expected a non-empty path prefix; write a folder such as "src" ("." is the project dir), ${EVERY_PATH}`,
+  })
   .superRefine((value, context) => {
     if (GLOB_CHARACTERS.test(value)) {
       const suggestion = suggestPathPrefix(value);
@@ -56,9 +59,15 @@ export const pathPrefixMatcher = defineMatcher({
   type: 'path_prefix',
   events: TOOL_CALL_EVENTS,
   optionsSchema: z.union(
-    [prefixSchema, z.array(prefixSchema).min(1, { error: 'expected at least one path prefix' })],
+    [
+      prefixSchema,
+      z
+        .array(prefixSchema)
+        .min(1, { error: `expected at least one path prefix; list the folders, ${EVERY_PATH}` }),
+    ],
     {
-      error: 'expected a path prefix or a non-empty array of path prefixes',
+      error:
+        'expected a path prefix or a non-empty array of path prefixes; write "src" or ["src", "docs"]',
     },
   ),
   create(options, context) {
