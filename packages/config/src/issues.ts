@@ -107,6 +107,12 @@ export function showValue(value: unknown): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
+/** A value with its type for "got …" messages (`string "10"`, `array []`, `null`, `date …`), the type said once. */
+export function showTypedValue(value: unknown): string {
+  if (value === null || value instanceof Date) return showValue(value);
+  return `${typeName(value)} ${showValue(value)}`;
+}
+
 /** The JSON type name of a value, for "expected X, got Y" messages. */
 export function typeName(value: unknown): string {
   if (value === null) return 'null';

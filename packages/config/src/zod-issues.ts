@@ -1,6 +1,6 @@
 import { closestMatch } from '@soong-agent/matcher';
 import type { z } from 'zod';
-import { type IssueText, type JsonPath, showValue, typeName } from './issues.js';
+import { type IssueText, type JsonPath, showTypedValue, showValue } from './issues.js';
 
 /** A schema problem, placed by JSON path; `atKey` when the key itself (not its value) is wrong. */
 export interface SchemaProblem {
@@ -150,7 +150,7 @@ export function describeZodIssues(
           jsonPath,
           atKey: false,
           text: withExpected({
-            problem: `expected ${issue.expected === 'int' ? 'an integer' : issue.expected}, got ${typeName(input)} ${showValue(input)}`,
+            problem: `expected ${issue.expected === 'int' ? 'an integer' : issue.expected}, got ${showTypedValue(input)}`,
             fix:
               jsonPath.length === 0
                 ? 'the file must hold a JSON object'
@@ -228,7 +228,7 @@ export function describeZodIssues(
           jsonPath,
           atKey: false,
           text: withExpected({
-            problem: `${typeName(input)} ${showValue(input)} is not valid here`,
+            problem: `${showTypedValue(input)} is not valid here`,
             ...(expected === undefined ? {} : { fix: `write ${expected}` }),
           }),
         });
