@@ -33,11 +33,9 @@ export function nameListSchema(options: NameListSchemaOptions): z.ZodType<NameLi
     .union(
       [
         item,
-        z
-          .array(item)
-          .min(1, {
-            error: `expected at least one ${noun}; list the exact ${noun}s, ${everything}`,
-          }),
+        z.array(item).min(1, {
+          error: `expected at least one ${noun}; list the exact ${noun}s, ${everything}`,
+        }),
       ],
       {
         error: `expected a ${noun} or a non-empty array of ${noun}s; write "name" or ["name", …]`,
