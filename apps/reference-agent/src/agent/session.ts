@@ -116,6 +116,8 @@ export interface RunSessionOptions {
   maxTurns?: number;
   /** Aborts the session (SIGINT / SIGTERM). @default undefined */
   signal?: AbortSignal;
+  /** `--no-hooks` was given: `config_loaded` carries `no_hooks: true`. @default false */
+  noHooks?: boolean;
 }
 
 /** What a session left behind. */
@@ -151,7 +153,11 @@ export async function runSession(options: RunSessionOptions): Promise<SessionOut
     });
     recordSessionStarted(sink, { projectDir: config.projectDir, agentHome: config.home });
     // config_loaded carries the loader's warnings plus unknown tool names in matchers.
-    recordConfigLoaded(sink, { ...config, warnings: allWarnings(config, tools) });
+    recordConfigLoaded(
+      sink,
+      { ...config, warnings: allWarnings(config, tools) },
+      options.noHooks === true ? { no_hooks: true } : {},
+    );
     const signalOption = options.signal === undefined ? {} : { signal: options.signal };
     await runSessionStart(engine, signalOption);
     await runUserPromptSubmit(engine, options.prompt, signalOption);

@@ -89,6 +89,7 @@ export async function runWithPresentation(
       permission,
       onRecord,
       signal: signals.signal,
+      noHooks: options.hooks === false,
       ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
     });
   } finally {
