@@ -539,6 +539,57 @@ describe('soong-agent hooks test', () => {
   );
 
   it(
+    'prints each hook run with its decision or failure kind, exit code, duration, reason and output tails',
+    async () => {
+      const workspace = makeWorkspace({
+        home: {
+          'hooks.json': hooksJson({
+            Stop: [
+              {
+                hooks: [
+                  {
+                    name: 'talk',
+                    type: 'command',
+                    command: `cat >/dev/null; echo hello >&2; echo '{"decision":"allow","logs":["a log line"]}'`,
+                  },
+                  {
+                    name: 'broken',
+                    type: 'command',
+                    command: 'cat >/dev/null; echo junk; echo boom >&2; exit 4',
+                    on_failure: 'deny',
+                  },
+                  { name: 'never', type: 'command', command: 'echo never-ran >&2' },
+                ],
+              },
+            ],
+          }),
+        },
+      });
+      const result = await runCli(
+        ['hooks', 'test', 'Stop', '--home', workspace.home, '--project', workspace.project],
+        { env: workspace.env },
+      );
+      expect(result.code, result.stderr).toBe(3);
+      const out = result.stdout;
+      expect(out).toMatch(/^hook talk Stop {2}allow {2}exit 0 · [\d.]+m?s$/m);
+      expect(out).toContain('  logs: a log line');
+      expect(out).toMatch(
+        /^hook broken Stop {2}failed: exit_code \(on_failure=deny → deny\) {2}exit 4 · /m,
+      );
+      expect(out).toContain('  reason: hook broken failed: exit_code');
+      expect(out).toMatch(/stdout \(5 B\):\n {2}│ junk\n/);
+      expect(out).toMatch(/stderr \(5 B\):\n {2}│ boom\n/);
+      expect(out).toMatch(/stderr \(6 B\):\n {2}│ hello\n/);
+      // the first deny decides: the third hook never ran
+      expect(out).not.toContain('never');
+      expect(out.trimEnd().split('\n').at(-1)).toBe(
+        'outcome: deny stands (hook broken): hook broken failed: exit_code → exit 3',
+      );
+    },
+    TIMEOUT,
+  );
+
+  it(
     'exits 2 with a suggestion when the event name is misspelt',
     async () => {
       const workspace = makeWorkspace({ home });

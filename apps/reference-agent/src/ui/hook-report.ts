@@ -1,0 +1,120 @@
+import type { HookOutcome, HookRunResult } from '@soong-agent/loop-adapter';
+import type { EventRecord } from '@soong-agent/protocol';
+import picocolors from 'picocolors';
+import { formatBytes, printable } from './timeline.js';
+
+type Colors = ReturnType<typeof picocolors.createColors>;
+
+/** Lines of a hook's stdout or stderr tail shown by `hooks test` (the tail itself is at most 8 KiB). */
+export const REPORT_TAIL_LINES = 40;
+
+/** What `hooks test` knows about one hook run: its result and the records it produced. */
+interface HookRun {
+  result: HookRunResult;
+  records: EventRecord[];
+}
+
+// The engine emits hook_started, then the hook's records, for each run in order; results[i]
+// belongs to the i-th hook_started.
+function groupRuns(records: readonly EventRecord[], results: readonly HookRunResult[]): HookRun[] {
+  const runs: HookRun[] = [];
+  for (const record of records) {
+    if (record.type === 'hook_started') {
+      const result = results[runs.length];
+      if (result !== undefined) runs.push({ result, records: [] });
+    } else {
+      runs.at(-1)?.records.push(record);
+    }
+  }
+  return runs;
+}
+
+function formatDuration(ms: number): string {
+  return ms < 1000 ? `${ms.toFixed(1)}ms` : `${(ms / 1000).toFixed(2)}s`;
+}
+
+function ended(result: HookRunResult): string {
+  if (result.signal !== null) return `signal ${result.signal}`;
+  if (result.exitCode !== null) return `exit ${result.exitCode}`;
+  return 'not run';
+}
+
+function streamBlock(name: string, tail: string, bytes: number, c: Colors): string[] {
+  if (bytes === 0) return [`  ${c.dim(`${name}: (empty)`)}`];
+  const lines = tail.replace(/\n$/, '').split('\n');
+  const shown = lines.slice(-REPORT_TAIL_LINES);
+  const kept = Buffer.byteLength(tail);
+  const omitted: string[] = [];
+  if (kept < bytes) omitted.push(`last ${formatBytes(kept)} of ${formatBytes(bytes)}`);
+  if (shown.length < lines.length) omitted.push(`last ${shown.length} lines`);
+  const scope = omitted.length === 0 ? formatBytes(bytes) : omitted.join(', ');
+  return [
+    `  ${c.dim(`${name} (${scope}):`)}`,
+    ...shown.map((line) => `  ${c.dim('│')} ${printable(line)}`),
+  ];
+}
+
+function headline(run: HookRun, c: Colors): string {
+  const { result } = run;
+  const failed = run.records.find((record) => record.type === 'hook_failed');
+  const event = run.records.find((record) => 'event' in record)?.event;
+  const facts = [ended(result), formatDuration(result.durationMs)];
+  let verdict: string;
+  if (result.status === 'failed') {
+    const policy =
+      failed?.type === 'hook_failed' ? `on_failure=${failed.on_failure}` : 'on_failure=?';
+    verdict = `${c.yellow(`failed: ${result.failure ?? 'unknown'}`)} (${policy} → ${result.decision === 'deny' ? c.red('deny') : 'ignored'})`;
+  } else {
+    verdict =
+      result.decision === 'deny'
+        ? c.red('deny')
+        : result.decision === 'allow'
+          ? c.green('allow')
+          : c.dim('none (no decision)');
+  }
+  if (result.ignored === true) verdict += c.dim(' (ignored: this event cannot block)');
+  const name = `${c.bold(result.hookId)}${event === undefined ? '' : c.dim(` ${event}`)}`;
+  return `hook ${name}  ${verdict}  ${c.dim(facts.join(' · '))}`;
+}
+
+/**
+ * The `hooks test` report: per hook run its id, decision or failure kind, exit code (or signal),
+ * duration, reason or failure message, the tails of its stdout and stderr, and its `logs` lines and
+ * protocol warnings; then the outcome line. Control characters are shown escaped.
+ */
+export function formatHookReport(options: {
+  records: readonly EventRecord[];
+  outcome: HookOutcome;
+  /** @default false */
+  colors?: boolean;
+}): string[] {
+  const c = picocolors.createColors(options.colors ?? false);
+  const lines: string[] = [];
+  for (const run of groupRuns(options.records, options.outcome.results)) {
+    const { result } = run;
+    lines.push(headline(run, c));
+    if (result.reason !== undefined) lines.push(`  reason: ${printable(result.reason)}`);
+    if (result.failureMessage !== undefined)
+      lines.push(`  ${c.yellow('failure')}: ${printable(result.failureMessage)}`);
+    if (result.stdoutBytes === 0 && result.stderrBytes === 0) {
+      lines.push(`  ${c.dim('stdout, stderr: (empty)')}`);
+    } else {
+      lines.push(...streamBlock('stdout', result.stdout, result.stdoutBytes, c));
+      lines.push(...streamBlock('stderr', result.stderr, result.stderrBytes, c));
+    }
+    for (const record of run.records) {
+      // stderr is shown whole above; logs lines and protocol warnings come from the records.
+      if (record.type === 'hook_log' && record.source !== 'stderr')
+        lines.push(`  ${c.dim(`${record.source}:`)} ${printable(record.message)}`);
+    }
+  }
+  const { outcome } = options;
+  if (outcome.decision === 'deny') {
+    lines.push(
+      `outcome: ${c.red('deny stands')} (hook ${outcome.hookId ?? '?'}): ${printable(outcome.reason ?? '')} → exit 3`,
+    );
+  } else {
+    lines.push(`outcome: ${outcome.decision === 'allow' ? 'allow' : 'no deny'} → exit 0`);
+  }
+  return lines;
+}
