@@ -45,6 +45,14 @@ describe('createTimeline', () => {
     const records = [
       record({ type: 'session_started', source: 'startup', project_dir: '/p', agent_home: '/h' }),
       record({
+        type: 'config_loaded',
+        hooks_fingerprint: null,
+        rules: 0,
+        warnings: [],
+        hooks_enabled: false,
+        no_hooks: true,
+      }),
+      record({
         type: 'model_turn',
         turn: 0,
         request_tail: { role: 'user', text: 'go' },
@@ -84,6 +92,21 @@ describe('createTimeline', () => {
         hook_id: 'guard',
       }),
       record({
+        type: 'tool_started',
+        call_id: 'call_3',
+        tool: 'list_dir',
+        input: { path: '/p' },
+        risk: 'readonly',
+      }),
+      record({
+        type: 'tool_finished',
+        call_id: 'call_3',
+        tool: 'list_dir',
+        is_error: false,
+        bytes: 2048,
+        duration_ms: 1234.5,
+      }),
+      record({
         type: 'tool_skipped',
         call_id: 'call_2',
         tool: 'write_file',
@@ -103,9 +126,11 @@ describe('createTimeline', () => {
     const lines = out.text().trimEnd().split('\n');
     expect(lines).toEqual([
       'session s project /p · home /h',
+      'config hooks disabled (--no-hooks)',
       'model turn 0 → 2 tool calls “reading”',
       '  hook guard PreToolUse deny 12ms protected',
       'tool read_file secrets/.env denied by hook guard: protected',
+      'tool list_dir . ok 2.0 KB 1.2s',
       'tool write_file skipped (call_1 was denied; batch halted)',
       'stop prevented by tests (1): tests were not run',
       'end completed',
@@ -144,5 +169,43 @@ describe('createTimeline', () => {
     timeline.close();
     expect(out.text()).toContain('… running slow (');
     expect(out.text()).toContain('hook slow Stop none');
+  });
+
+  it('times a tool from the end of its PreToolUse hooks when drawing the running line', async () => {
+    const out = capture();
+    let clock = 0;
+    const timeline = createTimeline({
+      stream: out.stream,
+      colors: false,
+      live: true,
+      now: () => clock,
+    });
+    timeline.onRecord(
+      record({
+        type: 'tool_started',
+        call_id: 'call_1',
+        tool: 'bash',
+        input: { command: 'make' },
+        risk: 'dangerous',
+      }),
+    );
+    const hook = { hook_id: 'slow-guard', event: 'PreToolUse', call_id: 'call_1' };
+    timeline.onRecord(record({ type: 'hook_started', ...hook, command: 'x' }));
+    clock = 5000;
+    timeline.onRecord(
+      record({
+        type: 'hook_finished',
+        ...hook,
+        decision: 'allow',
+        duration_ms: 5000,
+        exit_code: 0,
+      }),
+    );
+    clock = 5400;
+    // the indicator redraws every 100 ms of real time; wait for a few redraws
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    timeline.close();
+    expect(out.text()).toContain('… running bash (call_1) (0.4s)');
+    expect(out.text()).not.toContain('(5.4s)');
   });
 });

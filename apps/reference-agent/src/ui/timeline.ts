@@ -136,7 +136,7 @@ function formatPrintableRecord(
     case 'config_loaded': {
       const hooks = record.hooks_enabled
         ? `${record.rules} hook rule${record.rules === 1 ? '' : 's'}${record.hooks_fingerprint === null ? '' : ` · hooks.json sha256:${record.hooks_fingerprint.slice(0, 12)}`}`
-        : 'hooks disabled';
+        : `hooks disabled${record.no_hooks === true ? ' (--no-hooks)' : ' (hooks.enabled = false)'}`;
       const warnings = record.warnings.map(
         (warning) =>
           `\n  ${c.yellow('warning')} ${typeof warning === 'string' ? warning : warning.message}`,
@@ -161,7 +161,9 @@ function formatPrintableRecord(
       const artifact =
         record.artifact_ref === undefined ? '' : c.dim(` → artifact ${record.artifact_ref.path}`);
       const status = record.is_error ? c.yellow('error') : c.green('ok');
-      return `${c.blue('tool')} ${c.bold(toolLabel(record, state))} ${status} ${c.dim(formatBytes(record.bytes))}${artifact}`;
+      const duration =
+        typeof record.duration_ms === 'number' ? ` ${formatDuration(record.duration_ms)}` : '';
+      return `${c.blue('tool')} ${c.bold(toolLabel(record, state))} ${status} ${c.dim(`${formatBytes(record.bytes)}${duration}`)}${artifact}`;
     }
     case 'tool_denied': {
       const by = record.source === 'hook' ? `hook ${record.hook_id ?? '?'}` : 'permission';
@@ -208,7 +210,10 @@ export function createTimeline(options: {
   colors?: boolean;
   /** Draw the live indicator (only sensible on a TTY). @default stream.isTTY === true */
   live?: boolean;
+  /** The clock of the live indicator, in milliseconds. @default Date.now */
+  now?: () => number;
 }): Timeline {
+  const now = options.now ?? Date.now;
   const c = picocolors.createColors(options.colors ?? colorEnabled(options.stream));
   const live = options.live ?? options.stream.isTTY === true;
   const state: RenderState = { inputs: new Map() };
@@ -224,7 +229,7 @@ export function createTimeline(options: {
   const draw = () => {
     const top = running[running.length - 1];
     if (top === undefined || suspended) return;
-    const elapsed = Date.now() - top.startedAt;
+    const elapsed = now() - top.startedAt;
     if (elapsed < LIVE_INDICATOR_DELAY_MS) return;
     options.stream.write(
       `\r\x1b[K${c.dim(`… running ${top.label} (${(elapsed / 1000).toFixed(1)}s)`)}`,
@@ -259,15 +264,18 @@ export function createTimeline(options: {
         running.push({
           key: `hook:${record.hook_id}`,
           label: record.hook_id,
-          startedAt: Date.now(),
+          startedAt: now(),
         });
       } else if (record.type === 'hook_finished' || record.type === 'hook_failed') {
         finish(`hook:${record.hook_id}`);
+        // The tool itself runs only after its PreToolUse hooks: time it from there.
+        const tool = running.find((item) => item.key === `tool:${record.call_id}`);
+        if (tool !== undefined) tool.startedAt = now();
       } else if (record.type === 'tool_started') {
         running.push({
           key: `tool:${record.call_id}`,
           label: `${record.tool} (${record.call_id})`,
-          startedAt: Date.now(),
+          startedAt: now(),
         });
       } else if (record.type === 'tool_finished' || record.type === 'tool_denied') {
         finish(`tool:${record.call_id}`);
