@@ -6,7 +6,7 @@ import type { ToolContext } from './types.js';
 export const DEFAULT_TOOL_TIMEOUT_SEC = 120;
 /** Largest timeout `bash` and declarative tools accept, in seconds (SPEC §3). */
 export const MAX_TOOL_TIMEOUT_SEC = 3600;
-/** Characters of output an `is_error` result of a failed command carries (its tail). */
+/** Characters of output an `is_error` result of a failed command carries (the tails of stdout and stderr, shared). */
 export const ERROR_OUTPUT_TAIL_CHARS = 4000;
 
 /** The `SOONG_AGENT_*` variables every tool command gets. */
@@ -35,6 +35,32 @@ function combinedOutput(result: RunResult): string {
     if (truncated) parts.push(`[${stream}: ${bytes} bytes produced; only the first part was kept]`);
   }
   return parts.join('\n');
+}
+
+// A failure is explained by the end of each stream. After a flood the kept part is only the head,
+// and the runner's tails hold the real end; the budget is shared so stderr cannot crowd out stdout.
+function failureOutput(result: RunResult): string {
+  const streams = (
+    [
+      ['stdout', result.stdout, result.stdoutTail, result.stdoutTruncated, result.stdoutBytes],
+      ['stderr', result.stderr, result.stderrTail, result.stderrTruncated, result.stderrBytes],
+    ] as const
+  )
+    .map(([stream, kept, tail, truncated, bytes]) => ({
+      stream,
+      text: truncated ? tail : kept,
+      truncated,
+      bytes,
+    }))
+    .filter((entry) => entry.text !== '');
+  const budget = Math.floor(ERROR_OUTPUT_TAIL_CHARS / Math.max(1, streams.length));
+  return streams
+    .map(({ stream, text, truncated, bytes }) => {
+      const cut = text.length > budget ? `…${text.slice(-budget)}` : text;
+      if (truncated) return `[${stream}: the end of ${bytes} bytes]\n${cut}`;
+      return stream === 'stdout' ? cut : `[${stream}]\n${cut}`;
+    })
+    .join('\n');
 }
 
 function outcomeText(result: RunResult, timeoutSec: number): string | undefined {
@@ -81,10 +107,8 @@ export async function runToolCommand(
     const code = RunnerError.isInstance(error) ? `${error.code}: ` : '';
     return { content: `not run: ${code}${(error as Error).message}`, isError: true };
   }
-  const output = combinedOutput(result);
   const failure = outcomeText(result, options.timeoutSec);
-  if (failure === undefined) return { content: output, isError: false };
-  const tail =
-    output.length > ERROR_OUTPUT_TAIL_CHARS ? `…${output.slice(-ERROR_OUTPUT_TAIL_CHARS)}` : output;
+  if (failure === undefined) return { content: combinedOutput(result), isError: false };
+  const tail = failureOutput(result);
   return { content: tail === '' ? failure : `${failure}\n${tail}`, isError: true };
 }

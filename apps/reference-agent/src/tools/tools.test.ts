@@ -224,6 +224,21 @@ describe('bash', () => {
     expect(result.content).toContain('partial');
   }, 20_000);
 
+  it('carries the real end of the output when a failing command floods past max_output_bytes', async () => {
+    const { context } = setUp();
+    const tools = createToolRegistry({ ...context, maxOutputBytes: 4096 }, { tools: [] });
+    const result = await (tools.get('bash') as AgentTool).execute(
+      { command: 'seq 1 20000; echo LAST-STDOUT; seq 1 20000 >&2; echo LAST-STDERR >&2; exit 3' },
+      { callId: 'call_1' },
+    );
+    expect(result.isError).toBe(true);
+    expect(result.content).toContain('exit code 3');
+    expect(result.content).toContain('LAST-STDOUT');
+    expect(result.content).toContain('LAST-STDERR');
+    expect(result.content.length).toBeLessThan(4200);
+    expect(result.content).not.toContain('\n1\n2\n3\n');
+  }, 20_000);
+
   it('rejects a timeout above 3600 seconds', async () => {
     const { call } = setUp();
     expect((await call('bash', { command: 'true', timeout: 3601 })).isError).toBe(true);
