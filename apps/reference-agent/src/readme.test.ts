@@ -1,9 +1,23 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { makeWorkspace, runCli } from './test-helpers/cli.js';
+import { cliEnv, makeWorkspace, runCli, runShell } from './test-helpers/cli.js';
+import { makeTempDir } from './test-helpers/temp.js';
 
 const README = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const ROOT_README = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+
+/** The commands of the root README's quick start block. */
+function quickStartCommands(): string[] {
+  const section = ROOT_README.slice(ROOT_README.indexOf('## Quick start'));
+  const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+  return block
+    .split('\n')
+    .map((line) => line.replace(/#.*$/, '').trim())
+    .filter((line) => line !== '');
+}
 
 function starterHooksJson(): string {
   const marker = README.indexOf('<!-- starter-hooks.json -->');
@@ -24,4 +38,48 @@ describe('README', () => {
     expect(result.stdout).toContain('3 rules');
     expect(fs.existsSync(path.join(workspace.home, 'hooks.json'))).toBe(true);
   }, 60_000);
+});
+
+describe('root README', () => {
+  it('keeps the quick start at npm run demo and npm test, both defined by the root package.json', () => {
+    expect(quickStartCommands()).toEqual(['npm run demo', 'npm test']);
+    const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    expect(Object.keys(manifest.scripts)).toEqual(expect.arrayContaining(['demo', 'test']));
+  });
+
+  it('links only to files and folders that exist', () => {
+    const links = [...ROOT_README.matchAll(/\]\(([^)#\s]+)\)/g)]
+      .map((match) => match[1] ?? '')
+      .filter((target) => !/^[a-z]+:/.test(target));
+    expect(links).toEqual(expect.arrayContaining(['examples/hooks', 'apps/reference-agent']));
+    for (const target of links) {
+      expect(fs.existsSync(path.join(REPO_ROOT, target)), target).toBe(true);
+    }
+  });
+
+  it('shows the demo when the last step of npm run demo runs from the repository root', async () => {
+    // `npm run demo` is install && build && <run the demo>: the first two are what CI runs on a
+    // fresh clone anyway; this runs the last step as written, against the build under test.
+    const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    const steps = (manifest.scripts.demo ?? '').split('&&').map((step) => step.trim());
+    expect(steps.slice(0, -1).join(' && ')).toMatch(
+      /install --frozen-lockfile && .*turbo run build/,
+    );
+    const osHome = makeTempDir('soong-agent-os-home-');
+    const result = await runShell(steps.at(-1) ?? 'false', {
+      cwd: REPO_ROOT,
+      // TMPDIR: the demo's temp dir lands in a folder this test removes.
+      env: cliEnv(osHome, { TMPDIR: makeTempDir('soong-agent-demo-tmp-') }),
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('denied by hook block-destructive');
+    expect(result.stderr).toContain('stop prevented by require-tests (1)');
+    expect(result.stderr).toMatch(/^end completed$/m);
+    expect(result.stderr).toMatch(/^inspect it: node \S+ events --home \S+$/m);
+    expect(fs.existsSync(path.join(osHome, '.soong-agent'))).toBe(false);
+  }, 120_000);
 });
