@@ -263,6 +263,16 @@ describe('compileRules', () => {
     );
   });
 
+  it('throws a MatcherError with a short message when the matcher is nested too deeply to print', () => {
+    let nested: unknown = [];
+    for (let depth = 0; depth < 200_000; depth++) nested = [nested];
+    for (const matcher of [nested, { tool: nested }, { path_prefix: [nested] }]) {
+      const error = compileError(matcher);
+      expect(error.code).toMatch(/^INVALID_MATCHER/);
+      expect(error.message.length).toBeLessThan(400);
+    }
+  });
+
   it('accepts names with letters, digits and _ . : - when they are plain', () => {
     const index = compile([
       { event: 'PreToolUse', matcher: { tool: ['mcp:github.create-issue_2'], tag: 'ci.lint' } },

@@ -13,6 +13,7 @@ import {
   createRuleIndex,
   type RuleIndex,
 } from './rule-index.js';
+import { showValue } from './show-value.js';
 import { closestMatch } from './suggest.js';
 import { TOOL_CALL_EVENTS } from './tool-call-events.js';
 import { toolMatcher } from './tool-matcher.js';
@@ -119,7 +120,7 @@ function compileRule(
       }
       throw new MatcherError({
         code: 'INVALID_MATCHER_OPTIONS',
-        message: `${JSON.stringify(value)} cannot be compiled by the ${type} matcher: ${String(error)}`,
+        message: `${showValue(value)} cannot be compiled by the ${type} matcher: ${String(error)}`,
         ruleIndex,
         path: basePath,
         value,
@@ -162,7 +163,7 @@ function matcherEntries(matcher: unknown, ruleIndex: number): MatcherEntry[] {
     throw new MatcherError({
       code: 'INVALID_MATCHER',
       message:
-        `${JSON.stringify(matcher) ?? String(matcher)} is not a matcher; write an object such as ` +
+        `${showValue(matcher)} is not a matcher; write an object such as ` +
         `{ "tool": ["edit_file", "write_file"], "path_prefix": "src" }, or a tool name such as "bash"`,
       ruleIndex,
       path: ['matcher'],
@@ -196,7 +197,7 @@ function optionsError(
     message:
       issue.code === 'custom'
         ? issue.message
-        : `${JSON.stringify(offending) ?? String(offending)} is not a valid ${type} value: ${issue.message}`,
+        : `${showValue(offending)} is not a valid ${type} value: ${issue.message}`,
     ruleIndex,
     path: [...basePath, ...issuePath],
     value: offending,

@@ -114,7 +114,10 @@ function expandHome(value: string, homeDir: string): string {
  * it costs no system call; a missing path is found with a `stat` that does not throw (a failed
  * `realpath` throws, which costs several times more).
  */
-function resolveExistingPrefix(absolute: string, memo: RealpathMemo = new Map()): string {
+function resolveExistingPrefix(absolute: string, memo: RealpathMemo = new Map(), hops = 0): string {
+  // The OS refuses longer paths (ENAMETOOLONG), so nothing can be reached through their links;
+  // walking one ancestor per segment would cost memory quadratic in the length.
+  if (absolute.length > MAX_RESOLVED_PATH_LENGTH) return path.resolve(absolute);
   const unresolved: string[] = [];
   let current = absolute;
   let base: ResolvedPath | undefined;
@@ -140,12 +143,48 @@ function resolveExistingPrefix(absolute: string, memo: RealpathMemo = new Map())
     unresolved.push(current);
     current = parent;
   }
+  let resolved: ResolvedPath = base;
   for (let index = unresolved.length - 1; index >= 0; index--) {
     const missing = unresolved[index] as string;
-    base = { form: path.join(base.form, path.basename(missing)), exists: false };
-    memo.set(missing, base);
+    // Only the first missing component can be a dangling symlink: the ones below it have no parent.
+    const followed: ResolvedPath | undefined =
+      index === unresolved.length - 1 && resolved.exists
+        ? danglingLinkForm(missing, resolved.form, memo, hops)
+        : undefined;
+    resolved = followed ?? {
+      form: path.join(resolved.form, path.basename(missing)),
+      exists: false,
+    };
+    memo.set(missing, resolved);
   }
-  return base.form;
+  return resolved.form;
+}
+
+/** Linux's PATH_MAX: a longer path cannot be opened, so it is not resolved. */
+const MAX_RESOLVED_PATH_LENGTH = 4096;
+
+/** Symlinks followed in one resolution before giving up, like the kernel's ELOOP limit. */
+const MAX_SYMLINK_HOPS = 40;
+
+// A dangling symlink does not resolve, yet writing through it creates its target: a planted
+// `notes.txt -> secrets/new.txt` must match `secrets` like the file it will become.
+function danglingLinkForm(
+  missing: string,
+  realParent: string,
+  memo: RealpathMemo,
+  hops: number,
+): ResolvedPath | undefined {
+  if (hops >= MAX_SYMLINK_HOPS) return undefined;
+  let target: string;
+  try {
+    if (fs.lstatSync(missing, { throwIfNoEntry: false })?.isSymbolicLink() !== true)
+      return undefined;
+    target = fs.readlinkSync(missing);
+  } catch {
+    return undefined;
+  }
+  const followed = path.isAbsolute(target) ? target : `${realParent}${SEPARATOR}${target}`;
+  return { form: resolveExistingPrefix(followed, memo, hops + 1), exists: false };
 }
 
 // A missing path costs a failed realpath otherwise, whose exception costs several times a stat.

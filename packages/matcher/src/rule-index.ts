@@ -7,6 +7,7 @@ import type {
   MatchSubject,
 } from './define-matcher.js';
 import { subjectPathForms } from './path-forms.js';
+import { showValue } from './show-value.js';
 
 /** Why one rule of the subject's event did or did not match. */
 export type RuleExplanation =
@@ -241,5 +242,5 @@ function formatOptions(options: unknown): string {
   if (Array.isArray(options) && options.every((item) => typeof item === 'string')) {
     return options.join(' | ');
   }
-  return JSON.stringify(options) ?? String(options);
+  return showValue(options);
 }
