@@ -101,7 +101,12 @@ export function parseJsonDocument(source: string): JsonDocument | JsonSyntaxErro
   return {
     value,
     locate(jsonPath, atKey = false) {
-      tree ??= parseTree(text, [], STRICT) as Node;
+      try {
+        tree ??= parseTree(text, [], STRICT) as Node;
+      } catch {
+        // Nested almost too deeply for the scan: the message goes without a position.
+        return undefined;
+      }
       const node = nearestNode(tree, jsonPath);
       const keyNode =
         atKey && node.parent?.type === 'property' ? node.parent.children?.[0] : undefined;

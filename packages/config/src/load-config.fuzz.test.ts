@@ -174,6 +174,30 @@ describe('loadConfig fuzzing', () => {
   );
 
   it(
+    'throws ConfigError for a matcher or hook value nested at any depth up to past the stack limit',
+    () => {
+      const arrays = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+      const objects = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+      const shapes = [
+        (depth: number) =>
+          `{"version":1,"hooks":{"Stop":[{"matcher":${arrays(depth)},"hooks":[]}]}}`,
+        (depth: number) =>
+          `{"version":1,"hooks":{"PreToolUse":[{"matcher":{"tool":${arrays(depth)}},"hooks":[{"type":"command","command":"x"}]}]}}`,
+        (depth: number) =>
+          `{"version":1,"hooks":{"PreToolUse":[{"matcher":{"path_prefix":${objects(depth)}},"hooks":[{"type":"command","command":"x"}]}]}}`,
+        (depth: number) =>
+          `{"version":1,"hooks":{"Stop":[{"hooks":[{"type":"command","command":"x","name":${objects(depth)}}]}]}}`,
+      ];
+      // The depth at which the stack runs out depends on the machine: walk through it.
+      for (let depth = 250; depth <= 12_000; depth += 250) {
+        for (const shape of shapes)
+          expect(loadsOrConfigError({ 'hooks.json': shape(depth) })).toBe(false);
+      }
+    },
+    FUZZ_TIMEOUT_MS,
+  );
+
+  it(
     'throws ConfigError for deeply nested hooks.json',
     () => {
       const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
