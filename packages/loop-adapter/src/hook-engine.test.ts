@@ -121,6 +121,29 @@ describe('createHookEngine', () => {
     expect(sink.records).toEqual([]);
   });
 
+  it(
+    'records durations rounded to 0.1 ms when the runner reports float noise',
+    async () => {
+      const { engine, sink } = setup(
+        tempDir(),
+        { PreToolUse: [{ hooks: [{ command: hookCommand('allow.sh') }] }] },
+        '',
+        {
+          runner: async (options) => ({
+            ...(await runCommand(options)),
+            durationMs: 98.77857399999999,
+          }),
+        },
+      );
+      const outcome = await engine.run('PreToolUse', PAYLOADS.PreToolUse);
+      expect(outcome.results[0]?.durationMs).toBe(98.8);
+      expect(JSON.stringify(recordsOf(sink.records, 'hook_finished')[0])).toContain(
+        '"duration_ms":98.8,',
+      );
+    },
+    PROCESS_TIMEOUT,
+  );
+
   it.each(['PreToolUse', 'Stop'] as const)(
     'stops at the first deny when a %s hook denies',
     async (event) => {

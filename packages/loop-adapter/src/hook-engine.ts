@@ -234,6 +234,8 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
     if (result.stderrBytes > 0) {
       sink.emit({ type: 'hook_log', ...ids, source: 'stderr', message: stderrLog(result) });
     }
+    // The runner rounds already; a custom runner (tests, benchmarks) may not.
+    const durationMs = roundMs(result.durationMs);
     const exited: Exited = {
       exitCode: result.exitCode,
       signal: result.signal,
@@ -242,15 +244,14 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
       stdoutBytes: result.stdoutBytes,
       stderrBytes: result.stderrBytes,
     };
-    if (result.aborted)
-      return fail(call, 'aborted', 'the run was cancelled', exited, result.durationMs);
+    if (result.aborted) return fail(call, 'aborted', 'the run was cancelled', exited, durationMs);
     if (result.timedOut) {
       const message = `hook ran past its timeout of ${hook.timeoutSec} s; its process group was killed`;
-      return fail(call, 'timeout', message, exited, result.durationMs);
+      return fail(call, 'timeout', message, exited, durationMs);
     }
     if (result.stdoutLimitExceeded) {
       const message = `hook printed more than ${config.settings.runner.max_output_bytes} bytes on stdout; it was stopped`;
-      return fail(call, 'output_too_large', message, exited, result.durationMs);
+      return fail(call, 'output_too_large', message, exited, durationMs);
     }
 
     const parsed = safeParseHookOutput(result.stdout);
@@ -269,13 +270,13 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
     if (output) recordLogs(call, output.logs);
 
     if (result.exitCode !== 0) {
-      const failed = fail(call, 'exit_code', exitMessage(result), exited, result.durationMs);
+      const failed = fail(call, 'exit_code', exitMessage(result), exited, durationMs);
       if (output?.decision !== 'deny') return failed;
       return deny(call, { ...failed, decision: 'deny', ...reasonOf(hook, output) });
     }
     if (output === undefined) {
       const message = parsed.success ? 'invalid hook output' : parsed.error.message;
-      return fail(call, 'protocol_error', message, exited, result.durationMs);
+      return fail(call, 'protocol_error', message, exited, durationMs);
     }
     const decision = output?.decision ?? 'none';
     sink.emit({
@@ -284,7 +285,7 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
       decision,
       ...optional('reason', output?.reason),
       ...optional('metadata', output?.metadata),
-      duration_ms: result.durationMs,
+      duration_ms: durationMs,
       exit_code: 0,
     });
     const finished: HookRunResult = {
@@ -294,7 +295,7 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
       ...optional('reason', output?.reason),
       ...optional('metadata', output?.metadata),
       ...exited,
-      durationMs: result.durationMs,
+      durationMs: durationMs,
     };
     return output?.decision === 'deny'
       ? deny(call, { ...finished, ...reasonOf(hook, output) })
