@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { runCommand } from './run-command.js';
 import { RunnerError } from './runner-error.js';
 import { makeTempDir } from './test-helpers/temp-dir.js';
-import { isPathInside } from './working-dir.js';
+import { isPathInside, resolveWorkingDir } from './working-dir.js';
 
 /** A project root and a sibling dir outside it, plus a marker path that a spawn would create. */
 function layout(): { root: string; outside: string; marker: string } {
@@ -115,6 +115,9 @@ describe('runCommand cwd', () => {
     fs.symlinkSync(path.join(root, 'src'), link);
     const result = await runCommand({ command: ['true'], cwd: link, allowedRoots: [root] });
     expect(result.exitCode).toBe(0);
+    // The spawn uses the real path that was checked, so swapping the link afterwards changes nothing.
+    expect(resolveWorkingDir(link, [root])).toBe(fs.realpathSync(path.join(root, 'src')));
+    expect(resolveWorkingDir(link, undefined)).toBe(link);
   }, 20_000);
 });
 

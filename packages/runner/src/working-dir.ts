@@ -12,7 +12,7 @@ export function isPathInside(target: string, root: string): boolean {
 /**
  * Resolve and check the working dir: it must exist, be a searchable directory and, when
  * `allowedRoots` is given, its real path must lie inside the real path of one of them.
- * Returns the absolute path to spawn in.
+ * Returns the absolute path to spawn in: the real path when roots were checked.
  */
 export function resolveWorkingDir(
   cwd: string | undefined,
@@ -55,7 +55,8 @@ export function resolveWorkingDir(
       continue;
     }
     realRoots.push(realRoot);
-    if (isPathInside(real, realRoot)) return dir;
+    // Spawn in the checked real path: a symlink swapped after the check cannot redirect the run.
+    if (isPathInside(real, realRoot)) return real;
   }
   const shown =
     dir === real
