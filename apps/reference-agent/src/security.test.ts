@@ -276,6 +276,11 @@ describe('soong-agent run: the agent editing its own hooks', () => {
       fs.symlinkSync(path.join(home, 'hooks.json'), path.join(project, 'hooks-link.json'));
       fs.mkdirSync(path.join(project, 'nested'));
       fs.symlinkSync('../home-link', path.join(project, 'nested', 'chain'));
+      // Dangling symlinks (a repository can carry them): a write through one creates its target.
+      fs.symlinkSync('../home/config.toml', path.join(project, 'dangling-config.toml'));
+      fs.symlinkSync('dangling-config.toml', path.join(project, 'dangling-chain.toml'));
+      fs.symlinkSync('../home/hooks', path.join(project, 'dangling-dir'));
+      fs.symlinkSync('../outside.txt', path.join(project, 'dangling-out.txt'));
       const hooksFile = path.join(home, 'hooks.json');
       const before = fs.readFileSync(hooksFile);
       const homeBefore = listTree(home);
@@ -292,6 +297,10 @@ describe('soong-agent run: the agent editing its own hooks', () => {
         'nested/chain/hooks.json',
         'home-link/new-dir/planted.json',
         'up/home/config.toml',
+        'dangling-config.toml',
+        'dangling-chain.toml',
+        'dangling-dir/guard.sh',
+        'dangling-out.txt',
       ];
       const calls = targets.flatMap((target) => [
         { name: 'write_file', input: { path: target, content: '{"version":1,"hooks":{}}' } },
@@ -309,6 +318,7 @@ describe('soong-agent run: the agent editing its own hooks', () => {
       expect(listTree(home).filter((name) => !name.startsWith('sessions'))).toEqual(
         homeBefore.filter((name) => !name.startsWith('sessions')),
       );
+      expect(fs.existsSync(path.join(root, 'outside.txt'))).toBe(false);
     },
     TIMEOUT,
   );
@@ -455,6 +465,7 @@ describe('soong-agent run: path_prefix', () => {
     'nested/link-to-secrets/key.txt',
     'up/project/secrets/key.txt',
     'link/not-yet/there.txt',
+    'dangling',
   ];
   const harmless = ['secrets2/key.txt', 'public/x.txt', 'src/a.ts', 'SECRETS-NOT/x.txt'];
 
@@ -482,6 +493,7 @@ describe('soong-agent run: path_prefix', () => {
     fs.symlinkSync(path.join(workspace.project, 'secrets'), path.join(workspace.project, 'link'));
     fs.symlinkSync('../secrets', path.join(workspace.project, 'nested', 'link-to-secrets'));
     fs.symlinkSync(workspace.root, path.join(workspace.project, 'up'));
+    fs.symlinkSync('secrets/new.txt', path.join(workspace.project, 'dangling'));
     return workspace;
   }
 
@@ -537,20 +549,24 @@ describe('soong-agent run: path_prefix', () => {
   );
 
   it(
-    'denies a write into the protected tree through a symlinked dir before the file exists',
+    'denies a write into the protected tree through a symlinked dir or a dangling symlink before the file exists',
     async () => {
       const workspace = setUp();
+      const write = (file: string) => ({
+        text: 'w',
+        tool_calls: [{ name: 'write_file', input: { path: file, content: 'x' } }],
+      });
       const result = await runJson(workspace, [
-        {
-          text: 'w',
-          tool_calls: [
-            { name: 'write_file', input: { path: 'link/new/planted.txt', content: 'x' } },
-          ],
-        },
+        write('link/new/planted.txt'),
+        write('dangling'),
         { text: 'done' },
       ]);
-      expect(ofType(result.records, 'tool_denied')).toMatchObject([{ source: 'hook' }]);
+      expect(ofType(result.records, 'tool_denied')).toMatchObject([
+        { source: 'hook' },
+        { source: 'hook' },
+      ]);
       expect(fs.existsSync(path.join(workspace.project, 'secrets', 'new'))).toBe(false);
+      expect(fs.existsSync(path.join(workspace.project, 'secrets', 'new.txt'))).toBe(false);
     },
     TIMEOUT,
   );

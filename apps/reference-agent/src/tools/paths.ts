@@ -1,4 +1,4 @@
-import { realpathSync } from 'node:fs';
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 
 /** Resolves a tool's `path` input against the project dir. */
@@ -12,11 +12,15 @@ export function isPathInside(child: string, parent: string): boolean {
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }
 
+/** Symlinks followed in one resolution before giving up, like the kernel's ELOOP limit. */
+const MAX_SYMLINK_HOPS = 40;
+
 /**
  * The path with symlinks resolved: the longest existing ancestor is resolved and the rest
- * appended, so a path that does not exist yet still resolves through a symlinked parent.
+ * appended, so a path that does not exist yet still resolves through a symlinked parent. A dangling
+ * symlink is followed too: writing through it creates its target, so the target is where it leads.
  */
-export function realPathOfLongestAncestor(absolute: string): string {
+export function realPathOfLongestAncestor(absolute: string, hops = 0): string {
   const rest: string[] = [];
   let current = absolute;
   for (;;) {
@@ -25,9 +29,23 @@ export function realPathOfLongestAncestor(absolute: string): string {
     } catch {
       const parent = path.dirname(current);
       if (parent === current) return absolute;
+      const target = danglingLinkTarget(current);
+      if (target !== undefined && hops < MAX_SYMLINK_HOPS) {
+        const realParent = realPathOfLongestAncestor(parent, hops + 1);
+        const followed = path.isAbsolute(target) ? target : `${realParent}${path.sep}${target}`;
+        return path.join(realPathOfLongestAncestor(followed, hops + 1), ...rest.reverse());
+      }
       rest.push(path.basename(current));
       current = parent;
     }
+  }
+}
+
+function danglingLinkTarget(file: string): string | undefined {
+  try {
+    return lstatSync(file).isSymbolicLink() ? readlinkSync(file) : undefined;
+  } catch {
+    return undefined;
   }
 }
 
