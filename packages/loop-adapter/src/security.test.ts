@@ -1,0 +1,170 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ToolCallInfo } from '@soong-agent/protocol';
+import { afterEach, describe, expect, it } from 'vitest';
+import { HOOK_LOG_LINE_BYTES, HOOK_LOG_LINES_MAX } from './index.js';
+import { recordsOf, recordTypes, setup } from './test-helpers/setup.js';
+import { useTempDirs } from './test-helpers/temp-dir.js';
+
+// The attacker's side of the engine: secrets and lookalikes in the agent's env, hostile hook
+// output, a working dir swapped after loading, hooks.json edited while the session runs.
+
+const tempDir = useTempDirs();
+const TIMEOUT = 60_000;
+
+const tool: ToolCallInfo = {
+  name: 'bash',
+  call_id: 'call_1',
+  input: { command: 'echo INPUT-MARKER-41c9' },
+  risk: 'dangerous',
+  tags: [],
+  paths: [],
+};
+
+const dump = (file: string) =>
+  `env > '${file}.env'; tr '\\000' '\\n' < /proc/$$/environ > '${file}.environ'; ` +
+  `tr '\\000' '\\n' < /proc/$$/cmdline > '${file}.cmdline'; cat > '${file}.stdin'`;
+
+describe('createHookEngine', () => {
+  const saved = { ...process.env };
+  afterEach(() => {
+    for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
+    Object.assign(process.env, saved);
+  });
+
+  it(
+    'hides unlisted secrets and keeps the SOONG_AGENT_* values its own when the agent env carries lookalikes',
+    async () => {
+      const root = tempDir();
+      const out = path.join(root, 'probe');
+      Object.assign(process.env, {
+        AWS_SECRET_ACCESS_KEY: 'aws-secret-41c9',
+        GITHUB_TOKEN: 'ghp-secret-41c9',
+        SOONG_AGENT_HOME: '/evil/home',
+        SOONG_AGENT_PROJECT_DIR: '/evil/project',
+        SOONG_AGENT_HOOK_EVENT: 'Stop',
+        SOONG_AGENT_SECRET: 'lookalike-41c9',
+      });
+      const { engine, home, projectDir } = setup(
+        root,
+        { PreToolUse: [{ hooks: [{ command: dump(out) }] }] },
+        // Even when the user allowlists the SOONG_AGENT_* names, the engine's values win.
+        '[runner]\nenv_allowlist = ["GITHUB", "SOONG_AGENT_HOME", "SOONG_AGENT_PROJECT_DIR", "SOONG_AGENT_HOOK_EVENT"]\n',
+      );
+      await engine.run('PreToolUse', { tool });
+      for (const view of ['env', 'environ']) {
+        const seen = fs.readFileSync(`${out}.${view}`, 'utf8');
+        expect(seen).not.toMatch(/41c9|\/evil\//);
+        expect(seen).toContain(`SOONG_AGENT_HOME=${home}\n`);
+        expect(seen).toContain(`SOONG_AGENT_PROJECT_DIR=${projectDir}\n`);
+        expect(seen).toContain('SOONG_AGENT_HOOK_EVENT=PreToolUse\n');
+      }
+      // The payload is on stdin, never in argv or env.
+      expect(fs.readFileSync(`${out}.stdin`, 'utf8')).toContain('INPUT-MARKER-41c9');
+      expect(fs.readFileSync(`${out}.cmdline`, 'utf8')).not.toContain('INPUT-MARKER');
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'keeps running the hooks it was created with when hooks.json is rewritten mid-session',
+    async () => {
+      const root = tempDir();
+      const { engine, home } = setup(root, {
+        PreToolUse: [{ hooks: [{ command: `touch '${path.join(root, 'original-ran')}'` }] }],
+      });
+      fs.writeFileSync(
+        path.join(home, 'hooks.json'),
+        JSON.stringify({
+          version: 1,
+          hooks: {
+            PreToolUse: [
+              {
+                hooks: [
+                  {
+                    type: 'command',
+                    command: `touch '${path.join(root, 'edited-ran')}'; echo '{"decision":"deny"}'`,
+                  },
+                ],
+              },
+            ],
+          },
+        }),
+      );
+      const outcome = await engine.run('PreToolUse', { tool });
+      expect(outcome.decision).toBe('none');
+      expect(fs.existsSync(path.join(root, 'original-ran'))).toBe(true);
+      expect(fs.existsSync(path.join(root, 'edited-ran'))).toBe(false);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'checks working_dir when the hook runs, so a dir swapped for a symlink outside after loading runs nothing',
+    async () => {
+      const root = tempDir();
+      const outside = path.join(root, 'outside');
+      fs.mkdirSync(outside);
+      const { engine, sink, projectDir } = setup(root, {
+        PreToolUse: [
+          { hooks: [{ command: 'touch ran-here', working_dir: 'sub', on_failure: 'deny' }] },
+        ],
+      });
+      fs.symlinkSync(outside, path.join(projectDir, 'sub'));
+      const outcome = await engine.run('PreToolUse', { tool });
+      expect(outcome.decision).toBe('deny');
+      expect(recordsOf(sink.records, 'hook_failed')).toMatchObject([{ failure: 'cwd_invalid' }]);
+      expect(fs.readdirSync(outside)).toEqual([]);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'keeps the deny, pollutes nothing and records valid records when the output carries __proto__ keys',
+    async () => {
+      const root = tempDir();
+      const output = JSON.stringify({ decision: 'deny', reason: 'r' }).replace(
+        '}',
+        ',"__proto__":{"polluted":true},"metadata":{"__proto__":{"polluted":true}},"constructor":{"prototype":{"polluted":true}}}',
+      );
+      const { engine, sink } = setup(root, {
+        PreToolUse: [{ hooks: [{ command: `cat >/dev/null; echo '${output}'` }] }],
+      });
+      const outcome = await engine.run('PreToolUse', { tool });
+      expect(outcome).toMatchObject({ decision: 'deny', reason: 'r' });
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+      expect(Object.prototype).not.toHaveProperty('polluted');
+      expect(recordTypes(sink.records)).toEqual([
+        'hook_started',
+        'hook_log',
+        'hook_finished',
+        'hook_denied',
+      ]);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'records at most HOOK_LOG_LINES_MAX bounded lines when a hook returns a flood of logs',
+    async () => {
+      const root = tempDir();
+      const script = path.join(root, 'logs.mjs');
+      fs.writeFileSync(
+        script,
+        "process.stdout.write(JSON.stringify({ decision: 'allow', logs: [...Array.from({ length: 5000 }, (_, i) => `line ${i}`), 'x'.repeat(500000)] }));\n",
+      );
+      const { engine, sink } = setup(root, {
+        PreToolUse: [{ hooks: [{ command: `cat >/dev/null; node '${script}'` }] }],
+      });
+      const outcome = await engine.run('PreToolUse', { tool });
+      expect(outcome.decision).toBe('allow');
+      const logs = recordsOf(sink.records, 'hook_log');
+      expect(logs.filter((record) => record.source === 'logs')).toHaveLength(HOOK_LOG_LINES_MAX);
+      expect(logs.filter((record) => record.source === 'warning')).toHaveLength(1);
+      for (const record of logs) {
+        expect(Buffer.byteLength(record.message)).toBeLessThanOrEqual(HOOK_LOG_LINE_BYTES + 256);
+      }
+    },
+    TIMEOUT,
+  );
+});
