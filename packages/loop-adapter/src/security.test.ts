@@ -151,7 +151,7 @@ describe('createHookEngine', () => {
       const script = path.join(root, 'logs.mjs');
       fs.writeFileSync(
         script,
-        "process.stdout.write(JSON.stringify({ decision: 'allow', logs: [...Array.from({ length: 5000 }, (_, i) => `line ${i}`), 'x'.repeat(500000)] }));\n",
+        "process.stdout.write(JSON.stringify({ decision: 'allow', logs: [...Array.from({ length: 5000 }, (_, i) => 'line ' + i), 'x'.repeat(500000)] }));\n",
       );
       const { engine, sink } = setup(root, {
         PreToolUse: [{ hooks: [{ command: `cat >/dev/null; node '${script}'` }] }],
