@@ -53,6 +53,20 @@ describe('createTimeline', () => {
         no_hooks: true,
       }),
       record({
+        type: 'config_loaded',
+        hooks_fingerprint: null,
+        rules: 0,
+        warnings: [],
+        hooks_enabled: true,
+      }),
+      record({
+        type: 'config_loaded',
+        hooks_fingerprint: 'ab'.repeat(32),
+        rules: 1,
+        warnings: [],
+        hooks_enabled: true,
+      }),
+      record({
         type: 'model_turn',
         turn: 0,
         request_tail: { role: 'user', text: 'go' },
@@ -127,6 +141,8 @@ describe('createTimeline', () => {
     expect(lines).toEqual([
       'session s project /p · home /h',
       'config hooks disabled (--no-hooks)',
+      'config no hooks.json: no hooks',
+      'config 1 hook rule · hooks.json sha256:abababababab',
       'model turn 0 → 2 tool calls “reading”',
       '  hook guard PreToolUse deny 12ms protected',
       'tool read_file secrets/.env denied by hook guard: protected',

@@ -135,7 +135,9 @@ function formatPrintableRecord(
       return `${c.cyan('session')} ${record.session_id} ${c.dim(`project ${record.project_dir} · home ${record.agent_home}`)}`;
     case 'config_loaded': {
       const hooks = record.hooks_enabled
-        ? `${record.rules} hook rule${record.rules === 1 ? '' : 's'}${record.hooks_fingerprint === null ? '' : ` · hooks.json sha256:${record.hooks_fingerprint.slice(0, 12)}`}`
+        ? record.hooks_fingerprint === null
+          ? 'no hooks.json: no hooks'
+          : `${record.rules} hook rule${record.rules === 1 ? '' : 's'} · hooks.json sha256:${record.hooks_fingerprint.slice(0, 12)}`
         : `hooks disabled${record.no_hooks === true ? ' (--no-hooks)' : ' (hooks.enabled = false)'}`;
       const warnings = record.warnings.map(
         (warning) =>
