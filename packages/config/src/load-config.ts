@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { MatcherRegistry, RuleSpec } from '@soong-agent/matcher';
 import { type CompiledHooks, createCompiledHooks, emptyCompiledHooks } from './compiled-hooks.js';
@@ -16,6 +15,7 @@ import type { JsonPath, Position } from './issues.js';
 import { parseHooks } from './parse-hooks.js';
 import { defaultSettings, parseSettings } from './parse-settings.js';
 import { readConfigFile } from './read-config-file.js';
+import { osHomeDir } from './resolve-agent-home.js';
 
 /** The hooks file name in the agent home. */
 export const HOOKS_FILE = 'hooks.json';
@@ -34,7 +34,8 @@ export interface LoadConfigOptions {
    */
   noHooks?: boolean;
   /**
-   * The user's OS home, for `~/…` paths and for showing paths as `~/…`.
+   * The user's OS home, for `~/…` paths and for showing paths as `~/…`. The default is never
+   * relative: an empty or relative `HOME` falls back to the password database.
    * @default os.homedir()
    */
   homeDir?: string;
@@ -89,7 +90,7 @@ export const hooksSources = new WeakMap<CompiledHooks, HooksSource>();
 export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   const home = path.resolve(options.home);
   const projectDir = path.resolve(options.projectDir);
-  const homeDir = path.resolve(options.homeDir ?? os.homedir());
+  const homeDir = path.resolve(options.homeDir ?? osHomeDir());
   const configFile = path.join(home, CONFIG_FILE);
   const hooksFile = path.join(home, HOOKS_FILE);
   const warnings: ConfigWarning[] = [...homeInProjectWarning(home, projectDir, homeDir)];

@@ -43,10 +43,13 @@ export function resolveAgentHome(options: ResolveAgentHomeOptions = {}): string 
   return path.resolve(chosen);
 }
 
-// An empty or relative HOME (`env HOME= soong-agent …`) would make `~/.soong-agent` relative to the
-// current dir — usually the project — and load a planted `<project>/.soong-agent/hooks.json`.
-// The password database is the next authority; without an absolute home there is no default.
-function osHomeDir(): string {
+/**
+ * The user's OS home, always absolute. An empty or relative HOME (`env HOME= soong-agent …`) would
+ * make `~/.soong-agent` relative to the current dir — usually the project — and load a planted
+ * `<project>/.soong-agent/hooks.json`, or point a `~/.ssh` path prefix into the project. The
+ * password database is the next authority; without an absolute home this throws `ConfigError`.
+ */
+export function osHomeDir(): string {
   const fromEnv = os.homedir();
   if (path.isAbsolute(fromEnv)) return fromEnv;
   let fromPasswd = '';

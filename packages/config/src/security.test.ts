@@ -64,6 +64,33 @@ describe('resolveAgentHome', () => {
     expect(home.startsWith(`${layout.projectDir}${path.sep}`)).toBe(false);
   });
 
+  it('never points a ~/ path prefix into the current dir when HOME is empty', () => {
+    process.chdir(layout.projectDir);
+    process.env.HOME = '';
+    layout.write(
+      'hooks.json',
+      JSON.stringify({
+        version: 1,
+        hooks: {
+          PreToolUse: [
+            { matcher: { path_prefix: '~/.ssh' }, hooks: [{ type: 'command', command: 'x' }] },
+          ],
+        },
+      }),
+    );
+    let config: ReturnType<typeof loadConfig>;
+    try {
+      config = loadConfig({ home: layout.home, projectDir: layout.projectDir });
+    } catch (error) {
+      expect(ConfigError.isInstance(error) && error.code).toBe('CONFIG_READ_FAILED');
+      return;
+    }
+    const subject = (file: string) => ({ event: 'PreToolUse', tool: 'write_file', paths: [file] });
+    expect(config.hooks.match(subject(path.join(layout.projectDir, '.ssh', 'id')))).toEqual([]);
+    const sshKey = path.join(os.userInfo().homedir, '.ssh', 'id');
+    expect(config.hooks.match(subject(sshKey))).toHaveLength(1);
+  });
+
   it('takes an empty SOONG_AGENT_HOME or --home as unset instead of the current dir', () => {
     process.chdir(layout.projectDir);
     const home = resolveAgentHome({ home: '', env: { SOONG_AGENT_HOME: '' }, homeDir: '/u' });
