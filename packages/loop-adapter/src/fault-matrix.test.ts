@@ -186,8 +186,13 @@ describe.concurrent('createHookEngine fault matrix', () => {
           );
 
           const expected = [...fault.records];
+          const failsClosed = fault.failure !== undefined && onFailure === 'deny';
           if (denies) expected.push('hook_denied');
-          else if (!fault.abort) expected.push('hook_started', 'hook_finished');
+          else {
+            // On an observe-only event the failure's deny is recorded as ignored; B still runs.
+            if (failsClosed) expected.push('hook_decision_ignored');
+            if (!fault.abort) expected.push('hook_started', 'hook_finished');
+          }
           expect(recordTypes(sink.records)).toEqual(expected);
           expect(
             sink.records.every((record) => !('hook_id' in record) || record.event === event),
@@ -219,6 +224,12 @@ describe.concurrent('createHookEngine fault matrix', () => {
             );
           } else {
             expect(outcome.decision).toBe(fault.abort ? 'none' : 'allow');
+            if (failsClosed) {
+              expect(recordsOf(sink.records, 'hook_decision_ignored')[0]).toMatchObject({
+                hook_id: 'A',
+                reason: `hook A failed: ${fault.failure}`,
+              });
+            }
           }
         }, 60_000);
       }

@@ -417,12 +417,9 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
           ids: { hook_id: hook.id, event, ...optional('call_id', callId) },
         };
         let result = await runOne(call, JSON.stringify(input), runOptions.signal);
-        if (
-          result.status === 'failed' &&
-          result.decision !== 'deny' &&
-          hook.onFailure === 'deny' &&
-          BLOCKING.has(event)
-        ) {
+        // SPEC §2.2: with on_failure = "deny" a failure counts as a deny; on an observe-only event
+        // that deny changes nothing and is recorded as hook_decision_ignored (SPEC §2.3, §5).
+        if (result.status === 'failed' && result.decision !== 'deny' && hook.onFailure === 'deny') {
           result = deny(call, {
             ...result,
             reason: `hook ${hook.id} failed: ${result.failure}`,
