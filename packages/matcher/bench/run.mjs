@@ -50,11 +50,30 @@ const pathRules = (n) =>
     matcher: { path_prefix: `pkg${i % 20}/src/area${i}` },
   }));
 
+// hooks.json's usual shape: a tool and a folder. Half the rules name the subject's tool, so they are
+// all candidates; their path criterion is answered by the prefix index, once per match.
+const toolAndPathRules = (n) =>
+  Array.from({ length: n }, (_, i) => ({
+    event: 'PreToolUse',
+    matcher: { tool: i % 2 ? 'bash' : 'edit_file', path_prefix: `pkg${i % 20}/src/area${i}` },
+  }));
+
+function usPerCompile(rules) {
+  const start = process.hrtime.bigint();
+  let runs = 0;
+  do {
+    sink += compileRules(rules, context).size;
+    runs++;
+  } while (Number(process.hrtime.bigint() - start) < TARGET_MS * 1e6);
+  return Number(process.hrtime.bigint() - start) / runs;
+}
+
 const rows = [];
 for (const n of SIZES) {
   const tools = compileRules(toolRules(n), context);
   const toolsUnindexed = compileRules(toolRules(n), { ...context, registry: unindexedRegistry });
   const paths = compileRules(pathRules(n), context);
+  const mixed = compileRules(toolAndPathRules(n), context);
   const noRules = { event: 'Stop' };
   const otherTool = { event: 'PreToolUse', tool: 'bash', tags: ['dangerous'] };
   const threePaths = [
@@ -71,10 +90,22 @@ for (const n of SIZES) {
     // A fresh subject per call, as per tool call: its paths are resolved (realpath) once per call.
     c: nsPerCall(() => paths.match({ event: 'PreToolUse', tool: 'edit_file', paths: threePaths })),
     cCached: nsPerCall(() => paths.match(reused)),
+    d: nsPerCall(() => mixed.match({ event: 'PreToolUse', tool: 'edit_file', paths: threePaths })),
+    compilePerRule: usPerCompile(toolAndPathRules(n)) / n,
   });
 }
-// The syscall that dominates (c) with a fresh subject, measured in the same run for scale.
-const realpathNs = nsPerCall(() => fs.realpathSync.native(path.join(projectDir, 'pkg3/src')));
+// The syscalls that dominate (c) with a fresh subject, measured in the same run for scale.
+const realpathNs = nsPerCall(() => [fs.realpathSync.native(path.join(projectDir, 'pkg3/src'))]);
+const statMissingNs = nsPerCall(() => [
+  fs.statSync(path.join(projectDir, 'pkg3/src/area3'), { throwIfNoEntry: false }),
+]);
+const failedRealpathNs = nsPerCall(() => {
+  try {
+    return [fs.realpathSync.native(path.join(projectDir, 'pkg3/src/area3'))];
+  } catch {
+    return [];
+  }
+});
 fs.rmSync(projectDir, { recursive: true, force: true });
 
 const format = (ns) =>
@@ -93,6 +124,8 @@ console.log(
     'index gain'.padStart(11),
     '(c) 3 paths'.padStart(14),
     '(c) cached'.padStart(14),
+    '(d) tool+path'.padStart(14),
+    'compile/rule'.padStart(13),
   ].join(' | '),
 );
 for (const row of rows) {
@@ -105,6 +138,8 @@ for (const row of rows) {
       `${(row.bUnindexed / row.b).toFixed(0)}x`.padStart(11),
       format(row.c).padStart(14),
       format(row.cCached).padStart(14),
+      format(row.d).padStart(14),
+      format(row.compilePerRule).padStart(13),
     ].join(' | '),
   );
 }
@@ -113,9 +148,13 @@ console.log(
   `\nat 1,000 rules: (a) ${format(at1000.a)} ${at1000.a <= 1000 ? '≤' : '>'} 1 µs; (b) ${format(at1000.b)} ${at1000.b <= 1000 ? '≤' : '>'} 1 µs`,
 );
 console.log(
-  `(c) resolves 3 paths per fresh subject (8 realpath calls: a missing leaf walks up to an existing folder);` +
-    ` one fs.realpathSync.native here takes ${format(realpathNs)}, so (c) ≈ ${(rows[0].c / realpathNs).toFixed(0)}` +
-    ` realpath calls at 10 rules and ${(rows.at(-1).c / realpathNs).toFixed(0)} at 10,000.`,
+  `(c) resolves 3 paths per fresh subject: an existing path costs a stat and a realpath; a missing one` +
+    ` a stat per missing segment (they do not throw) and a realpath of the deepest existing folder,` +
+    ` shared by the subject's paths. Here a realpath takes ${format(realpathNs)}, a stat of a missing` +
+    ` path ${format(statMissingNs)}, a failed realpath (an exception) ${format(failedRealpathNs)}.`,
+);
+console.log(
+  '(d) tool + path_prefix rules, half of them for the subject tool, fresh subject; compile/rule: compileRules of those rules ÷ n.',
 );
 console.log(
   '(c) cached: the same subject object matched again; its path forms come from the per-subject cache.',

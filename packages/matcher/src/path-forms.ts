@@ -111,7 +111,7 @@ function expandHome(value: string, homeDir: string): string {
 /**
  * realpath of the longest existing ancestor, plus the remaining segments. A path whose parent is
  * known not to resolve cannot resolve either (any failure to resolve the parent fails the child), so
- * it costs no system call; a missing path is found with a `stat` that does not throw (a failed
+ * it costs no system call; a missing path is found with an `lstat` that does not throw (a failed
  * `realpath` throws, which costs several times more).
  */
 function resolveExistingPrefix(absolute: string, memo: RealpathMemo = new Map(), hops = 0): string {
@@ -121,12 +121,17 @@ function resolveExistingPrefix(absolute: string, memo: RealpathMemo = new Map(),
   const unresolved: string[] = [];
   let current = absolute;
   let base: ResolvedPath | undefined;
+  // Whether the last path pushed on `unresolved` has no directory entry at all (so it is not a
+  // dangling symlink either, and needs no readlink).
+  let lastHasNoEntry = false;
   while (base === undefined) {
     base = memo.get(current);
     if (base !== undefined) break;
     const parent = path.dirname(current);
     const knownParent = parent === current ? undefined : memo.get(parent);
-    if ((knownParent === undefined || knownParent.exists) && probablyExists(current)) {
+    let noEntry = true;
+    if ((knownParent === undefined || knownParent.exists) && hasEntry(current)) {
+      noEntry = false;
       try {
         base = { form: fs.realpathSync.native(current), exists: true };
         memo.set(current, base);
@@ -141,6 +146,7 @@ function resolveExistingPrefix(absolute: string, memo: RealpathMemo = new Map(),
       break;
     }
     unresolved.push(current);
+    lastHasNoEntry = noEntry;
     current = parent;
   }
   let resolved: ResolvedPath = base;
@@ -148,7 +154,7 @@ function resolveExistingPrefix(absolute: string, memo: RealpathMemo = new Map(),
     const missing = unresolved[index] as string;
     // Only the first missing component can be a dangling symlink: the ones below it have no parent.
     const followed: ResolvedPath | undefined =
-      index === unresolved.length - 1 && resolved.exists
+      index === unresolved.length - 1 && resolved.exists && !lastHasNoEntry
         ? danglingLinkForm(missing, resolved.form, memo, hops)
         : undefined;
     resolved = followed ?? {
@@ -187,10 +193,11 @@ function danglingLinkForm(
   return { form: resolveExistingPrefix(followed, memo, hops + 1), exists: false };
 }
 
-// A missing path costs a failed realpath otherwise, whose exception costs several times a stat.
-function probablyExists(target: string): boolean {
+// A missing path costs a failed realpath otherwise, whose exception costs several times an lstat.
+// lstat, not stat: one call also tells a missing path from a dangling symlink.
+function hasEntry(target: string): boolean {
   try {
-    return fs.statSync(target, { throwIfNoEntry: false }) !== undefined;
+    return fs.lstatSync(target, { throwIfNoEntry: false }) !== undefined;
   } catch {
     return false;
   }

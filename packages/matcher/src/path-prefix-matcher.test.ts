@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { compileRules } from './compile-rules.js';
 import { isPathUnder, normalizePathPrefix } from './path-forms.js';
 import { suggestPathPrefix } from './path-prefix-matcher.js';
@@ -253,6 +253,34 @@ describe('pathPrefixMatcher', () => {
     expect(match('gone/a/deeper/file')).toEqual([0, 2]);
     expect(match('real/x/y/z')).toEqual([3, 4]);
     expect(match('gone/c')).toEqual([]);
+  });
+
+  it('resolves each folder once per compile and never through a failing realpath when prefixes share a missing folder', () => {
+    const project = makeTempDir();
+    createTree(project, ['pkg/']);
+    const native = vi.spyOn(fs.realpathSync, 'native');
+    try {
+      const index = compileRules(
+        Array.from({ length: 200 }, (_, rule) => ({
+          event: 'PreToolUse',
+          matcher: { tool: 'write_file', path_prefix: `pkg/missing/area${rule}` },
+        })),
+        { projectDir: project, homeDir: project },
+      );
+      expect(native.mock.calls.length).toBeLessThanOrEqual(2);
+      expect(native.mock.results.filter((result) => result.type === 'throw')).toEqual([]);
+      native.mockClear();
+      const subject = {
+        event: 'PreToolUse',
+        tool: 'write_file',
+        paths: ['pkg/missing/area7/new.ts', 'pkg/missing/area8/x/y.ts', 'pkg/other.ts'],
+      };
+      expect(index.match(subject)).toEqual([7, 8]);
+      expect(native.mock.calls.length).toBe(1);
+      expect(native.mock.results.filter((result) => result.type === 'throw')).toEqual([]);
+    } finally {
+      native.mockRestore();
+    }
   });
 
   it('explains a miss with the normalised prefix and the paths as given', () => {
