@@ -101,10 +101,26 @@ const hitSubject = {
   tool: 'bash',
   paths: [path.join(projectDir, 'src/dir101/a.ts')],
 };
+// What an agent does: a fresh subject per tool call, so the path's symlink resolution is paid.
+fs.mkdirSync(path.join(projectDir, 'src/dir103'), { recursive: true });
+fs.writeFileSync(path.join(projectDir, 'src/dir103/b.ts'), '');
+const freshSubject = (written) => () =>
+  bigConfig.hooks.match({ event: 'PreToolUse', tool: 'bash', paths: [written] });
 const matchRows = [
   ['match: event without rules', measure(() => bigConfig.hooks.match(noRuleSubject))],
   ['match: 200 rules, tool matches none', measure(() => bigConfig.hooks.match(missSubject))],
-  ['match: 200 rules, 100 candidates, 1 hit', measure(() => bigConfig.hooks.match(hitSubject))],
+  [
+    'match: 200 rules, 100 candidates, 1 hit (same subject again)',
+    measure(() => bigConfig.hooks.match(hitSubject)),
+  ],
+  [
+    'match: 100 candidates, fresh subject, existing file',
+    measure(freshSubject(path.join(projectDir, 'src/dir103/b.ts'))),
+  ],
+  [
+    'match: 100 candidates, fresh subject, new file in a new folder',
+    measure(freshSubject(path.join(projectDir, 'src/dir101/a.ts'))),
+  ],
 ];
 
 const format = (value) => (value < 10 ? value.toFixed(3) : value.toFixed(1));

@@ -100,6 +100,21 @@ export function hookWarnings(options: {
 }): ConfigWarning[] {
   const { file, homeDir } = options;
   const warnings: ConfigWarning[] = [];
+  // Many hooks often run the same script: stat it once per load.
+  const stats = new Map<string, fs.Stats | undefined>();
+  const statOnce = (target: string): fs.Stats | undefined => {
+    if (!stats.has(target)) {
+      let stat: fs.Stats | undefined;
+      try {
+        stat = fs.statSync(target);
+      } catch {
+        stat = undefined;
+      }
+      stats.set(target, stat);
+    }
+    return stats.get(target);
+  };
+  const writableScripts = new Set<string>();
   for (const rule of options.rules) {
     for (const hook of rule.hooks) {
       const hookPath = ['hooks', rule.event, rule.ruleIndex, 'hooks', hook.hookIndex];
@@ -133,10 +148,8 @@ export function hookWarnings(options: {
         written === '~' || written.startsWith('~/')
           ? path.join(homeDir, written.slice(1))
           : path.resolve(base, written);
-      let stat: fs.Stats;
-      try {
-        stat = fs.statSync(resolved);
-      } catch {
+      const stat = statOnce(resolved);
+      if (stat === undefined) {
         warn('COMMAND_NOT_FOUND', 'command', {
           problem: `${written} does not exist (${resolved}): this hook will fail every time`,
           fix: 'fix the path or create the script',
@@ -150,7 +163,8 @@ export function hookWarnings(options: {
             ? `chmod +x ${JSON.stringify(resolved)}`
             : 'point the command at a script',
         });
-      } else if ((stat.mode & 0o022) !== 0) {
+      } else if ((stat.mode & 0o022) !== 0 && !writableScripts.has(resolved)) {
+        writableScripts.add(resolved);
         warnings.push(...writableWarning(resolved, stat.mode, homeDir, 'the hook script'));
       }
     }

@@ -527,6 +527,34 @@ describe('loadConfig warnings', () => {
     expect(codes(load())).toEqual(['COMMAND_NOT_EXECUTABLE', 'COMMAND_NOT_EXECUTABLE']);
   });
 
+  it('warns once about a hook script writable by others when several hooks run it, and per hook when it is missing', () => {
+    layout.write('hooks/guard.sh', '#!/bin/sh\n', 0o775);
+    fs.chmodSync(path.join(layout.home, 'hooks/guard.sh'), 0o775);
+    layout.write(
+      'hooks.json',
+      hooksJson({
+        PreToolUse: [
+          guardRule('~/.soong-agent/hooks/guard.sh'),
+          guardRule('~/.soong-agent/hooks/gone.sh'),
+        ],
+        Stop: [
+          {
+            hooks: [
+              { type: 'command', command: '~/.soong-agent/hooks/guard.sh --stop' },
+              { type: 'command', command: '~/.soong-agent/hooks/gone.sh' },
+            ],
+          },
+        ],
+      }),
+    );
+    const warnings = load().warnings;
+    expect(warnings.map((warning) => [warning.code, warning.path ?? warning.file])).toEqual([
+      ['FILE_WRITABLE_BY_OTHERS', path.join(layout.home, 'hooks/guard.sh')],
+      ['COMMAND_NOT_FOUND', 'hooks.PreToolUse[1].hooks[0].command'],
+      ['COMMAND_NOT_FOUND', 'hooks.Stop[0].hooks[1].command'],
+    ]);
+  });
+
   it('does not warn when the script exists and is executable, or the first word is not a path', () => {
     layout.write('hooks/guard.sh', '#!/bin/sh\n', 0o755);
     fs.mkdirSync(path.join(layout.projectDir, 'tools'));
