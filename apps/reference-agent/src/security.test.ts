@@ -281,6 +281,8 @@ describe('soong-agent run: the agent editing its own hooks', () => {
       fs.symlinkSync('dangling-config.toml', path.join(project, 'dangling-chain.toml'));
       fs.symlinkSync('../home/hooks', path.join(project, 'dangling-dir'));
       fs.symlinkSync('../outside.txt', path.join(project, 'dangling-out.txt'));
+      // A hard link (as `bash` could make one) is the same file under a project name.
+      fs.linkSync(path.join(home, 'hooks.json'), path.join(project, 'hard-link.json'));
       const hooksFile = path.join(home, 'hooks.json');
       const before = fs.readFileSync(hooksFile);
       const homeBefore = listTree(home);
@@ -301,6 +303,7 @@ describe('soong-agent run: the agent editing its own hooks', () => {
         'dangling-chain.toml',
         'dangling-dir/guard.sh',
         'dangling-out.txt',
+        'hard-link.json',
       ];
       const calls = targets.flatMap((target) => [
         { name: 'write_file', input: { path: target, content: '{"version":1,"hooks":{}}' } },

@@ -1,4 +1,4 @@
-import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /** Resolves a tool's `path` input against the project dir. */
@@ -67,6 +67,12 @@ export function writeRefusal(
   const resolved = forms[1] as string;
   if (!projects.some((project) => isPathInside(resolved, project))) {
     return `refused: ${target} is outside the project dir (${context.projectDir}); write tools only write inside the project`;
+  }
+  // A hard link is the same file under another name (e.g. one made by `bash` to the agent's
+  // hooks.json): writing it writes every name. Paths cannot tell; the link count can.
+  const stat = statSync(resolved, { throwIfNoEntry: false });
+  if (stat?.isFile() === true && stat.nlink > 1) {
+    return `refused: ${target} has ${stat.nlink - 1} other hard link(s); a write would change the file under every name (copy it to a new file first)`;
   }
   return undefined;
 }
