@@ -6,6 +6,7 @@ import { makeWorkspace, parseRecords, runCli, startCli, writeScript } from './te
 const COMMANDS = [
   ['run'],
   ['demo'],
+  ['hooks'],
   ['hooks', 'validate'],
   ['hooks', 'list'],
   ['hooks', 'explain'],
@@ -41,6 +42,33 @@ describe('soong-agent', () => {
       expect(result.code).toBe(0);
       expect(result.stdout).toContain('--home <dir>');
       expect(result.stdout).toContain('--project <dir>');
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'takes --home and --project on the hooks group as well as after the subcommand, the latter winning',
+    async () => {
+      const workspace = makeWorkspace({
+        home: {
+          'hooks.json': hooksJson({ Stop: [{ hooks: [{ type: 'command', command: 'true' }] }] }),
+        },
+      });
+      const where = ['--home', workspace.home, '--project', workspace.project];
+      const before = await runCli(['hooks', ...where, 'list', '--json'], { env: workspace.env });
+      expect(before.code, before.stderr).toBe(0);
+      expect(JSON.parse(before.stdout)).toMatchObject({
+        hooks_file: path.join(workspace.home, 'hooks.json'),
+        rules: [{ event: 'Stop' }],
+      });
+      const both = await runCli(
+        ['hooks', '--home', path.join(workspace.root, 'elsewhere'), 'list', '--json', ...where],
+        { env: workspace.env },
+      );
+      expect(both.code, both.stderr).toBe(0);
+      expect(JSON.parse(both.stdout)).toMatchObject({
+        hooks_file: path.join(workspace.home, 'hooks.json'),
+      });
     },
     TIMEOUT,
   );

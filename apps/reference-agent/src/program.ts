@@ -28,6 +28,20 @@ function withCommonOptions(command: Command): Command {
 
 type Action = (...args: unknown[]) => Promise<number>;
 
+// commander passes (...arguments, options, command). `hooks --home X validate` gives --home to the
+// `hooks` group; the subcommand's own value wins, the group's fills in.
+function withGroupOptions(args: unknown[]): unknown[] {
+  const command = args.at(-1);
+  if (!(command instanceof Command) || args.length < 2) return args;
+  const group = command.parent?.parent === null ? {} : (command.parent?.opts() ?? {});
+  const own = args.at(-2) as Record<string, unknown>;
+  const merged: Record<string, unknown> = { ...own };
+  for (const key of ['home', 'project'] as const) {
+    if (merged[key] === undefined && group[key] !== undefined) merged[key] = group[key];
+  }
+  return [...args.slice(0, -2), merged, command];
+}
+
 /** Builds the `soong-agent` commander program. `run` receives each action's exit code. */
 export function createProgram(
   version: string,
@@ -40,12 +54,15 @@ export function createProgram(
     .version(version, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .showHelpAfterError('(run with --help for usage)')
-    .exitOverride();
+    .exitOverride()
+    // Options belong to the command they follow: `hooks --home X validate` and
+    // `hooks validate --home X` both work (see withGroupOptions).
+    .enablePositionalOptions();
   program.configureHelp({ sortSubcommands: false });
   const bind =
     (load: () => Promise<Action>) =>
     (...args: unknown[]) =>
-      run(async () => (await load())(...args));
+      run(async () => (await load())(...withGroupOptions(args)));
 
   withCommonOptions(program.command('run'))
     .description('run one agent loop on PROMPT; timeline on stderr, final answer on stdout')
@@ -72,7 +89,9 @@ export function createProgram(
     .option('--json', 'print the event records as JSON lines on stdout instead of the timeline')
     .action(bind(async () => (await import('./commands/demo.js')).demoAction as Action));
 
-  const hooks = program.command('hooks').description('inspect and try the hooks of the agent home');
+  const hooks = withCommonOptions(program.command('hooks')).description(
+    'inspect and try the hooks of the agent home',
+  );
   withCommonOptions(hooks.command('validate'))
     .description('check config.toml and hooks.json; exit 0 valid, 2 invalid')
     .action(bind(async () => (await import('./commands/hooks.js')).validateAction as Action));
