@@ -86,6 +86,8 @@ function createRuleSchema(matcher: z.ZodType | undefined) {
 function createHooksFileSchema(matchers: {
   toolEvents: z.ZodType;
   otherEvents: z.ZodType | undefined;
+  /** `$schema`: a string for editors; any value for the loader, which ignores it (SPEC §1.1). */
+  schemaKey: z.ZodType;
 }) {
   const rules = (matcher: z.ZodType | undefined) =>
     z
@@ -96,8 +98,7 @@ function createHooksFileSchema(matchers: {
   const otherRules = rules(matchers.otherEvents);
   return z
     .strictObject({
-      $schema: z
-        .string()
+      $schema: matchers.schemaKey
         .optional()
         .describe('the JSON Schema of this file (ignored by the loader)'),
       version: z.literal(1).describe('the format version, 1'),
@@ -119,12 +120,14 @@ function createHooksFileSchema(matchers: {
 export const HooksFileSchema = createHooksFileSchema({
   toolEvents: EditorMatcherSchema,
   otherEvents: undefined,
+  schemaKey: z.string(),
 });
 
 /** hooks.json as the loader validates it: matchers are left to the matcher package. */
 export const LoaderHooksFileSchema = createHooksFileSchema({
   toolEvents: z.unknown(),
   otherEvents: z.unknown(),
+  schemaKey: z.unknown(),
 });
 
 /** A hook as written in hooks.json. */

@@ -267,6 +267,13 @@ describe('loadConfig', () => {
     expect(hooks.match({ event: 'PostToolUse', tool: 'grep' })).toHaveLength(0);
   });
 
+  it('ignores the $schema value whatever it is, as the loader never reads it', () => {
+    for (const schema of [5, null, { url: 'x' }, ['a']]) {
+      layout.write('hooks.json', JSON.stringify({ $schema: schema, version: 1 }));
+      expect(load().hooks.ruleCount).toBe(0);
+    }
+  });
+
   it('fingerprints the exact hooks.json bytes as lowercase hex sha256', () => {
     const text = `${hooksJson({ Stop: [{ hooks: [{ type: 'command', command: 'x' }] }] })}\n\n`;
     layout.write('hooks.json', text);
