@@ -676,6 +676,29 @@ describe('soong-agent run: shell metacharacters in tool arguments', () => {
   );
 
   it(
+    'runs an argument of exactly the env variable limit and refuses one byte more with a message naming the variable',
+    async () => {
+      const workspace = setUp();
+      const fits = 'A'.repeat(131_071 - 'SOONG_ARG_VALUE='.length);
+      const result = await runJson(workspace, [
+        { text: 'fits', tool_calls: [{ name: 'echo_arg', input: { value: fits, n: 1 } }] },
+        { text: 'over', tool_calls: [{ name: 'echo_arg', input: { value: `${fits}A`, n: 2 } }] },
+        { text: 'done' },
+      ]);
+      expect(ofType(result.records, 'tool_finished').map((record) => record.is_error)).toEqual([
+        false,
+        true,
+      ]);
+      expect(fs.readFileSync(path.join(workspace.project, 'arg-1'), 'utf8')).toBe(fits);
+      expect(fs.existsSync(path.join(workspace.project, 'arg-2'))).toBe(false);
+      const lastSent = ofType(result.records, 'model_turn').at(-1)?.request_tail;
+      expect(lastSent?.role).toBe('tool');
+      expect(lastSent?.text).toContain('SOONG_ARG_VALUE');
+    },
+    TIMEOUT,
+  );
+
+  it(
     'hands --input, --prompt and --path values to hooks as JSON on stdin and runs none of them in hooks test',
     async () => {
       const workspace = setUp();

@@ -3,6 +3,9 @@ import { runToolCommand } from './command-tool.js';
 import { type FieldSpec, readToolInput, toJsonSchema } from './input.js';
 import type { AgentTool, ToolContext } from './types.js';
 
+/** Largest `NAME=value` string Linux passes to a program (MAX_ARG_STRLEN, 32 pages). */
+export const MAX_ENV_VARIABLE_BYTES = 131_071;
+
 /** A `[[tools]]` entry of config.toml, defaults filled in by the config package. */
 export type DeclarativeToolConfig = Settings['tools'][number];
 
@@ -49,7 +52,17 @@ export function createDeclarativeTool(
       }
       const env: Record<string, string> = {};
       for (const [name, value] of Object.entries(values)) {
-        if (value !== undefined) env[argumentEnvName(name)] = argumentEnvValue(value);
+        if (value === undefined) continue;
+        const variable = argumentEnvName(name);
+        env[variable] = argumentEnvValue(value);
+        // `NAME=value` must fit Linux's MAX_ARG_STRLEN, or the spawn fails with a bare E2BIG.
+        const bytes = Buffer.byteLength(variable) + 1 + Buffer.byteLength(env[variable]);
+        if (bytes > MAX_ENV_VARIABLE_BYTES) {
+          return {
+            content: `not run: argument "${name}" is too large for ${variable} (${bytes} bytes; an environment variable holds at most ${MAX_ENV_VARIABLE_BYTES}); pass large data as a path to a file`,
+            isError: true,
+          };
+        }
       }
       return runToolCommand(context, {
         command: config.command,
