@@ -227,6 +227,9 @@ describe('compileRules', () => {
     [{ path_prefix: '' }, ['matcher', 'path_prefix']],
     [{ path_prefix: ['src', null] }, ['matcher', 'path_prefix', 1]],
     [{ path_prefix: '~alice/src' }, ['matcher', 'path_prefix']],
+    [{ path_prefix: '   ' }, ['matcher', 'path_prefix']],
+    [{ path_prefix: ['docs', 'src '] }, ['matcher', 'path_prefix', 1]],
+    [{ path_prefix: '\tsrc' }, ['matcher', 'path_prefix']],
   ])(
     'rejects the invalid options %j with INVALID_MATCHER_OPTIONS at the precise path',
     (matcher, path) => {
@@ -249,7 +252,12 @@ describe('compileRules', () => {
       { path_prefix: [] },
       'expected at least one path prefix; list the folders, or remove the "path_prefix" key',
     ],
-  ])('says what to write instead when the value %j is empty', (matcher, text) => {
+    [{ path_prefix: ' ' }, 'is only white space; write a folder such as "src"'],
+    [
+      { path_prefix: ' src/' },
+      'starts or ends with white space, so it would name another folder; write "src/"',
+    ],
+  ])('says what to write instead when the value %j is empty or padded', (matcher, text) => {
     const error = compileError(matcher);
     expect(error.code).toBe('INVALID_MATCHER_OPTIONS');
     expect(error.message).toContain(text);

@@ -35,6 +35,17 @@ const prefixSchema = z
         message: `${JSON.stringify(value)} looks like a glob; path prefixes match a folder and everything under it — ${fix}`,
         ...(suggestion === undefined ? {} : { params: { suggestion } }),
       });
+    } else if (value.trim() !== value) {
+      const trimmed = value.trim();
+      context.addIssue({
+        code: 'custom',
+        input: value,
+        message:
+          trimmed === ''
+            ? `${JSON.stringify(value)} is only white space; write a folder such as "src" ("." is the project dir), ${EVERY_PATH}`
+            : `${JSON.stringify(value)} starts or ends with white space, so it would name another folder; write ${JSON.stringify(trimmed)}`,
+        ...(trimmed === '' ? {} : { params: { suggestion: trimmed } }),
+      });
     } else if (/^~[^/]/.test(value)) {
       context.addIssue({
         code: 'custom',
