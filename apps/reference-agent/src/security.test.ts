@@ -1,11 +1,13 @@
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import type { EventRecord } from '@soong-agent/protocol';
 import { describe, expect, it } from 'vitest';
-import { makeWorkspace, parseRecords, runCli, writeScript } from './test-helpers/cli.js';
-import { printable } from './ui/timeline.js';
+import { CLI, makeWorkspace, parseRecords, runCli, writeScript } from './test-helpers/cli.js';
+import { printable, printableLines } from './ui/timeline.js';
 
 // The attacker's side, against the built CLI: secrets in the parent env, planted project
 // configuration, the agent editing its own hooks, working dirs and path prefixes that try to
@@ -14,6 +16,7 @@ import { printable } from './ui/timeline.js';
 const TIMEOUT = 120_000;
 const FIXTURES = fileURLToPath(new URL('./__fixtures__/security/', import.meta.url));
 const fixture = (name: string) => path.join(FIXTURES, name);
+const PTY_RUN = fileURLToPath(new URL('./test-helpers/pty-run.py', import.meta.url));
 
 type Workspace = ReturnType<typeof makeWorkspace>;
 
@@ -842,6 +845,42 @@ describe('soong-agent run: hostile hook output', () => {
   );
 
   it(
+    'shows the escape sequences of a final answer escaped on a terminal and keeps them raw in a pipe',
+    async () => {
+      const workspace = makeWorkspace();
+      const answer = 'line one\r\n\u001b]52;c;cHduZWQ=\u0007copied\n\u001b[2Jcleared\tend';
+      const script = writeScript(workspace.root, [{ text: answer }]);
+      const args = ['run', 'go', '--home', workspace.home, '--project', workspace.project];
+      const onTerminal = await promisify(execFile)(
+        'python3',
+        [
+          PTY_RUN,
+          'never-prompted',
+          'n',
+          '--',
+          process.execPath,
+          CLI,
+          ...args,
+          '--model',
+          `scripted:${script}`,
+        ],
+        { env: workspace.env },
+      );
+      const terminal = JSON.parse(onTerminal.stdout) as { code: number; output: string };
+      expect(terminal.code, terminal.output).toBe(0);
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for escape sequences
+      expect(terminal.output).not.toMatch(/[\u001b\u0007\u009b]/);
+      expect(terminal.output).toContain('\\x1b]52;c;cHduZWQ=\\x07copied');
+      expect(terminal.output).toContain('\\x1b[2Jcleared\tend');
+      const piped = await runCli([...args, '--model', `scripted:${script}`], {
+        env: workspace.env,
+      });
+      expect(piped.stdout).toBe(`${answer}\n`);
+    },
+    TIMEOUT,
+  );
+
+  it(
     'records invalid UTF-8 in a reason and in stderr as replacement characters in valid records',
     async () => {
       const workspace = makeWorkspace({
@@ -876,5 +915,9 @@ describe('printable', () => {
     );
     expect(printable('one\ntwo\rthree\tfour')).toBe('one two three four');
     expect(printable('plain · “text” ✓')).toBe('plain · “text” ✓');
+  });
+
+  it('keeps newlines and tabs and escapes the rest when a multi-line answer reaches the terminal', () => {
+    expect(printableLines('a\r\nb\tc\u001b[2Jd\re')).toBe('a\nb\tc\\x1b[2Jd\\x0de');
   });
 });

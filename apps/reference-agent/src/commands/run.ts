@@ -10,7 +10,7 @@ import { CliError, EXIT_CODES } from '../errors.js';
 import { selectModelProvider } from '../model/select.js';
 import { createPermissionCallback, createTerminalAsk } from '../permissions.js';
 import type { CommonOptions } from '../program.js';
-import { createTimeline } from '../ui/timeline.js';
+import { createTimeline, printableLines } from '../ui/timeline.js';
 
 /** Options of `soong-agent run`. */
 export interface RunCommandOptions extends CommonOptions {
@@ -103,7 +103,11 @@ export async function runWithPresentation(
   } else if (outcome.reason === 'max_turns') {
     process.stderr.write(`soong-agent: stopped after ${outcome.turns} model turns (--max-turns)\n`);
   }
-  if (!json && outcome.reason === 'completed') process.stdout.write(`${outcome.finalText}\n`);
+  if (!json && outcome.reason === 'completed') {
+    // Raw into a pipe or file; on a terminal, the model's escape sequences are shown, not obeyed.
+    const text = process.stdout.isTTY ? printableLines(outcome.finalText) : outcome.finalText;
+    process.stdout.write(`${text}\n`);
+  }
   return { exitCode, outcome };
 }
 

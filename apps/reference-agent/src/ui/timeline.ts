@@ -93,11 +93,27 @@ const LINE_BREAKS = /[\t\n\v\f\r]/;
 
 /** `text` with terminal control characters shown as `\x1b`-style escapes (whitespace as a space). */
 export function printable(text: string): string {
-  return text.replace(CONTROL_CHARACTERS, (character) => {
-    if (LINE_BREAKS.test(character)) return ' ';
-    const code = character.charCodeAt(0);
-    return code > 0xff ? `\\u${code.toString(16)}` : `\\x${code.toString(16).padStart(2, '0')}`;
-  });
+  return text.replace(CONTROL_CHARACTERS, (character) =>
+    LINE_BREAKS.test(character) ? ' ' : escapeCharacter(character),
+  );
+}
+
+/**
+ * Multi-line `text` for a terminal (the final answer): newlines and tabs kept, every other control
+ * character escaped as {@link printable} does, so the model cannot write escape sequences
+ * (OSC 52 clipboard writes, screen clears) to the user's terminal.
+ */
+export function printableLines(text: string): string {
+  return text
+    .replaceAll('\r\n', '\n')
+    .replace(CONTROL_CHARACTERS, (character) =>
+      character === '\n' || character === '\t' ? character : escapeCharacter(character),
+    );
+}
+
+function escapeCharacter(character: string): string {
+  const code = character.charCodeAt(0);
+  return code > 0xff ? `\\u${code.toString(16)}` : `\\x${code.toString(16).padStart(2, '0')}`;
 }
 
 function printableValue<T>(value: T): T {
