@@ -44,6 +44,19 @@ function setUp() {
   return { root, projectDir, homeDir, matchedRules };
 }
 
+/** Where the OS lands (symlinks followed, `..` after them) through the longest existing ancestor. */
+function osWalk(raw: string): string {
+  const rest: string[] = [];
+  for (let current = raw; ; current = path.dirname(current)) {
+    try {
+      return path.join(fs.realpathSync.native(current), ...rest.reverse());
+    } catch {
+      if (path.dirname(current) === current) return path.resolve(raw);
+      rest.push(path.basename(current));
+    }
+  }
+}
+
 describe('compileRules path_prefix', () => {
   it.each([
     'secrets/key.txt',
@@ -119,31 +132,9 @@ describe('compileRules path_prefix', () => {
       fc.property(fc.array(segment, { minLength: 1, maxLength: 5 }), (segments) => {
         const written = segments.join('/');
         const lexical = path.resolve(projectDir, written);
-        // The OS walk of the path (symlinks followed, `..` after them), through its longest
-        // existing ancestor.
-        let real = lexical;
-        const rest: string[] = [];
         const raw = path.isAbsolute(written) ? written : `${projectDir}/${written}`;
-        for (let current = raw; ; current = path.dirname(current)) {
-          try {
-            real = path.join(fs.realpathSync.native(current), ...rest.reverse());
-            break;
-          } catch {
-            if (path.dirname(current) === current) break;
-            rest.push(path.basename(current));
-          }
-        }
-        let realLexical = lexical;
-        const restLexical: string[] = [];
-        for (let current = lexical; ; current = path.dirname(current)) {
-          try {
-            realLexical = path.join(fs.realpathSync.native(current), ...restLexical.reverse());
-            break;
-          } catch {
-            if (path.dirname(current) === current) break;
-            restLexical.push(path.basename(current));
-          }
-        }
+        const real = osWalk(raw);
+        const realLexical = osWalk(lexical);
         const expected = under(lexical) || under(real) || under(realLexical);
         expect(matchedRules(written).includes(0), written).toBe(expected);
       }),
