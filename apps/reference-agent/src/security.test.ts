@@ -755,6 +755,27 @@ describe('soong-agent run: shell metacharacters in tool arguments', () => {
   );
 });
 
+describe('soong-agent run: a regular expression that backtracks forever', () => {
+  it(
+    'stops a catastrophic /regex/ grep with an is_error result and goes on when the model sends one',
+    async () => {
+      const workspace = makeWorkspace({ project: { 'a.txt': `${'a'.repeat(64)}!\nfind me\n` } });
+      const grep = (pattern: string) => ({ name: 'grep', input: { pattern, path: 'a.txt' } });
+      const result = await runJson(workspace, [
+        { text: 'x', tool_calls: [grep('/(a+)+$/'), grep('/^find \\w+$/'), grep('find')] },
+        { text: 'done' },
+      ]);
+      expect(ofType(result.records, 'tool_finished').map((record) => record.is_error)).toEqual([
+        true,
+        false,
+        false,
+      ]);
+      expect(ofType(result.records, 'loop_ended')).toMatchObject([{ reason: 'completed' }]);
+    },
+    TIMEOUT,
+  );
+});
+
 describe('soong-agent run: hostile hook output', () => {
   it(
     'fails a 100 MB stdout flood as output_too_large and keeps a 100 MB stderr flood to a bounded tail',

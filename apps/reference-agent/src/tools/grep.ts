@@ -1,6 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import type { BuiltInToolSpec } from './define-tool.js';
 import { ToolInputError } from './input.js';
 
@@ -92,6 +93,71 @@ async function walk(
   }
 }
 
+/** What a search found. */
+export interface GrepResult {
+  matches: string[];
+  files: number;
+  truncated: boolean;
+}
+
+/** Searches `target` (a file or a directory tree) for `pattern`, bounded by {@link GREP_LIMITS}. */
+export async function searchTree(
+  target: string,
+  projectDir: string,
+  pattern: string,
+): Promise<GrepResult> {
+  const test = compileGrepPattern(pattern);
+  const state: GrepState = { matches: [], files: 0, truncated: false };
+  if ((await stat(target)).isDirectory()) {
+    await walk(target, projectDir, test, state);
+  } else {
+    await searchFile(target, path.relative(projectDir, target), test, state);
+  }
+  return state;
+}
+
+/** Time a `/regex/` search may take before it is stopped (catastrophic backtracking). */
+export const GREP_REGEX_TIMEOUT_MS = 10_000;
+
+const isRegex = (pattern: string) => /^\/(.+)\/([dimsuv]*)$/s.test(pattern);
+
+// A regular expression can backtrack for hours on one line (`/(a+)+$/`), and a synchronous match
+// cannot be interrupted: not by a timeout, not by Ctrl+C. So a regex search runs in a worker
+// thread, which can be terminated; a substring search is linear and stays here.
+function searchInWorker(
+  target: string,
+  projectDir: string,
+  pattern: string,
+  signal: AbortSignal | undefined,
+): Promise<GrepResult | { stopped: 'timeout' | 'aborted' }> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./grep-worker.js', import.meta.url), {
+      workerData: { target, projectDir, pattern },
+    });
+    const stop = (why: 'timeout' | 'aborted') => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      void worker.terminate();
+      resolve({ stopped: why });
+    };
+    const onAbort = () => stop('aborted');
+    const timer = setTimeout(() => stop('timeout'), GREP_REGEX_TIMEOUT_MS);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    worker.once('message', (message: { result?: GrepResult; error?: string; code?: string }) => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      void worker.terminate();
+      if (message.result !== undefined) resolve(message.result);
+      else reject(Object.assign(new Error(message.error), { code: message.code }));
+    });
+    worker.once('error', (error) => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      reject(error);
+    });
+  });
+}
+
 /** `grep` (readonly): lines matching a substring or `/regex/flags`, recursively, bounded; in JS. */
 export const grepTool: BuiltInToolSpec = {
   name: 'grep',
@@ -111,22 +177,28 @@ export const grepTool: BuiltInToolSpec = {
   async run(values, context, call) {
     const pattern = values.pattern as string;
     if (pattern === '') throw new ToolInputError('invalid input: "pattern" must not be empty');
-    const test = compileGrepPattern(pattern);
+    compileGrepPattern(pattern); // an invalid regex is an input error before any worker starts
     const target = call.path as string;
-    const state: GrepState = { matches: [], files: 0, truncated: false };
-    if ((await stat(target)).isDirectory()) {
-      await walk(target, context.projectDir, test, state);
-    } else {
-      await searchFile(target, path.relative(context.projectDir, target), test, state);
+    const found = isRegex(pattern)
+      ? await searchInWorker(target, context.projectDir, pattern, call.signal)
+      : await searchTree(target, context.projectDir, pattern);
+    if ('stopped' in found) {
+      return {
+        content:
+          found.stopped === 'timeout'
+            ? `stopped: the regular expression ran past ${GREP_REGEX_TIMEOUT_MS / 1000}s (it likely backtracks catastrophically); use a plain substring or a simpler expression`
+            : 'cancelled',
+        isError: true,
+      };
     }
-    const footer = state.truncated
-      ? `\n[stopped after ${state.matches.length} matches / ${state.files} files]`
+    const footer = found.truncated
+      ? `\n[stopped after ${found.matches.length} matches / ${found.files} files]`
       : '';
     return {
       content:
-        state.matches.length === 0
-          ? `no matches (${state.files} files searched)`
-          : state.matches.join('\n') + footer,
+        found.matches.length === 0
+          ? `no matches (${found.files} files searched)`
+          : found.matches.join('\n') + footer,
       isError: false,
     };
   },
