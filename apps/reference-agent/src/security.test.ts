@@ -776,6 +776,32 @@ describe('soong-agent run: a regular expression that backtracks forever', () => 
   );
 });
 
+describe('soong-agent run: files that never end', () => {
+  it(
+    'answers read_file and grep on /dev/zero and on a FIFO at once instead of hanging',
+    async () => {
+      const workspace = makeWorkspace({ project: { 'a.txt': 'a' } });
+      await promisify(execFile)('mkfifo', [path.join(workspace.project, 'fifo')]);
+      const calls = ['/dev/zero', 'fifo'].flatMap((file) => [
+        { name: 'read_file', input: { path: file } },
+        { name: 'grep', input: { pattern: 'x', path: file } },
+        { name: 'grep', input: { pattern: '/x/', path: file } },
+      ]);
+      const result = await runJson(workspace, [{ text: 'x', tool_calls: calls }, { text: 'done' }]);
+      expect(ofType(result.records, 'tool_finished').map((record) => record.is_error)).toEqual([
+        true,
+        false,
+        false,
+        true,
+        false,
+        false,
+      ]);
+      expect(ofType(result.records, 'loop_ended')).toMatchObject([{ reason: 'completed' }]);
+    },
+    TIMEOUT,
+  );
+});
+
 describe('soong-agent run: hostile hook output', () => {
   it(
     'fails a 100 MB stdout flood as output_too_large and keeps a 100 MB stderr flood to a bounded tail',

@@ -1,9 +1,10 @@
 import type { Dirent } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { BuiltInToolSpec } from './define-tool.js';
 import { ToolInputError } from './input.js';
+import { readRegularFile } from './regular-file.js';
 
 /** Bounds of `grep`: matches returned, files visited, file size searched, characters per line. */
 export const GREP_LIMITS = {
@@ -47,9 +48,9 @@ async function searchFile(
   state: GrepState,
 ): Promise<void> {
   state.files += 1;
-  const buffer = await readFile(file).catch(() => undefined);
-  if (buffer === undefined || buffer.length > GREP_LIMITS.maxFileBytes || buffer.includes(0))
-    return;
+  const read = await readRegularFile(file, GREP_LIMITS.maxFileBytes).catch(() => undefined);
+  if (read === undefined || 'problem' in read || read.buffer.includes(0)) return;
+  const buffer = read.buffer;
   const lines = buffer.toString('utf8').split('\n');
   for (let index = 0; index < lines.length; index += 1) {
     const line = lines[index] as string;

@@ -1,5 +1,5 @@
-import { open, stat } from 'node:fs/promises';
 import type { BuiltInToolSpec } from './define-tool.js';
+import { readRegularFile } from './regular-file.js';
 
 /** Files larger than this are refused by `read_file` (the model should not get gigabytes). */
 export const READ_FILE_MAX_BYTES = 16 * 1024 * 1024;
@@ -23,22 +23,17 @@ export const readFileTool: BuiltInToolSpec = {
   pathField: 'path',
   async run(values, _context, call) {
     const file = call.path as string;
-    const info = await stat(file);
-    if (info.isDirectory())
-      return { content: `${file} is a directory; use list_dir`, isError: true };
-    if (info.size > READ_FILE_MAX_BYTES) {
-      return {
-        content: `${file} is ${info.size} bytes; read_file reads files up to ${READ_FILE_MAX_BYTES} bytes`,
-        isError: true,
-      };
+    const read = await readRegularFile(file, READ_FILE_MAX_BYTES);
+    if ('problem' in read) {
+      const content =
+        read.problem === 'directory'
+          ? `${file} is a directory; use list_dir`
+          : read.problem === 'too large'
+            ? `${file} is ${read.size} bytes; read_file reads files up to ${READ_FILE_MAX_BYTES} bytes`
+            : `${file} is not a regular file (a device, FIFO or socket); read_file reads regular files only`;
+      return { content, isError: true };
     }
-    const handle = await open(file, 'r');
-    let buffer: Buffer;
-    try {
-      buffer = await handle.readFile();
-    } finally {
-      await handle.close();
-    }
+    const buffer = read.buffer;
     if (buffer.includes(0))
       return { content: `${file} is a binary file (${buffer.length} bytes)`, isError: true };
     const offset = Math.max(1, Math.floor((values.offset as number | undefined) ?? 1));
