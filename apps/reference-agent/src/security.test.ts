@@ -778,15 +778,19 @@ describe('soong-agent run: a regular expression that backtracks forever', () => 
 
 describe('soong-agent run: files that never end', () => {
   it(
-    'answers read_file and grep on /dev/zero and on a FIFO at once instead of hanging',
+    'answers read_file, grep, edit_file and write_file on /dev/zero and on a FIFO at once instead of hanging',
     async () => {
       const workspace = makeWorkspace({ project: { 'a.txt': 'a' } });
       await promisify(execFile)('mkfifo', [path.join(workspace.project, 'fifo')]);
-      const calls = ['/dev/zero', 'fifo'].flatMap((file) => [
-        { name: 'read_file', input: { path: file } },
-        { name: 'grep', input: { pattern: 'x', path: file } },
-        { name: 'grep', input: { pattern: '/x/', path: file } },
-      ]);
+      const calls = [
+        ...['/dev/zero', 'fifo'].flatMap((file) => [
+          { name: 'read_file', input: { path: file } },
+          { name: 'grep', input: { pattern: 'x', path: file } },
+          { name: 'grep', input: { pattern: '/x/', path: file } },
+        ]),
+        { name: 'edit_file', input: { path: 'fifo', old_string: 'a', new_string: 'b' } },
+        { name: 'write_file', input: { path: 'fifo', content: 'x' } },
+      ];
       const result = await runJson(workspace, [{ text: 'x', tool_calls: calls }, { text: 'done' }]);
       expect(ofType(result.records, 'tool_finished').map((record) => record.is_error)).toEqual([
         true,
@@ -795,6 +799,8 @@ describe('soong-agent run: files that never end', () => {
         true,
         false,
         false,
+        true,
+        true,
       ]);
       expect(ofType(result.records, 'loop_ended')).toMatchObject([{ reason: 'completed' }]);
     },

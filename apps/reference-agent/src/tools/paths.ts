@@ -71,6 +71,10 @@ export function writeRefusal(
   // A hard link is the same file under another name (e.g. one made by `bash` to the agent's
   // hooks.json): writing it writes every name. Paths cannot tell; the link count can.
   const stat = statSync(resolved, { throwIfNoEntry: false });
+  // A FIFO would block the write (or edit_file's read) until some other process opens it.
+  if (stat !== undefined && !stat.isFile() && !stat.isDirectory()) {
+    return `refused: ${target} is not a regular file (a device, FIFO or socket)`;
+  }
   if (stat?.isFile() === true && stat.nlink > 1) {
     return `refused: ${target} has ${stat.nlink - 1} other hard link(s); a write would change the file under every name (copy it to a new file first)`;
   }
