@@ -27,6 +27,11 @@ import { summarizeText } from './summarize-text.js';
 export const HOOK_STDERR_LOG_BYTES = 8192;
 /** Bytes of one `logs` line kept in its `hook_log` record (head and tail). */
 export const HOOK_LOG_LINE_BYTES = 4096;
+/**
+ * Bytes of a hook's `reason` kept (head and tail, with counts): a reason is copied into several
+ * records and, on a deny, reaches the model, so a hook cannot flood either with it.
+ */
+export const HOOK_REASON_BYTES = 8192;
 /** `logs` lines recorded per hook run; the rest are counted in one warning. */
 export const HOOK_LOG_LINES_MAX = 100;
 
@@ -267,6 +272,7 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
       output = parsed.deny;
       warn(call, `${parsed.error.message}; the deny on its last line stands`);
     }
+    if (output?.reason !== undefined) output = { ...output, reason: boundReason(output.reason) };
     if (output) recordLogs(call, output.logs);
 
     if (result.exitCode !== 0) {
@@ -447,6 +453,14 @@ function resolveWorkingDir(workingDir: string | undefined, projectDir: string): 
   if (workingDir === '~') return os.homedir();
   if (workingDir.startsWith('~/')) return path.join(os.homedir(), workingDir.slice(2));
   return path.resolve(projectDir, workingDir);
+}
+
+function boundReason(reason: string): string {
+  if (Buffer.byteLength(reason) <= HOOK_REASON_BYTES) return reason;
+  return summarizeText(reason, {
+    headBytes: HOOK_REASON_BYTES / 2,
+    tailBytes: HOOK_REASON_BYTES / 4,
+  });
 }
 
 function exitMessage(result: RunResult): string {

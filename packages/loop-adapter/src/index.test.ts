@@ -7,6 +7,7 @@ describe('index', () => {
       'ABORTED_TOOL_TEXT',
       'HOOK_LOG_LINES_MAX',
       'HOOK_LOG_LINE_BYTES',
+      'HOOK_REASON_BYTES',
       'HOOK_STDERR_LOG_BYTES',
       'LoopAdapterError',
       'SKIPPED_TOOL_TEXT',

@@ -19,6 +19,7 @@ export {
   createHookEngine,
   HOOK_LOG_LINE_BYTES,
   HOOK_LOG_LINES_MAX,
+  HOOK_REASON_BYTES,
   HOOK_STDERR_LOG_BYTES,
   type HookEngine,
   type HookEngineOptions,

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ToolCallInfo } from '@soong-agent/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HOOK_LOG_LINE_BYTES, HOOK_LOG_LINES_MAX } from './index.js';
+import { HOOK_LOG_LINE_BYTES, HOOK_LOG_LINES_MAX, HOOK_REASON_BYTES } from './index.js';
 import { recordsOf, recordTypes, setup } from './test-helpers/setup.js';
 import { useTempDirs } from './test-helpers/temp-dir.js';
 
@@ -163,6 +163,30 @@ describe('createHookEngine', () => {
       expect(logs.filter((record) => record.source === 'warning')).toHaveLength(1);
       for (const record of logs) {
         expect(Buffer.byteLength(record.message)).toBeLessThanOrEqual(HOOK_LOG_LINE_BYTES + 256);
+      }
+    },
+    TIMEOUT,
+  );
+  it(
+    'bounds the reason in every record and in the outcome when a hook denies with a 512 KiB reason',
+    async () => {
+      const root = tempDir();
+      const script = path.join(root, 'reason.mjs');
+      fs.writeFileSync(
+        script,
+        "process.stdout.write(JSON.stringify({ decision: 'deny', reason: 'start ' + 'x'.repeat(1 << 19) + ' the end' }));\n",
+      );
+      const { engine, sink } = setup(root, {
+        PreToolUse: [{ hooks: [{ command: `cat >/dev/null; node '${script}'`, name: 'verbose' }] }],
+      });
+      const outcome = await engine.run('PreToolUse', { tool });
+      expect(outcome.decision).toBe('deny');
+      expect(Buffer.byteLength(outcome.reason ?? '')).toBeLessThanOrEqual(HOOK_REASON_BYTES + 256);
+      expect(outcome.reason).toMatch(/^start x/);
+      expect(outcome.reason).toMatch(/ the end$/);
+      for (const type of ['hook_finished', 'hook_denied'] as const) {
+        const [record] = recordsOf(sink.records, type);
+        expect(record?.reason).toBe(outcome.reason);
       }
     },
     TIMEOUT,

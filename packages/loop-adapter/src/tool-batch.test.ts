@@ -217,7 +217,17 @@ describe('executeToolBatch', () => {
       ['error', true, UNKNOWN_TOOL_TEXT],
       ['ok', false, 'write_file ran on a'],
     ]);
-    expect(recordTypes(sink.records)).toEqual(['tool_finished', 'tool_started', 'tool_finished']);
+    expect(recordTypes(sink.records)).toEqual([
+      'tool_started',
+      'tool_finished',
+      'tool_started',
+      'tool_finished',
+    ]);
+    expect(sink.records[0]).toMatchObject({
+      type: 'tool_started',
+      risk: 'dangerous',
+      unknown_tool: true,
+    });
   });
 
   it('turns a throwing tool into an is_error result when execute rejects', async () => {
@@ -299,6 +309,46 @@ describe('executeToolBatch', () => {
     ]);
     expect(recordTypes(sink.records)).toEqual(['tool_started', 'tool_finished']);
   });
+
+  it(
+    'closes a started call with tool_finished when the signal aborts during its PreToolUse hook',
+    async () => {
+      const root = tempDir();
+      const { engine, sink } = setup(root, {
+        PreToolUse: [{ hooks: [{ command: hookCommand('sleep.sh', '30'), name: 'slow' }] }],
+      });
+      const controller = new AbortController();
+      const timer = setTimeout(() => controller.abort(), 200);
+      const results = await executeToolBatch(
+        [
+          { id: 'c1', name: 'read_file', input: { path: 'a' } },
+          { id: 'c2', name: 'read_file', input: { path: 'b' } },
+        ],
+        {
+          tools: TOOLS,
+          engine,
+          permission: allow,
+          artifacts: createFileArtifactStore(path.join(root, 'a')),
+          sink,
+          signal: controller.signal,
+        },
+      );
+      clearTimeout(timer);
+      expect(results.map((r) => [r.callId, r.status, r.content])).toEqual([
+        ['c1', 'error', ABORTED_TOOL_TEXT],
+        ['c2', 'error', ABORTED_TOOL_TEXT],
+      ]);
+      expect(recordTypes(sink.records)).toEqual([
+        'tool_started',
+        'hook_started',
+        'hook_failed',
+        'tool_finished',
+      ]);
+      expect(sink.records[2]).toMatchObject({ failure: 'aborted' });
+      expect(sink.records[3]).toMatchObject({ call_id: 'c1', is_error: true });
+    },
+    PROCESS_TIMEOUT,
+  );
 
   it(
     'stores a large result before tool_finished and gives PostToolUse a small summary when over the inline limit',

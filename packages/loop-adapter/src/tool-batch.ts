@@ -126,21 +126,23 @@ export async function executeToolBatch(
       results.push(textResult(call, SKIPPED_TOOL_TEXT, 'skipped'));
       continue;
     }
+    const bounded = await boundToolInput(call.input, { limitBytes, artifacts });
     if (!tool) {
-      const result = textResult(call, UNKNOWN_TOOL_TEXT, 'error');
+      // Nothing can run and no hook sees it; the records still pair up (SPEC §5). An unknown
+      // tool is recorded with the most cautious risk class.
       sink.emit({
-        type: 'tool_finished',
+        type: 'tool_started',
         call_id: call.id,
         tool: call.name,
-        is_error: true,
-        bytes: result.bytes,
+        risk: 'dangerous',
+        unknown_tool: true,
+        ...bounded,
       });
-      results.push(result);
+      results.push(finishWithError(sink, call, UNKNOWN_TOOL_TEXT, 'error'));
       continue;
     }
 
     const paths = toolPaths(tool, call.input, engine.projectDir);
-    const bounded = await boundToolInput(call.input, { limitBytes, artifacts });
     sink.emit({
       type: 'tool_started',
       call_id: call.id,
@@ -173,7 +175,8 @@ export async function executeToolBatch(
       continue;
     }
     if (signal?.aborted) {
-      results.push(textResult(call, ABORTED_TOOL_TEXT, 'error'));
+      // tool_started was recorded: close the call with its one tool_finished.
+      results.push(finishWithError(sink, call, ABORTED_TOOL_TEXT, 'error'));
       continue;
     }
 
@@ -271,6 +274,24 @@ function toolPaths(tool: ToolDefinition, input: unknown, projectDir: string): st
     // Bad input: the tool's own validation reports it when it runs.
     return [];
   }
+}
+
+// An error result for a call that was recorded as started, with its closing tool_finished.
+function finishWithError(
+  sink: EventSink,
+  call: ToolCall,
+  content: string,
+  status: ToolResult['status'],
+): ToolResult {
+  const result = textResult(call, content, status);
+  sink.emit({
+    type: 'tool_finished',
+    call_id: call.id,
+    tool: call.name,
+    is_error: true,
+    bytes: result.bytes,
+  });
+  return result;
 }
 
 function textResult(call: ToolCall, content: string, status: ToolResult['status']): ToolResult {
