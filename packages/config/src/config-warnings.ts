@@ -12,6 +12,7 @@ export const CONFIG_WARNING_CODES = [
   'COMMAND_NOT_EXECUTABLE',
   'ON_FAILURE_DENY_OBSERVE_ONLY',
   'AGENT_HOME_IN_PROJECT',
+  'COMMAND_IN_PROJECT',
   'UNKNOWN_TOOL',
 ] as const;
 
@@ -115,6 +116,8 @@ export function hookWarnings(options: {
     return stats.get(target);
   };
   const writableScripts = new Set<string>();
+  const projectScripts = new Set<string>();
+  const realProject = realOrResolved(options.projectDir);
   for (const rule of options.rules) {
     for (const hook of rule.hooks) {
       const hookPath = ['hooks', rule.event, rule.ruleIndex, 'hooks', hook.hookIndex];
@@ -167,6 +170,16 @@ export function hookWarnings(options: {
         writableScripts.add(resolved);
         warnings.push(...writableWarning(resolved, stat.mode, homeDir, 'the hook script'));
       }
+      // The snapshot covers hooks.json, not the scripts it names: one inside the project can be
+      // rewritten by the agent's own write tools in the middle of the session it guards.
+      const realScript = realOrResolved(resolved);
+      if (isAtOrUnder(realScript, realProject) && !projectScripts.has(realScript)) {
+        projectScripts.add(realScript);
+        warn('COMMAND_IN_PROJECT', 'command', {
+          problem: `${written} lies inside the project dir (${realScript}): the agent's own write tools can change what this hook runs, mid-session`,
+          fix: 'keep hook scripts in the agent home, e.g. ~/.soong-agent/hooks/',
+        });
+      }
     }
   }
   return warnings;
@@ -178,11 +191,7 @@ export function homeInProjectWarning(
   projectDir: string,
   homeDir: string,
 ): ConfigWarning[] {
-  const realHome = realOrResolved(home);
-  const realProject = realOrResolved(projectDir);
-  const relative = path.relative(realProject, realHome);
-  if (relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative))
-    return [];
+  if (!isAtOrUnder(realOrResolved(home), realOrResolved(projectDir))) return [];
   return [
     createWarning({
       code: 'AGENT_HOME_IN_PROJECT',
@@ -194,6 +203,11 @@ export function homeInProjectWarning(
       },
     }),
   ];
+}
+
+function isAtOrUnder(target: string, root: string): boolean {
+  const relative = path.relative(root, target);
+  return !(relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative));
 }
 
 function realOrResolved(target: string): string {

@@ -31,6 +31,7 @@ describe('index', () => {
       'COMMAND_NOT_EXECUTABLE',
       'ON_FAILURE_DENY_OBSERVE_ONLY',
       'AGENT_HOME_IN_PROJECT',
+      'COMMAND_IN_PROJECT',
       'UNKNOWN_TOOL',
     ]);
   });

@@ -534,6 +534,29 @@ describe('loadConfig warnings', () => {
     expect(codes(load())).toEqual(['COMMAND_NOT_EXECUTABLE', 'COMMAND_NOT_EXECUTABLE']);
   });
 
+  it('warns COMMAND_IN_PROJECT once per script when hook scripts live inside the project dir', () => {
+    const inProject = path.join(layout.projectDir, 'scripts', 'guard.sh');
+    fs.mkdirSync(path.dirname(inProject), { recursive: true });
+    fs.writeFileSync(inProject, '#!/bin/sh\n', { mode: 0o700 });
+    fs.symlinkSync(inProject, path.join(layout.home, 'linked-guard.sh'));
+    layout.write('hooks/home-guard.sh', '#!/bin/sh\n', 0o700);
+    layout.write(
+      'hooks.json',
+      hooksJson({
+        PreToolUse: [
+          guardRule('./scripts/guard.sh'),
+          guardRule(`${inProject} --again`),
+          guardRule('~/.soong-agent/linked-guard.sh'),
+          guardRule('~/.soong-agent/hooks/home-guard.sh'),
+        ],
+      }),
+    );
+    const warnings = load().warnings.filter((warning) => warning.code === 'COMMAND_IN_PROJECT');
+    expect(warnings.map((warning) => warning.path)).toEqual([
+      'hooks.PreToolUse[0].hooks[0].command',
+    ]);
+  });
+
   it('warns once about a hook script writable by others when several hooks run it, and per hook when it is missing', () => {
     layout.write('hooks/guard.sh', '#!/bin/sh\n', 0o775);
     fs.chmodSync(path.join(layout.home, 'hooks/guard.sh'), 0o775);
@@ -562,7 +585,7 @@ describe('loadConfig warnings', () => {
     ]);
   });
 
-  it('does not warn when the script exists and is executable, or the first word is not a path', () => {
+  it('warns only that a project script is in the project when scripts exist and are executable, or the first word is not a path', () => {
     layout.write('hooks/guard.sh', '#!/bin/sh\n', 0o755);
     fs.mkdirSync(path.join(layout.projectDir, 'tools'));
     fs.writeFileSync(path.join(layout.projectDir, 'tools', 'check'), '#!/bin/sh\n', {
@@ -579,7 +602,7 @@ describe('loadConfig warnings', () => {
         ],
       }),
     );
-    expect(codes(load())).toEqual([]);
+    expect(codes(load())).toEqual(['COMMAND_IN_PROJECT']);
   });
 
   it('resolves a relative command path against the hook working_dir', () => {
@@ -593,7 +616,8 @@ describe('loadConfig warnings', () => {
         Stop: [{ hooks: [{ type: 'command', command: './run', working_dir: 'scripts' }] }],
       }),
     );
-    expect(codes(load())).toEqual([]);
+    // Found (no COMMAND_NOT_FOUND), and it lives in the project.
+    expect(codes(load())).toEqual(['COMMAND_IN_PROJECT']);
   });
 
   it('warns ON_FAILURE_DENY_OBSERVE_ONLY only for a hook on an event that cannot block', () => {
