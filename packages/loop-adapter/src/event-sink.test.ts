@@ -30,6 +30,23 @@ describe('createJsonlEventSink', () => {
     expect(new Date(records[0]?.ts ?? '').toISOString()).toBe(records[0]?.ts);
   });
 
+  it('throws INVALID_OPTIONS and leaves the target untouched when the log path is a planted symlink', () => {
+    const root = tempDir();
+    const target = path.join(root, 'hooks.json');
+    fs.writeFileSync(target, '{"version":1}');
+    const dir = path.join(root, 'sessions', 's1');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.symlinkSync(target, path.join(dir, 'events.jsonl'));
+    let caught: unknown;
+    try {
+      createJsonlEventSink(path.join(dir, 'events.jsonl'), { sessionId: 's1' });
+    } catch (error) {
+      caught = error;
+    }
+    expect(LoopAdapterError.isInstance(caught) && caught.code).toBe('INVALID_OPTIONS');
+    expect(fs.readFileSync(target, 'utf8')).toBe('{"version":1}');
+  });
+
   it('creates the folder with mode 0700 and the file with mode 0600 when they do not exist', async () => {
     const dir = path.join(tempDir(), 'sessions', 's1');
     const sink = createJsonlEventSink(path.join(dir, 'events.jsonl'), { sessionId: 's1' });

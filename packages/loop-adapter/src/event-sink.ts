@@ -33,6 +33,13 @@ export function createJsonlEventSink(file: string, options: JsonlEventSinkOption
     'pass createSessionId()',
   );
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  // A planted symlink must not redirect the log (e.g. onto a hooks file): refuse to follow one.
+  if (fs.lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink()) {
+    throw new LoopAdapterError({
+      code: 'INVALID_OPTIONS',
+      message: `event log ${file} is a symbolic link; refusing to follow it (remove the link)`,
+    });
+  }
   let seq = 0;
   let needsNewline = false;
   if (fs.existsSync(file)) {
@@ -40,7 +47,8 @@ export function createJsonlEventSink(file: string, options: JsonlEventSinkOption
     for (const record of existing.records) seq = Math.max(seq, record.seq);
     needsNewline = existing.tornLine !== undefined;
   }
-  let fd: number | undefined = fs.openSync(file, 'a', 0o600);
+  const { O_WRONLY, O_APPEND, O_CREAT, O_NOFOLLOW } = fs.constants;
+  let fd: number | undefined = fs.openSync(file, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW, 0o600);
   if (needsNewline) fs.writeSync(fd, '\n');
   const { sessionId, onRecord } = options;
   return {
