@@ -471,6 +471,55 @@ describe('soong-agent hooks test', () => {
   };
 
   it(
+    'gives the hook a summary and a readable input_artifact_ref when --input is larger than inline_result_bytes',
+    async () => {
+      const workspace = makeWorkspace({
+        home: {
+          'config.toml': '[hooks]\ninline_result_bytes = 1024\n',
+          'hooks.json': hooksJson({
+            PreToolUse: [
+              {
+                hooks: [
+                  {
+                    name: 'peek',
+                    type: 'command',
+                    // Denies with what it saw: the truncation flag and the artifact's size on disk.
+                    command:
+                      'node -e \'const i=JSON.parse(require("fs").readFileSync(0,"utf8")).tool;' +
+                      'const n=require("fs").statSync(i.input_artifact_ref.path).size;' +
+                      'console.log(JSON.stringify({decision:"deny",reason:"truncated="+i.input_truncated+" artifact="+n}))\'',
+                  },
+                ],
+              },
+            ],
+          }),
+        },
+      });
+      const content = 'x'.repeat(50_000);
+      const input = JSON.stringify({ path: 'notes.txt', content });
+      const result = await runCli(
+        [
+          'hooks',
+          'test',
+          'PreToolUse',
+          '--tool',
+          'write_file',
+          '--input',
+          input,
+          '--home',
+          workspace.home,
+          '--project',
+          workspace.project,
+        ],
+        { env: workspace.env },
+      );
+      expect(result.code).toBe(3);
+      expect(result.stdout).toContain(`truncated=true artifact=${Buffer.byteLength(input)}`);
+    },
+    TIMEOUT,
+  );
+
+  it(
     'exits 3 when a PreToolUse deny stands and 0 when no hook denies',
     async () => {
       const workspace = makeWorkspace({ home });

@@ -1,7 +1,9 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { LoadedConfig } from '@soong-agent/config';
 import {
+  createFileArtifactStore,
   createHookEngine,
   createMemoryEventSink,
   type HookOutcome,
@@ -215,12 +217,42 @@ export async function testAction(
   }
   const { subject } = buildSubject(event, options, config, tools, input);
   const sink = createMemoryEventSink({ sessionId: HOOKS_TEST_SESSION_ID });
-  const engine = createHookEngine({
-    config,
-    sink,
-    sessionId: HOOKS_TEST_SESSION_ID,
-    projectDir: config.projectDir,
-  });
+  // As in a session, an --input too large for hook stdin reaches the hook as a summary plus
+  // tool.input_artifact_ref; the artifact lives as long as this command.
+  const artifactDir = mkdtempSync(path.join(os.tmpdir(), 'soong-agent-hooks-test-'));
+  try {
+    const engine = createHookEngine({
+      config,
+      sink,
+      sessionId: HOOKS_TEST_SESSION_ID,
+      projectDir: config.projectDir,
+      artifacts: createFileArtifactStore(artifactDir),
+    });
+    return await runHooksTest({ event, engine, sink, config, subject, tools, input, options });
+  } finally {
+    rmSync(artifactDir, { recursive: true, force: true });
+  }
+}
+
+async function runHooksTest({
+  event,
+  engine,
+  sink,
+  config,
+  subject,
+  tools,
+  input,
+  options,
+}: {
+  event: HookEvent;
+  engine: ReturnType<typeof createHookEngine>;
+  sink: ReturnType<typeof createMemoryEventSink>;
+  config: LoadedConfig;
+  subject: ReturnType<typeof buildSubject>['subject'];
+  tools: ReturnType<typeof toolsOf>;
+  input: Record<string, unknown>;
+  options: { prompt?: string };
+}): Promise<number> {
   const toolInfo = {
     name: subject.tool ?? '',
     call_id: 'call_test',
