@@ -3,6 +3,11 @@
 // dynamic import inside its action, and `--version` is answered before commander is loaded, so
 // `--version` and `--help` stay close to a bare `node` start.
 import { readFileSync } from 'node:fs';
+import { hideProcessEnvironment } from '@soong-agent/runner/process-environment';
+
+// Before anything can spawn: a hook or tool must not find the agent's secrets at
+// /proc/$PPID/environ (the allowlist only governs the child's own environment).
+hideProcessEnvironment();
 
 function packageVersion(): string {
   const manifest = JSON.parse(

@@ -84,7 +84,7 @@ describe('soong-agent run: secrets in the parent env', () => {
   };
 
   it(
-    'reaches no hook, bash call or declarative tool when a variable is not allowlisted, checked via env, /proc/self/environ and set',
+    "reaches no hook, bash call or declarative tool when a variable is not allowlisted, checked via env, /proc/self/environ, the agent's /proc/$PPID/environ and set",
     async () => {
       const probe = (label: string) => `PROBE=${label}; . '${fixture('probe.sh')}'`;
       const workspace = makeWorkspace({
@@ -136,7 +136,7 @@ describe('soong-agent run: secrets in the parent env', () => {
         expect(fs.readFileSync(path.join(dir, 'environ'), 'utf8')).toContain(
           `SOONG_AGENT_PROJECT_DIR=${workspace.project}`,
         );
-        for (const view of ['env', 'environ', 'set', 'bash', 'node']) {
+        for (const view of ['env', 'environ', 'parent-environ', 'set', 'bash', 'node']) {
           const seen = fs.readFileSync(path.join(dir, view), 'utf8');
           for (const [name, value] of Object.entries(SECRETS)) {
             expect(seen, `${label}/${view} shows ${name}`).not.toContain(value);

@@ -13,6 +13,7 @@ describe('index', () => {
         'RUNNER_ERROR_CODES',
         'RunnerError',
         'buildChildEnv',
+        'hideProcessEnvironment',
         'killAllRuns',
         'runCommand',
       ].sort(),

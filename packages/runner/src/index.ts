@@ -7,6 +7,10 @@ export {
   DEFAULT_TIMEOUT_MS,
 } from './defaults.js';
 export { killAllRuns } from './live-runs.js';
+export {
+  type HideProcessEnvironmentResult,
+  hideProcessEnvironment,
+} from './process-environment.js';
 export { type RunResult, runCommand } from './run-command.js';
 export type { RunOptions } from './run-options.js';
 export {
