@@ -270,7 +270,7 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
       }
     } else if (parsed.deny) {
       output = parsed.deny;
-      warn(call, `${parsed.error.message}; the deny on its last line stands`);
+      warn(call, `${parsed.error.message}; ${parsed.denyNote ?? 'the deny stands'}`);
     }
     if (output?.reason !== undefined) output = { ...output, reason: boundReason(output.reason) };
     if (output) recordLogs(call, output.logs);

@@ -191,4 +191,51 @@ describe('createHookEngine', () => {
     },
     TIMEOUT,
   );
+
+  it.each([
+    ['a reason that is a number', '{"decision":"deny","reason":123}', 'denied by hook guard'],
+    ['an upper-case decision', '{"decision":"DENY","reason":"r"}', 'r'],
+    ["Claude Code's block", '{"decision":"block","reason":"r"}', 'r'],
+    ['two JSON objects on one line', '{"decision":"allow"}{"decision":"deny","reason":"r"}', 'r'],
+  ])(
+    'keeps the deny and warns when a hook writes a deny with %s',
+    async (_what, stdout, reason) => {
+      const root = tempDir();
+      const { engine, sink } = setup(root, {
+        PreToolUse: [{ hooks: [{ command: `cat >/dev/null; echo '${stdout}'`, name: 'guard' }] }],
+      });
+      const outcome = await engine.run('PreToolUse', { tool });
+      expect(outcome).toMatchObject({ decision: 'deny', reason });
+      expect(recordTypes(sink.records)).toEqual([
+        'hook_started',
+        'hook_log',
+        'hook_finished',
+        'hook_denied',
+      ]);
+      expect(recordsOf(sink.records, 'hook_log')[0]?.source).toBe('warning');
+    },
+    TIMEOUT,
+  );
+
+  it.each([5_000, 100_000])(
+    'fails the hook with protocol_error and closes hook_started when metadata nests %i levels deep',
+    async (depth) => {
+      const root = tempDir();
+      const script = path.join(root, 'deep.mjs');
+      fs.writeFileSync(
+        script,
+        `process.stdout.write('{"decision":"allow","metadata":{"a":' + '['.repeat(${depth}) + ']'.repeat(${depth}) + '}}');\n`,
+      );
+      const { engine, sink } = setup(root, {
+        PreToolUse: [
+          { hooks: [{ command: `cat >/dev/null; node '${script}'`, on_failure: 'deny' }] },
+        ],
+      });
+      const outcome = await engine.run('PreToolUse', { tool });
+      expect(outcome.decision).toBe('deny');
+      expect(recordTypes(sink.records)).toEqual(['hook_started', 'hook_failed', 'hook_denied']);
+      expect(recordsOf(sink.records, 'hook_failed')[0]?.failure).toBe('protocol_error');
+    },
+    TIMEOUT,
+  );
 });

@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type HookOutput, ProtocolError, parseHookOutput, safeParseHookOutput } from './index.js';
+import {
+  type HookOutput,
+  MAX_JSON_DEPTH,
+  ProtocolError,
+  parseHookOutput,
+  safeParseHookOutput,
+} from './index.js';
 
 function expectInvalid(stdout: string) {
   const result = safeParseHookOutput(stdout);
@@ -71,9 +77,11 @@ describe('safeParseHookOutput', () => {
     ['JSON null', 'null'],
     ['a JSON array', '[{"decision":"deny"}]'],
     ['no decision', '{"reason":"why"}'],
-    ['a Claude Code decision', '{"decision":"block","reason":"why"}'],
-    ['an upper-case decision', '{"decision":"DENY"}'],
-    ['a reason that is a number', '{"decision":"deny","reason":5}'],
+    ['a Claude Code approve', '{"decision":"approve","reason":"why"}'],
+    ['an upper-case allow', '{"decision":"ALLOW"}'],
+    ['a decision that is not a string', '{"decision":["deny"]}'],
+    ['a deny inside an array', '[{"decision":"deny"}]'],
+    ['a deny nested in a key', '{"result":{"decision":"deny"}}'],
     ['a null reason', '{"decision":"allow","reason":null}'],
     ['metadata that is an array', '{"decision":"allow","metadata":[]}'],
     ['logs that is a string', '{"decision":"allow","logs":"line"}'],
@@ -112,18 +120,96 @@ describe('safeParseHookOutput', () => {
     expect(result.deny).toBeUndefined();
   });
 
-  it('rescues nothing when the deny is not on the last non-empty line', () => {
-    const result = expectInvalid('{"decision":"deny"}\nmore logging\n');
-    expect(result.deny).toBeUndefined();
+  it('rescues the deny when more logging follows it', () => {
+    const result = expectInvalid('{"decision":"deny","reason":"no"}\nmore logging\n');
+    expect(result.deny).toEqual({ decision: 'deny', reason: 'no' });
   });
 
-  it('rescues nothing when the last line is a deny with a wrongly typed field', () => {
-    const result = expectInvalid('log\n{"decision":"deny","reason":["a"]}');
-    expect(result.deny).toBeUndefined();
+  it('rescues the deny and drops the field when a deny has a wrongly typed field', () => {
+    const result = expectInvalid('log\n{"decision":"deny","reason":["a"],"logs":["kept"]}');
+    expect(result.deny).toEqual({ decision: 'deny', logs: ['kept'] });
+    expect(result.denyNote).toContain('"reason"');
   });
 
-  it('rescues nothing when the whole output is one invalid line', () => {
-    const result = expectInvalid('{"decision":"deny","reason":5}');
+  // The attack of issue 11 item 11: each of these is a deny written slightly wrong.
+  it.each([
+    [
+      'a reason that is a number',
+      '{"decision":"deny","reason":123}',
+      { decision: 'deny' },
+      'reason',
+    ],
+    [
+      'an upper-case decision',
+      '{"decision":"DENY","reason":"r"}',
+      { decision: 'deny', reason: 'r' },
+      'DENY',
+    ],
+    ['a padded decision', '{"decision":" Deny "}', { decision: 'deny' }, 'Deny'],
+    [
+      "Claude Code's block",
+      '{"decision":"block","reason":"r"}',
+      { decision: 'deny', reason: 'r' },
+      'block',
+    ],
+    [
+      'an allow and a deny on one line',
+      '{"decision":"allow"}{"decision":"deny","reason":"r"}',
+      { decision: 'deny', reason: 'r' },
+      '2 JSON objects',
+    ],
+    [
+      'a deny and an allow on one line',
+      '{"decision":"deny","reason":"r"} {"decision":"allow"}',
+      { decision: 'deny', reason: 'r' },
+      '2 JSON objects',
+    ],
+    [
+      'metadata that is an array',
+      '{"decision":"deny","metadata":[1]}',
+      { decision: 'deny' },
+      'metadata',
+    ],
+    [
+      'a stray quote in a log line before it',
+      'it\'s "odd\n{"decision":"deny","reason":"r"}',
+      { decision: 'deny', reason: 'r' },
+      'other text',
+    ],
+  ])('stands as a deny and names the mistake when stdout has %s', (_what, stdout, deny, named) => {
+    const result = expectInvalid(stdout);
+    expect(result.deny).toEqual(deny);
+    expect(result.denyNote).toContain(named);
+  });
+
+  it('keeps metadata keys verbatim when a rescued deny has a __proto__ key', () => {
+    const result = expectInvalid('{"decision":"DENY","metadata":{"__proto__":{"x":1}}}');
+    expect(Object.keys(result.deny?.metadata ?? {})).toEqual(['__proto__']);
+    expect(Object.getPrototypeOf(result.deny?.metadata)).toBe(Object.prototype);
+  });
+});
+
+describe('safeParseHookOutput nesting', () => {
+  const nested = (depth: number) =>
+    `{"decision":"allow","metadata":{"a":${'['.repeat(depth)}${']'.repeat(depth)}}}`;
+
+  it('accepts the output when it nests exactly MAX_JSON_DEPTH levels deep', () => {
+    expect(safeParseHookOutput(nested(MAX_JSON_DEPTH - 2)).success).toBe(true);
+  });
+
+  it.each([MAX_JSON_DEPTH - 1, 5_000, 100_000])(
+    'fails with INVALID_HOOK_OUTPUT without parsing when metadata nests %i levels below it',
+    (depth) => {
+      const result = expectInvalid(nested(depth));
+      expect(result.error.message).toContain(String(MAX_JSON_DEPTH));
+      expect(result.error.issues).toEqual([]);
+    },
+  );
+
+  it('rescues no deny from an object nested too deep', () => {
+    const result = expectInvalid(
+      `{"decision":"deny","metadata":{"a":${'['.repeat(5_000)}${']'.repeat(5_000)}}}`,
+    );
     expect(result.deny).toBeUndefined();
   });
 });

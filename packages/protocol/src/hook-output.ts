@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jsonTextDepth, MAX_JSON_DEPTH, scanBrackets } from './json-depth.js';
 import {
   describeIssues,
   ProtocolError,
@@ -58,8 +59,14 @@ export type SafeParseHookOutputResult =
       success: false;
       /** `ProtocolError` with code `INVALID_HOOK_OUTPUT`; its message shows the start of stdout. */
       error: ProtocolError;
-      /** Set when the last non-empty line of stdout alone is a valid output with `decision: "deny"`. */
+      /**
+       * Set when stdout holds a JSON object whose `decision` says deny, even written slightly wrong
+       * (`"DENY"`, Claude Code's `"block"`, a `reason` that is not a string, other text or objects
+       * around it): an intended deny is never lost. Fields of the wrong type are dropped.
+       */
       deny?: HookOutput;
+      /** With `deny`: what was wrong with the deny and how it was read, for a warning. */
+      denyNote?: string;
     };
 
 const KNOWN_KEYS: ReadonlySet<string> = new Set(Object.keys(HookOutputSchema.shape));
@@ -70,6 +77,12 @@ type Attempt =
   | { ok: false; problem: string; cause?: unknown; issues?: ProtocolIssue[] };
 
 function attempt(text: string): Attempt {
+  if (jsonTextDepth(text) > MAX_JSON_DEPTH) {
+    return {
+      ok: false,
+      problem: `stdout nests arrays or objects more than ${MAX_JSON_DEPTH} levels deep`,
+    };
+  }
   let value: unknown;
   try {
     value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
@@ -109,20 +122,108 @@ function preview(stdout: string): string {
   return `stdout began with ${head}… (${stdout.length} characters in all)`;
 }
 
-function lastNonEmptyLine(stdout: string): string | undefined {
-  const lines = stdout.split(/\r\n|\r|\n/);
-  for (let index = lines.length - 1; index >= 0; index--) {
-    const line = lines[index] as string;
-    if (line.trim() !== '') return line;
+/** The top-level `{...}` spans of `text`, each at most MAX_JSON_DEPTH deep; quotes outside them are text. */
+function objectSpans(text: string): string[] {
+  const spans: string[] = [];
+  let start = -1;
+  let tooDeep = false;
+  scanBrackets(text, false, (index, opening, depth) => {
+    if (opening && depth === 1) {
+      start = text.charCodeAt(index) === 0x7b /* { */ ? index : -1; // only objects can decide
+      tooDeep = false;
+    } else if (opening && depth > MAX_JSON_DEPTH) {
+      tooDeep = true;
+    } else if (!opening && depth === 0 && start >= 0 && !tooDeep) {
+      spans.push(text.slice(start, index + 1));
+    }
+    return true;
+  });
+  return spans;
+}
+
+const DENY_WORDS: ReadonlySet<string> = new Set(['deny', 'block']);
+
+/** `object` read as a deny when its `decision` says deny in any spelling; `null` otherwise. */
+function readDeny(object: Record<string, unknown>): { output: HookOutput; notes: string[] } | null {
+  const { decision, reason, metadata, logs } = object;
+  if (typeof decision !== 'string' || !DENY_WORDS.has(decision.trim().toLowerCase())) return null;
+  const notes: string[] = [];
+  if (decision.trim().toLowerCase() === 'block') {
+    notes.push(`"decision" is ${JSON.stringify(decision)}, Claude Code's word: write "deny"`);
+  } else if (decision !== 'deny') {
+    notes.push(`"decision" is ${JSON.stringify(decision)}: write "deny" (lower case)`);
   }
-  return undefined;
+  const output: HookOutput = { decision: 'deny' };
+  if (typeof reason === 'string') output.reason = reason;
+  else if (reason !== undefined) notes.push(`"reason" is ${kindOf(reason)}, not a string: dropped`);
+  if (typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata)) {
+    output.metadata = metadata as Record<string, unknown>;
+  } else if (metadata !== undefined) {
+    notes.push(`"metadata" is ${kindOf(metadata)}, not an object: dropped`);
+  }
+  if (Array.isArray(logs) && logs.every((line) => typeof line === 'string')) output.logs = logs;
+  else if (logs !== undefined) notes.push(`"logs" is not an array of strings: dropped`);
+  return { output, notes };
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
+}
+
+/** The first JSON object among `spans` whose decision says deny, read as a deny. */
+function firstDeny(spans: readonly string[]): { output: HookOutput; notes: string[] } | null {
+  for (const span of spans) {
+    let value: unknown;
+    try {
+      value = JSON.parse(span);
+    } catch {
+      continue;
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) continue;
+    const read = readDeny(value as Record<string, unknown>);
+    if (read) return read;
+  }
+  return null;
+}
+
+/**
+ * SPEC §2.2, "an intended deny is never lost": a JSON object on stdout whose `decision` says deny,
+ * however slightly wrong, stands as a deny. Spans of the whole stdout are tried first; then each
+ * line alone (a stray quote in a log line must not hide a deny on a later line).
+ */
+function rescueDeny(stdout: string): { output: HookOutput; note: string } | null {
+  const trimmed = stdout.trim();
+  const whole = objectSpans(stdout);
+  let found = firstDeny(whole);
+  let spans = whole;
+  if (!found) {
+    for (const line of stdout.split(/\r\n|\r|\n/)) {
+      const lineSpans = objectSpans(line);
+      found = firstDeny(lineSpans);
+      if (found) {
+        spans = lineSpans;
+        break;
+      }
+    }
+  }
+  if (!found) return null;
+  const notes = [...found.notes];
+  if (spans.length > 1) notes.push(`stdout holds ${spans.length} JSON objects: print exactly one`);
+  else if (spans[0]?.trim() !== trimmed)
+    notes.push('stdout holds other text besides the JSON object');
+  const issues = notes.length > 0 ? ` (${notes.join('; ')})` : '';
+  return { output: found.output, note: `the deny stands${issues}` };
 }
 
 /**
  * Parses a hook's stdout (SPEC §2.2) without throwing. Empty or whitespace-only stdout means
  * "no decision" (`output: null`). Anything else must be one JSON object with a valid `decision`;
  * otherwise the result is a failure whose error says what was wrong and shows the start of stdout,
- * and carries `deny` when the last non-empty line alone is a valid deny (an intended deny is never lost).
+ * and carries `deny` (with `denyNote`) when some JSON object on stdout says deny, even written
+ * slightly wrong (an intended deny is never lost). Input nested more than {@link MAX_JSON_DEPTH}
+ * levels deep is a failure, checked before parsing.
  */
 export function safeParseHookOutput(stdout: string): SafeParseHookOutputResult {
   if (stdout.trim() === '') return { success: true, output: null, unknownKeys: [] };
@@ -137,12 +238,8 @@ export function safeParseHookOutput(stdout: string): SafeParseHookOutputResult {
     cause: whole.cause,
     issues: whole.issues ?? [],
   });
-  const line = lastNonEmptyLine(stdout);
-  if (line !== undefined && line.trim() !== stdout.trim()) {
-    const last = attempt(line);
-    if (last.ok && last.output.decision === 'deny')
-      return { success: false, error, deny: last.output };
-  }
+  const rescued = rescueDeny(stdout);
+  if (rescued) return { success: false, error, deny: rescued.output, denyNote: rescued.note };
   return { success: false, error };
 }
 

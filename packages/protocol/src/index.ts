@@ -65,6 +65,7 @@ export {
   type SafeParseHookOutputResult,
   safeParseHookOutput,
 } from './hook-output.js';
+export { jsonTextDepth, jsonValueDepth, MAX_JSON_DEPTH } from './json-depth.js';
 export {
   PROTOCOL_ERROR_CODES,
   ProtocolError,
