@@ -357,7 +357,7 @@ describe('soong-agent hooks validate', () => {
 
 describe('soong-agent hooks list', () => {
   it(
-    'prints rules with hook ids, timeout and on_failure when given --json',
+    'prints rules with hook ids, timeout, on_failure and protocol when given --json',
     async () => {
       const workspace = makeWorkspace({
         home: {
@@ -373,6 +373,7 @@ describe('soong-agent hooks list', () => {
                     command: 'true',
                     timeout: 5,
                     on_failure: 'deny',
+                    protocol: 'claude-code',
                   },
                 ],
               },
@@ -386,15 +387,28 @@ describe('soong-agent hooks list', () => {
       );
       expect(result.code).toBe(0);
       const listed = JSON.parse(result.stdout) as {
-        rules: { event: string; hooks: { id: string; timeout: number; on_failure: string }[] }[];
+        rules: {
+          event: string;
+          hooks: { id: string; timeout: number; on_failure: string; protocol: string }[];
+        }[];
       };
       expect(listed.rules).toHaveLength(1);
       expect(
-        listed.rules[0]?.hooks.map((hook) => [hook.id, hook.timeout, hook.on_failure]),
+        listed.rules[0]?.hooks.map((hook) => [
+          hook.id,
+          hook.timeout,
+          hook.on_failure,
+          hook.protocol,
+        ]),
       ).toEqual([
-        ['PreToolUse[0][0]', 30, 'ignore'],
-        ['named', 5, 'deny'],
+        ['PreToolUse[0][0]', 30, 'ignore', 'soong'],
+        ['named', 5, 'deny', 'claude-code'],
       ]);
+      const text = await runCli(
+        ['hooks', 'list', '--home', workspace.home, '--project', workspace.project],
+        { env: workspace.env },
+      );
+      expect(text.stdout).toContain('named  timeout=5s  on_failure=deny  protocol=claude-code');
     },
     TIMEOUT,
   );

@@ -1,5 +1,6 @@
 import type { MatchSubject, RuleExplanation, RuleIndex } from '@soong-agent/matcher';
 import type { HookEvent } from '@soong-agent/protocol';
+import type { HookProtocol } from './hooks-file-schema.js';
 
 /** One hook command with every default resolved. */
 export interface HookCommandConfig {
@@ -21,6 +22,8 @@ export interface HookCommandConfig {
   workingDir?: string;
   /** What a failure means: the hook's `on_failure`, else `hooks.on_failure`. */
   onFailure: 'ignore' | 'deny';
+  /** The protocol the hook speaks: its `protocol`, else `"soong"` (SPEC §7). */
+  protocol: HookProtocol;
 }
 
 /** One rule of hooks.json with its hooks. */

@@ -1,5 +1,11 @@
 import { z } from 'zod';
 
+/** The protocols a hook may speak (SPEC §7): ours, or Claude Code's command-hook protocol. */
+export const HOOK_PROTOCOLS = ['soong', 'claude-code'] as const;
+
+/** A hook's protocol: `"soong"` (SPEC §2) or `"claude-code"` (SPEC §7). */
+export type HookProtocol = (typeof HOOK_PROTOCOLS)[number];
+
 /** The most seconds a hook may run (SPEC §1.1). */
 export const MAX_HOOK_TIMEOUT_SECONDS = 600;
 
@@ -66,6 +72,12 @@ export const HookCommandSchema = z.strictObject({
     .optional()
     .describe(
       '"ignore" or "deny": what a failed hook means (default: hooks.on_failure of config.toml)',
+    ),
+  protocol: z
+    .enum(HOOK_PROTOCOLS)
+    .optional()
+    .describe(
+      '"soong" or "claude-code": the protocol the hook speaks on stdin/stdout (default: "soong"); "claude-code" runs a Claude Code command hook unmodified',
     ),
 });
 

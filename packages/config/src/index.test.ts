@@ -11,6 +11,7 @@ describe('index', () => {
       'ConfigFileSchema',
       'DEFAULT_HOME_DIRNAME',
       'HOOKS_FILE',
+      'HOOK_PROTOCOLS',
       'HookCommandSchema',
       'HooksFileSchema',
       'MAX_CONFIG_FILE_BYTES',

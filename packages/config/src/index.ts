@@ -26,7 +26,9 @@ export {
   type ConfigWarningCode,
 } from './config-warnings.js';
 export {
+  HOOK_PROTOCOLS,
   HookCommandSchema,
+  type HookProtocol,
   HooksFileSchema,
   MAX_HOOK_TIMEOUT_SECONDS,
 } from './hooks-file-schema.js';

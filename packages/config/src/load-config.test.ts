@@ -187,6 +187,7 @@ describe('loadConfig', () => {
       command: 'echo stop',
       timeoutSec: 7,
       onFailure: 'deny',
+      protocol: 'soong',
     });
     const second = hooks.rules[2]?.hooks ?? [];
     expect(second.map((hook) => [hook.id, hook.timeoutSec, hook.onFailure])).toEqual([
@@ -387,6 +388,51 @@ describe('loadConfig', () => {
       5,
       30,
     ]);
+  });
+
+  it('resolves protocol per hook, "soong" by default', () => {
+    layout.write(
+      'hooks.json',
+      hooksJson({
+        PreToolUse: [
+          {
+            hooks: [
+              { type: 'command', command: 'a', protocol: 'claude-code' },
+              { type: 'command', command: 'b', protocol: 'soong' },
+              { type: 'command', command: 'c' },
+            ],
+          },
+        ],
+      }),
+    );
+    const { hooks } = load();
+    expect(hooks.rules[0]?.hooks.map((hook) => hook.protocol)).toEqual([
+      'claude-code',
+      'soong',
+      'soong',
+    ]);
+  });
+
+  it('reports a bad protocol with its line, column and the allowed values', () => {
+    layout.write(
+      'hooks.json',
+      [
+        '{',
+        '  "version": 1,',
+        '  "hooks": {',
+        '    "Stop": [ { "hooks": [ { "type": "command", "command": "x", "protocol": "claude" } ] } ]',
+        '  }',
+        '}',
+      ].join('\n'),
+    );
+    const error = catchError(() => load());
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect([error.path, error.line, error.column]).toEqual([
+      'hooks.Stop[0].hooks[0].protocol',
+      4,
+      77,
+    ]);
+    expect(error.message).toContain('"claude-code"');
   });
 
   it('accepts a matcher type from a custom registry', () => {

@@ -199,6 +199,7 @@ function toHookConfig(
     command: hook.command,
     timeoutSec: hook.timeout ?? options.settings.hooks.default_timeout,
     onFailure: hook.on_failure ?? options.settings.hooks.on_failure,
+    protocol: hook.protocol ?? 'soong',
   };
   if (hook.name !== undefined) config.name = hook.name;
   if (hook.working_dir !== undefined) {

@@ -91,6 +91,7 @@ export async function listAction(options: CommonOptions & { json?: boolean }): P
       command: hook.command,
       timeout: hook.timeoutSec,
       on_failure: hook.onFailure,
+      protocol: hook.protocol,
       ...(hook.workingDir === undefined ? {} : { working_dir: hook.workingDir }),
     })),
   }));
@@ -110,8 +111,9 @@ export async function listAction(options: CommonOptions & { json?: boolean }): P
     process.stdout.write(`${rule.event}[${rule.rule_index}]  matcher: ${matcher}\n`);
     for (const hook of rule.hooks) {
       const cwd = hook.working_dir === undefined ? '' : `  working_dir=${hook.working_dir}`;
+      const protocol = hook.protocol === 'soong' ? '' : `  protocol=${hook.protocol}`;
       process.stdout.write(
-        `  ${hook.id}  timeout=${hook.timeout}s  on_failure=${hook.on_failure}${cwd}\n    ${hook.command}\n`,
+        `  ${hook.id}  timeout=${hook.timeout}s  on_failure=${hook.on_failure}${protocol}${cwd}\n    ${hook.command}\n`,
       );
     }
   }
