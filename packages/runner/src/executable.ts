@@ -27,7 +27,11 @@ export function assertExecutable(file: string, cwd: string, childPath: string | 
   );
 }
 
-/** Why `candidate` cannot be executed, or undefined when it can. */
+/**
+ * Why `candidate` cannot be executed, or undefined when it can. The kernel decides (access(2)):
+ * `isexe`/`which` read only the mode bits and accept a file on a noexec mount, or one whose owner
+ * lacks the x bit that group or others have, which exec then refuses.
+ */
 function executableProblem(candidate: string): string | undefined {
   let stat: fs.Stats;
   try {

@@ -27,12 +27,13 @@ afterEach(() => {
 
 interface Parent {
   child: ChildProcess;
-  pids: number[];
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string }>;
+  /** Resolves with the pids of the `count`-th run once it has a shell and a grandchild alive. */
+  ready: (count: number) => Promise<number[]>;
 }
 
-/** Start the parent fixture and wait until its run has a shell and a grandchild alive. */
-async function startParent(mode: 'wait' | 'exit' | 'own-handler'): Promise<Parent> {
+/** Start the parent fixture (see parent-with-run.mjs for the modes). */
+function startParent(mode: 'wait' | 'exit' | 'own-handler' | 'with-execa'): Parent {
   const pidFile = path.join(makeTempDir(), 'pids');
   const child = spawn(
     process.execPath,
@@ -44,6 +45,9 @@ async function startParent(mode: 'wait' | 'exit' | 'own-handler'): Promise<Paren
   if (child.pid !== undefined) started.push(child.pid);
   let stdout = '';
   child.stdout?.setEncoding('utf8');
+  child.stdout?.on('data', (chunk: string) => {
+    stdout += chunk;
+  });
   const exited = new Promise<{
     code: number | null;
     signal: NodeJS.Signals | null;
@@ -51,48 +55,71 @@ async function startParent(mode: 'wait' | 'exit' | 'own-handler'): Promise<Paren
   }>((resolve) => {
     child.on('close', (code, signal) => resolve({ code, signal, stdout }));
   });
-  const pids = await new Promise<number[]>((resolve, reject) => {
-    child.stdout?.on('data', (chunk: string) => {
-      stdout += chunk;
-      const match = /^ready (\d+) (\d+)$/m.exec(stdout);
-      if (!match) return;
-      const pids = [Number(match[1]), Number(match[2])];
-      started.push(...pids);
-      resolve(pids);
+  const ready = (count: number) =>
+    new Promise<number[]>((resolve, reject) => {
+      const check = (): boolean => {
+        const match = [...stdout.matchAll(/^ready (\d+) (\d+)$/gm)][count - 1];
+        if (match === undefined) return false;
+        const pids = [Number(match[1]), Number(match[2])];
+        started.push(...pids);
+        resolve(pids);
+        return true;
+      };
+      if (check()) return;
+      const onData = (): void => {
+        if (check()) child.stdout?.off('data', onData);
+      };
+      child.stdout?.on('data', onData);
+      child.on('close', () => reject(new Error(`parent ended before it was ready: ${stdout}`)));
     });
-    child.on('close', () => reject(new Error(`parent ended before it was ready: ${stdout}`)));
-  });
-  return { child, pids, exited };
+  return { child, exited, ready };
 }
 
 describe('runCommand exit-time cleanup', () => {
-  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGALRM'] as const) {
     it(`kills every group in flight and still dies of the signal when the parent gets ${signal}`, async () => {
-      const parent = await startParent('wait');
-      expect(parent.pids.every(isAlive)).toBe(true);
+      const parent = startParent('wait');
+      const pids = await parent.ready(1);
+      expect(pids.every(isAlive)).toBe(true);
       parent.child.kill(signal);
       const exit = await parent.exited;
       expect(exit.signal).toBe(signal);
-      expect(await allGone(parent.pids)).toBe(true);
+      expect(await allGone(pids)).toBe(true);
     }, 60_000);
   }
 
   it('kills every group in flight when the parent exits normally', async () => {
-    const parent = await startParent('exit');
+    const parent = startParent('exit');
+    const pids = await parent.ready(1);
     const exit = await parent.exited;
     expect(exit.code).toBe(0);
-    expect(await allGone(parent.pids)).toBe(true);
+    expect(await allGone(pids)).toBe(true);
   }, 60_000);
 
   it('kills the groups but leaves the decision to exit to another SIGTERM listener', async () => {
-    const parent = await startParent('own-handler');
+    const parent = startParent('own-handler');
+    const first = await parent.ready(1);
+    parent.child.kill('SIGTERM');
+    // The run settled as aborted; the parent kept running and started a second run.
+    const second = await parent.ready(2);
+    expect(await allGone(first)).toBe(true);
+    expect(second.every(isAlive)).toBe(true);
     parent.child.kill('SIGTERM');
     const exit = await parent.exited;
+    // Both runs settled as aborted before the parent's own handler exited.
     expect(exit.code).toBe(0);
-    expect(exit.stdout).toContain('own handler');
-    // The run settled as aborted before the parent's own handler exited.
-    expect(exit.stdout).toMatch(/settled .*"aborted":true/);
-    expect(await allGone(parent.pids)).toBe(true);
+    expect(exit.stdout.match(/own handler/g)).toHaveLength(2);
+    expect(exit.stdout.match(/settled .*"aborted":true/g)).toHaveLength(2);
+    expect(await allGone(second)).toBe(true);
+  }, 60_000);
+
+  it('still dies of SIGTERM when another signal-exit user (an execa child) is in the process', async () => {
+    const parent = startParent('with-execa');
+    const pids = await parent.ready(1);
+    parent.child.kill('SIGTERM');
+    const exit = await parent.exited;
+    expect(exit.signal).toBe('SIGTERM');
+    expect(await allGone(pids)).toBe(true);
   }, 60_000);
 });
 

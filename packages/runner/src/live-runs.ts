@@ -1,11 +1,17 @@
+import { onExit } from 'signal-exit';
+
 /** A run in flight, as seen by the exit-time cleanup. */
 export interface LiveRun {
   /** Stop the run's process group with `signal`; the run then settles as aborted. */
   stop(signal: NodeJS.Signals): void;
 }
 
+/** Signals after which the runner kills every group even when the application handles them. */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
 const liveRuns = new Set<LiveRun>();
-let handlersInstalled = false;
+let exitHookInstalled = false;
+let listeningForStopSignals = false;
 
 /**
  * Send `signal` to every member of the process group led by `pgid`. Never throws: a gone group
@@ -24,7 +30,7 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   }
 }
 
-/** Track a run until it settles; installs the process-wide handlers on first use. */
+/** Track a run until it settles; installs the process-wide handlers while runs can be in flight. */
 export function trackRun(run: LiveRun): () => void {
   installHandlers();
   liveRuns.add(run);
@@ -35,7 +41,7 @@ export function trackRun(run: LiveRun): () => void {
 
 /**
  * Kill the process group of every run still in flight (they settle with `aborted: true`).
- * Called by the runner's own SIGINT/SIGTERM/SIGHUP/exit handlers; exported for agents that handle
+ * Called by the runner's own exit and signal handlers; exported for agents that handle
  * those signals themselves. Returns how many runs were stopped.
  * @param signal - the signal sent to each group. @default 'SIGKILL'
  */
@@ -46,21 +52,27 @@ export function killAllRuns(signal: NodeJS.Signals = 'SIGKILL'): number {
 }
 
 function installHandlers(): void {
-  if (handlersInstalled) return;
-  handlersInstalled = true;
-  process.on('exit', () => {
-    killAllRuns('SIGKILL');
-  });
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    const onSignal = (): void => {
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    // The process is ending (exit, or a fatal signal nobody else handles): signal-exit calls this
+    // and then re-raises the signal, cooperating with every other signal-exit user (execa's cleanup).
+    onExit(() => {
       killAllRuns('SIGKILL');
-      // Listening for a signal disables Node's default "die". Restore it unless someone else
-      // has taken responsibility for the signal.
-      if (process.listenerCount(signal) === 1) {
-        process.removeListener(signal, onSignal);
-        process.kill(process.pid, signal);
-      }
-    };
-    process.on(signal, onSignal);
+    });
   }
+  if (listeningForStopSignals) return;
+  listeningForStopSignals = true;
+  // Before any other listener (signal-exit's included), so the groups die even when the
+  // application handles the signal itself and keeps running.
+  for (const signal of STOP_SIGNALS) process.prependListener(signal, onStopSignal);
+}
+
+function onStopSignal(signal: NodeJS.Signals): void {
+  killAllRuns('SIGKILL');
+  // Step aside, so the signal does what it would do without the runner: signal-exit re-raises it
+  // when no one else listens (its listener runs next, in this same emit); an application listener
+  // decides for itself. The next run puts this listener back.
+  for (const name of STOP_SIGNALS) process.removeListener(name, onStopSignal);
+  listeningForStopSignals = false;
+  if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
 }
