@@ -391,9 +391,9 @@ describe('createHookEngine', () => {
         'hook_finished',
       ]);
       expect(recordsOf(sink.records, 'hook_log').map((r) => r.source)).toEqual([
+        'logs',
+        'logs',
         'warning',
-        'logs',
-        'logs',
         'logs',
         'logs',
       ]);

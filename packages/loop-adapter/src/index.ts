@@ -6,6 +6,13 @@ export {
   boundToolInput,
   boundToolResult,
 } from './bound-tool-io.js';
+export {
+  HOOK_LOG_LINE_BYTES,
+  HOOK_LOG_LINES_MAX,
+  HOOK_REASON_BYTES,
+  HOOK_STDERR_LOG_BYTES,
+  type HookRunResult,
+} from './decide-hook-run.js';
 export { LoopAdapterError, type LoopAdapterErrorCode } from './errors.js';
 export { type EventLog, readEventLog } from './event-log.js';
 export {
@@ -17,16 +24,11 @@ export {
 } from './event-sink.js';
 export {
   createHookEngine,
-  HOOK_LOG_LINE_BYTES,
-  HOOK_LOG_LINES_MAX,
-  HOOK_REASON_BYTES,
-  HOOK_STDERR_LOG_BYTES,
   type HookEngine,
   type HookEngineOptions,
   type HookOutcome,
   type HookPayload,
   type HookRunOptions,
-  type HookRunResult,
 } from './hook-engine.js';
 export {
   hookContextToMessage,
