@@ -4,7 +4,7 @@ import path from 'node:path';
 import { ArtifactRefSchema } from '@soong-agent/protocol';
 import { describe, expect, it } from 'vitest';
 import { createFileArtifactStore } from './artifact-store.js';
-import { LoopAdapterError } from './errors.js';
+import { LoopAdapterError } from './loop-adapter-error.js';
 import { useTempDirs } from './test-helpers/temp-dir.js';
 
 const tempDir = useTempDirs();

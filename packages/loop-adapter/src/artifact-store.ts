@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { ArtifactRef } from '@soong-agent/protocol';
-import { LoopAdapterError } from './errors.js';
+import { LoopAdapterError } from './loop-adapter-error.js';
 
 /** Content-addressed storage for large tool results and tool inputs. */
 export interface ArtifactStore {

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { EventRecordSchema } from '@soong-agent/protocol';
 import { describe, expect, it } from 'vitest';
-import { LoopAdapterError } from './errors.js';
 import { readEventLog } from './event-log.js';
 import { createJsonlEventSink, createMemoryEventSink } from './event-sink.js';
+import { LoopAdapterError } from './loop-adapter-error.js';
 import { useTempDirs } from './test-helpers/temp-dir.js';
 
 const tempDir = useTempDirs();

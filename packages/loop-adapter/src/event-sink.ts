@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EventRecord, EventRecordBody } from '@soong-agent/protocol';
-import { checkOption, LoopAdapterError } from './errors.js';
 import { readEventLog } from './event-log.js';
+import { checkOption, LoopAdapterError } from './loop-adapter-error.js';
 
 /** Where session records go. `emit` stamps `seq`, `ts` and `session_id` and returns the record. */
 export interface EventSink {

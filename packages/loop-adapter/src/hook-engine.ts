@@ -18,8 +18,8 @@ import {
   type HookRunnerOutcome,
   type HookRunResult,
 } from './decide-hook-run.js';
-import { checkOption } from './errors.js';
 import type { EventSink } from './event-sink.js';
+import { checkOption } from './loop-adapter-error.js';
 
 type CommonInputKey =
   | 'protocol_version'

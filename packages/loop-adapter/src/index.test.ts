@@ -9,14 +9,12 @@ describe('index', () => {
       'HOOK_LOG_LINE_BYTES',
       'HOOK_REASON_BYTES',
       'HOOK_STDERR_LOG_BYTES',
+      'LOOP_ADAPTER_ERROR_CODES',
       'LoopAdapterError',
       'SKIPPED_TOOL_TEXT',
       'SUMMARY_HEAD_BYTES',
       'SUMMARY_TAIL_BYTES',
       'UNKNOWN_TOOL_TEXT',
-      'boundToolInput',
-      'boundToolResult',
-      'countLines',
       'createFileArtifactStore',
       'createHookEngine',
       'createJsonlEventSink',
@@ -34,8 +32,6 @@ describe('index', () => {
       'runUserPromptSubmit',
       'sessionPaths',
       'summarizeText',
-      'takeHead',
-      'takeTail',
     ]);
   });
 });

@@ -1,19 +1,11 @@
 export { type ArtifactStore, createFileArtifactStore } from './artifact-store.js';
 export {
-  type BoundedToolInput,
-  type BoundedToolResult,
-  type BoundOptions,
-  boundToolInput,
-  boundToolResult,
-} from './bound-tool-io.js';
-export {
   HOOK_LOG_LINE_BYTES,
   HOOK_LOG_LINES_MAX,
   HOOK_REASON_BYTES,
   HOOK_STDERR_LOG_BYTES,
   type HookRunResult,
 } from './decide-hook-run.js';
-export { LoopAdapterError, type LoopAdapterErrorCode } from './errors.js';
 export { type EventLog, readEventLog } from './event-log.js';
 export {
   createJsonlEventSink,
@@ -30,6 +22,12 @@ export {
   type HookPayload,
   type HookRunOptions,
 } from './hook-engine.js';
+export {
+  LOOP_ADAPTER_ERROR_CODES,
+  LoopAdapterError,
+  type LoopAdapterErrorCode,
+  type LoopAdapterErrorOptions,
+} from './loop-adapter-error.js';
 export {
   hookContextToMessage,
   recordConfigLoaded,
@@ -51,13 +49,10 @@ export {
   type StopDecision,
 } from './stop-controller.js';
 export {
-  countLines,
   SUMMARY_HEAD_BYTES,
   SUMMARY_TAIL_BYTES,
   type SummarizeTextOptions,
   summarizeText,
-  takeHead,
-  takeTail,
 } from './summarize-text.js';
 export {
   ABORTED_TOOL_TEXT,

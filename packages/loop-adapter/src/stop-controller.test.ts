@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { HookContextNodeSchema, renderHookContext, StopInputSchema } from '@soong-agent/protocol';
 import { describe, expect, it } from 'vitest';
-import { LoopAdapterError } from './errors.js';
+import { LoopAdapterError } from './loop-adapter-error.js';
 import { hookContextToMessage } from './observe.js';
 import { createStopController } from './stop-controller.js';
 import { hookCommand, recordsOf, recordTypes, setup } from './test-helpers/setup.js';

@@ -1,7 +1,7 @@
 import type { HookContextNode } from '@soong-agent/protocol';
-import { checkOption } from './errors.js';
 import type { EventSink } from './event-sink.js';
 import type { HookEngine, HookOutcome } from './hook-engine.js';
+import { checkOption } from './loop-adapter-error.js';
 
 /** Options of {@link createStopController}. */
 export interface StopControllerOptions {
