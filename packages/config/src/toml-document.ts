@@ -1,7 +1,8 @@
 import { parse, TomlError } from 'smol-toml';
+import { type AST, parseTOML } from 'toml-eslint-parser';
 import { formatJsonPath, type IssueText, type JsonPath, type Position } from './issues.js';
 
-/** A parsed TOML document that can say (best effort) where a key is. */
+/** A parsed TOML document that can say where a key is. */
 export interface TomlDocument {
   value: Record<string, unknown>;
   /** Position of the key at `jsonPath` (or of its table header); the nearest located ancestor otherwise. */
@@ -52,100 +53,65 @@ export function isTomlSyntaxError(
   return !('value' in result);
 }
 
-const BARE_KEY = /^[A-Za-z0-9_-]+/;
-const BASIC_KEY = /^"(?:[^"\\]|\\.)*"/;
-const LITERAL_KEY = /^'[^']*'/;
-
-/** Reads a dotted key at the start of `text`; returns its segments and the length consumed. */
-function readKey(text: string): { segments: string[]; length: number } | undefined {
-  const segments: string[] = [];
-  let rest = text;
-  for (;;) {
-    const leading = rest.length - rest.trimStart().length;
-    rest = rest.slice(leading);
-    const match = BARE_KEY.exec(rest) ?? BASIC_KEY.exec(rest) ?? LITERAL_KEY.exec(rest);
-    if (match === null) return undefined;
-    const raw = match[0];
-    segments.push(
-      raw.startsWith('"') ? safeJsonString(raw) : raw.startsWith("'") ? raw.slice(1, -1) : raw,
-    );
-    rest = rest.slice(raw.length);
-    const afterSpace = rest.trimStart();
-    if (!afterSpace.startsWith('.')) {
-      return { segments, length: text.length - afterSpace.length };
-    }
-    rest = afterSpace.slice(1);
-  }
-}
-
-function safeJsonString(raw: string): string {
-  try {
-    return JSON.parse(raw) as string;
-  } catch {
-    return raw.slice(1, -1);
-  }
-}
-
-/**
- * Maps formatted JSON paths (`tools[0].parameters.filter.type`) to the position of their key or table
- * header. Line-based, best effort: multi-line strings are skipped, keys inside inline tables are not
- * located (their ancestors are).
- */
+/** Where each key, table header and array element of `text` is, by formatted JSON path. */
 function locateTomlKeys(text: string): Map<string, Position> {
-  const positions = new Map<string, Position>();
-  const arrayCounts = new Map<string, number>();
-  let table: (string | number)[] = [];
-  let openString: string | undefined;
-  const lines = text.split('\n');
-  const record = (segments: (string | number)[], position: Position) => {
-    const key = formatJsonPath(segments);
-    if (!positions.has(key)) positions.set(key, position);
+  const located = new Map<string, { position: Position; explicit: boolean }>();
+  // The first definition wins; a key or header that defines a path beats a header or dotted key
+  // that only passes through it (`[tools.parameters.filter]` passes through `parameters`).
+  const record = (jsonPath: JsonPath, node: AST.TOMLNode, explicit: boolean) => {
+    const key = formatJsonPath(jsonPath);
+    const known = located.get(key);
+    if (known !== undefined && (known.explicit || !explicit)) return;
+    const { line, column } = node.loc.start;
+    located.set(key, { position: { line, column: column + 1 }, explicit });
   };
-  // A header names its tables from the root, but an array-of-tables segment means its last element.
-  const resolve = (segments: readonly string[]): (string | number)[] => {
-    const resolved: (string | number)[] = [];
-    for (const segment of segments) {
-      resolved.push(segment);
-      const count = arrayCounts.get(formatJsonPath(resolved));
-      if (count !== undefined) resolved.push(count - 1);
+  const visitKeyValue = (prefix: JsonPath, node: AST.TOMLKeyValue) => {
+    const keyPath = [...prefix];
+    for (const [index, segment] of node.key.keys.entries()) {
+      keyPath.push(segment.type === 'TOMLBare' ? segment.name : segment.value);
+      record(keyPath, segment, index === node.key.keys.length - 1);
     }
-    return resolved;
+    visitValue(keyPath, node.value);
   };
-  for (const [index, line] of lines.entries()) {
-    if (openString !== undefined) {
-      if (line.includes(openString)) openString = undefined;
-      continue;
-    }
-    const trimmed = line.trimStart();
-    const column = line.length - trimmed.length + 1;
-    const position = { line: index + 1, column };
-    if (trimmed.startsWith('[')) {
-      const isArray = trimmed.startsWith('[[');
-      const key = readKey(trimmed.slice(isArray ? 2 : 1));
-      if (key === undefined) continue;
-      const parent = resolve(key.segments.slice(0, -1));
-      const last = key.segments.at(-1) as string;
-      table = [...parent, last];
-      if (isArray) {
-        const arrayKey = formatJsonPath(table);
-        const count = (arrayCounts.get(arrayKey) ?? 0) + 1;
-        arrayCounts.set(arrayKey, count);
-        record(table, position);
-        table = [...table, count - 1];
+  const visitValue = (jsonPath: JsonPath, node: AST.TOMLContentNode) => {
+    if (node.type === 'TOMLInlineTable') {
+      for (const keyValue of node.body) visitKeyValue(jsonPath, keyValue);
+    } else if (node.type === 'TOMLArray') {
+      for (const [index, element] of node.elements.entries()) {
+        record([...jsonPath, index], element, true);
+        visitValue([...jsonPath, index], element);
       }
-      record(table, position);
+    }
+  };
+  let program: AST.TOMLProgram;
+  try {
+    program = parseTOML(text);
+  } catch {
+    // smol-toml accepted the text; if this parser does not, positions are simply unknown.
+    return new Map();
+  }
+  for (const node of program.body[0]?.body ?? []) {
+    if (node.type === 'TOMLKeyValue') {
+      visitKeyValue([], node);
       continue;
     }
-    const key = readKey(trimmed);
-    if (key === undefined || !trimmed.slice(key.length).trimStart().startsWith('=')) continue;
-    for (let length = 1; length <= key.segments.length; length++) {
-      record([...table, ...key.segments.slice(0, length)], position);
+    // The tables a header only passes through, located at their segment (`parameters` in
+    // `[tools.parameters.filter]`), with the array-of-tables element a segment goes through.
+    const keys = node.key.keys;
+    let segment = 0;
+    for (const [index, part] of node.resolvedKey.entries()) {
+      if (typeof part === 'number' || segment === keys.length - 1) continue;
+      const key = keys[segment++] as AST.TOMLBare | AST.TOMLQuoted;
+      record(node.resolvedKey.slice(0, index + 1), key, false);
+      if (typeof node.resolvedKey[index + 1] === 'number') {
+        record(node.resolvedKey.slice(0, index + 2), key, false);
+      }
     }
-    const valueText = trimmed.slice(key.length).trimStart().slice(1);
-    for (const quote of ['"""', "'''"]) {
-      const at = valueText.indexOf(quote);
-      if (at !== -1 && valueText.indexOf(quote, at + 3) === -1) openString = quote;
-    }
+    if (node.kind === 'array') record(node.resolvedKey.slice(0, -1), node, true);
+    record(node.resolvedKey, node, true);
+    for (const keyValue of node.body) visitKeyValue(node.resolvedKey, keyValue);
   }
+  const positions = new Map<string, Position>();
+  for (const [key, { position }] of located) positions.set(key, position);
   return positions;
 }
