@@ -1,4 +1,10 @@
-import type { MatchSubject, RuleExplanation, RuleIndex } from '@soong-agent/matcher';
+import type {
+  GuardedPrefix,
+  GuardReader,
+  MatchSubject,
+  RuleExplanation,
+  RuleIndex,
+} from '@soong-agent/matcher';
 import type { HookEvent } from '@soong-agent/protocol';
 import type { HookProtocol } from './hooks-file-schema.js';
 
@@ -41,6 +47,9 @@ export interface HookRuleConfig {
 /** A rule explanation joined with its rule; `ruleIndex` is the index within the event. */
 export type HookRuleExplanation = RuleExplanation & { rule: HookRuleConfig };
 
+/** A guarded prefix joined with its rule; `ruleIndex` is the index within the event. */
+export type HookGuardedPrefix = GuardedPrefix & { rule: HookRuleConfig };
+
 /** hooks.json compiled into rules, ready to match. */
 export interface CompiledHooks {
   /** Every rule of every event, in configuration order (file order of events, then rule order). */
@@ -51,6 +60,13 @@ export interface CompiledHooks {
   match(subject: MatchSubject): HookCommandConfig[];
   /** For each rule of `subject.event`: matched, or the criterion that failed. */
   explain(subject: MatchSubject): HookRuleExplanation[];
+  /**
+   * The `path_prefix` values a call must not reach into: those of the rules of `call.event` whose
+   * `tool` and `tag` criteria match `call` or one of `readers`, unless the call's paths as written
+   * lie under them (then the rule's hooks ran on the call). See `RuleIndex.guardedPrefixes` in
+   * @soong-agent/matcher.
+   */
+  guardedPrefixes(call: MatchSubject, readers?: readonly GuardReader[]): HookGuardedPrefix[];
 }
 
 /** Joins rules with their compiled index (`index` positions are positions in `rules`). */
@@ -74,6 +90,13 @@ export function createCompiledHooks(
       return index.explain(subject).map((explanation) => {
         const rule = frozenRules[explanation.ruleIndex] as HookRuleConfig;
         return { ...explanation, ruleIndex: rule.ruleIndex, rule };
+      });
+    },
+    guardedPrefixes(call: MatchSubject, readers?: readonly GuardReader[]): HookGuardedPrefix[] {
+      if (index === undefined) return [];
+      return index.guardedPrefixes(call, readers).map((guard) => {
+        const rule = frozenRules[guard.ruleIndex] as HookRuleConfig;
+        return { ...guard, ruleIndex: rule.ruleIndex, rule };
       });
     },
   });

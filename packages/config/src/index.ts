@@ -2,6 +2,7 @@ export { checkToolNames } from './check-tool-names.js';
 export type {
   CompiledHooks,
   HookCommandConfig,
+  HookGuardedPrefix,
   HookRuleConfig,
   HookRuleExplanation,
 } from './compiled-hooks.js';

@@ -254,6 +254,33 @@ describe('loadConfig', () => {
     expect(Object.isFrozen(hooks.rules[1]?.hooks[0])).toBe(true);
   });
 
+  it('gives guardedPrefixes the rule and its index within the event when other events come first', () => {
+    layout.write(
+      'hooks.json',
+      hooksJson({
+        Stop: [{ hooks: [{ type: 'command', command: 'a' }] }],
+        PreToolUse: [
+          guardRule('b'),
+          {
+            matcher: { path_prefix: 'secrets' },
+            hooks: [{ name: 'protect-secrets', type: 'command', command: 'c' }],
+          },
+        ],
+      }),
+    );
+    const { hooks } = load();
+    const guards = hooks.guardedPrefixes(
+      { event: 'PreToolUse', tool: 'grep', tags: ['readonly'], paths: ['.'] },
+      [{ tool: 'read_file', tags: ['readonly'] }],
+    );
+    expect(guards.map((guard) => [guard.ruleIndex, guard.prefix, guard.rule.hooks[0]?.id])).toEqual(
+      [[1, 'secrets', 'protect-secrets']],
+    );
+    expect(
+      hooks.guardedPrefixes({ event: 'PreToolUse', tool: 'grep', paths: ['secrets'] }),
+    ).toEqual([]);
+  });
+
   it('accepts the bare-string matcher shorthand and a $schema key', () => {
     layout.write(
       'hooks.json',

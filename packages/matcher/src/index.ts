@@ -20,7 +20,7 @@ export { createMatcherRegistry, type MatcherRegistry } from './matcher-registry.
 export { type NameList, nameListSchema, PLAIN_NAME_PATTERN } from './name-list.js';
 export { isPathUnder, normalizePathPrefix } from './path-forms.js';
 export { pathPrefixMatcher, suggestPathPrefix } from './path-prefix-matcher.js';
-export type { RuleExplanation, RuleIndex } from './rule-index.js';
+export type { GuardedPrefix, GuardReader, RuleExplanation, RuleIndex } from './rule-index.js';
 export { CLAUDE_TOOL_ALIASES, closestMatch, suggestExactTools } from './suggest.js';
 export { tagMatcher } from './tag-matcher.js';
 export { TOOL_CALL_EVENTS } from './tool-call-events.js';

@@ -6,13 +6,40 @@ import type {
   MatchPredicate,
   MatchSubject,
 } from './define-matcher.js';
-import { subjectPathForms } from './path-forms.js';
+import { isPathUnder, normalizePathPrefix, prefixForms, subjectPathForms } from './path-forms.js';
+import { pathPrefixMatcher } from './path-prefix-matcher.js';
 import { showValue } from './show-value.js';
+import { tagMatcher } from './tag-matcher.js';
+import { toolMatcher } from './tool-matcher.js';
 
 /** Why one rule of the subject's event did or did not match. */
 export type RuleExplanation =
   | { ruleIndex: number; matched: true }
   | { ruleIndex: number; matched: false; criterion: string; expected: string; actual: string };
+
+/**
+ * A `path_prefix` value of a rule that a tree walk must not enter and a read must not return
+ * (see {@link RuleIndex.guardedPrefixes}).
+ */
+export interface GuardedPrefix {
+  /** Index (into the `rules` given to `compileRules`) of the rule that guards the prefix. */
+  ruleIndex: number;
+  /** The prefix as configured in the rule. */
+  prefix: string;
+  /**
+   * Every form of the prefix the matcher compares with (SPEC §1.2): normalised absolute, and
+   * symlink-resolved. A path at or under any of them (`isPathUnder`) is guarded.
+   */
+  forms: readonly string[];
+}
+
+/** A tool call as a `tag`/`tool` criterion sees it, for {@link RuleIndex.guardedPrefixes}. */
+export interface GuardReader {
+  /** The canonical tool name, e.g. `read_file`. */
+  tool: string;
+  /** The tool's tags, its risk class included. */
+  tags: readonly string[];
+}
 
 /** Compiled rules, grouped by event. */
 export interface RuleIndex {
@@ -27,6 +54,21 @@ export interface RuleIndex {
   explain(subject: MatchSubject): RuleExplanation[];
   /** Indices of the rules of an event, ascending (frozen). */
   rulesFor(event: string): readonly number[];
+  /**
+   * The path prefixes a call must not reach into without its hooks having seen them. For each
+   * rule of `call.event` with a built-in `path_prefix` criterion whose `tool` and `tag` criteria
+   * match `call` or one of `readers` (e.g. a direct `read_file`) — criteria of other types are
+   * taken to match, since they might for some path (fail closed) — every prefix of the criterion,
+   * unless the rule certainly matched `call` itself: one of the call's paths **as written**
+   * (normalised, absolute, not symlink-resolved) lies at or under a form of one of its prefixes and
+   * all its other criteria match the call. Its hooks then ran on that path. A match only through a
+   * symlink does not count: where a symlink led when the hooks ran is not known any more.
+   *
+   * A tool that walks a tree, or opens a path that may have changed since the hooks ran, must not
+   * open or enter anything at or under any form of these prefixes. Ascending by rule, then in
+   * prefix order.
+   */
+  guardedPrefixes(call: MatchSubject, readers?: readonly GuardReader[]): GuardedPrefix[];
 }
 
 /** One criterion of a compiled rule. */
@@ -102,21 +144,23 @@ export function createRuleIndex(
   }
   for (const group of groups.values()) Object.freeze(group.ruleIndices);
 
+  const match = (subject: MatchSubject): number[] => {
+    const group = groups.get(subject.event);
+    if (group === undefined) return EMPTY;
+    const forTool =
+      subject.tool === undefined
+        ? NO_CANDIDATES
+        : (group.byTool.get(subject.tool) ?? NO_CANDIDATES);
+    const forPath =
+      group.byPrefix.size === 0
+        ? NO_CANDIDATES
+        : prefixCandidates(group.byPrefix, subject, context);
+    return evaluate(forTool, forPath, group, subject, context);
+  };
+
   return Object.freeze({
     size: rules.length,
-    match(subject: MatchSubject): number[] {
-      const group = groups.get(subject.event);
-      if (group === undefined) return EMPTY;
-      const forTool =
-        subject.tool === undefined
-          ? NO_CANDIDATES
-          : (group.byTool.get(subject.tool) ?? NO_CANDIDATES);
-      const forPath =
-        group.byPrefix.size === 0
-          ? NO_CANDIDATES
-          : prefixCandidates(group.byPrefix, subject, context);
-      return evaluate(forTool, forPath, group, subject, context);
-    },
+    match,
     explain(subject: MatchSubject): RuleExplanation[] {
       const group = groups.get(subject.event);
       if (group === undefined) return [];
@@ -125,7 +169,65 @@ export function createRuleIndex(
     rulesFor(event: string): readonly number[] {
       return groups.get(event)?.ruleIndices ?? NO_RULES;
     },
+    guardedPrefixes(call: MatchSubject, readers: readonly GuardReader[] = []): GuardedPrefix[] {
+      const group = groups.get(call.event);
+      if (group === undefined) return [];
+      const guarded: GuardedPrefix[] = [];
+      const callSubject: MatchSubject = {
+        event: call.event,
+        ...(call.tool === undefined ? {} : { tool: call.tool }),
+        ...(call.tags === undefined ? {} : { tags: call.tags }),
+      };
+      const subjects: MatchSubject[] = [
+        callSubject,
+        ...readers.map((reader) => ({ event: call.event, tool: reader.tool, tags: reader.tags })),
+      ];
+      // As written, not resolved: where a symlink led when the hooks ran is not known any more.
+      const written = (call.paths ?? []).map((item) => normalizePathPrefix(item, context));
+      for (const rule of group.rules) {
+        const byPath = rule.criteria.find(
+          (criterion) => criterion.definition === pathPrefixMatcher,
+        );
+        if (byPath === undefined) continue;
+        if (!subjects.some((subject) => readerMatches(rule, subject))) continue;
+        const options = byPath.options as string | readonly string[];
+        const prefixes = (typeof options === 'string' ? [options] : options).map((prefix) => ({
+          ruleIndex: rule.ruleIndex,
+          prefix,
+          forms: prefixForms(prefix, context),
+        }));
+        const sawCall =
+          written.some((item) =>
+            prefixes.some((guard) => guard.forms.some((form) => isPathUnder(item, form))),
+          ) &&
+          readerMatches(rule, callSubject) &&
+          othersMatch(rule, call);
+        if (!sawCall) guarded.push(...prefixes);
+      }
+      return guarded;
+    },
   });
+}
+
+// Whether the criteria of types other than tool, tag and path_prefix match the call itself.
+function othersMatch(rule: CompiledRule, call: MatchSubject): boolean {
+  for (const criterion of rule.criteria) {
+    const definition = criterion.definition;
+    if (definition === toolMatcher || definition === tagMatcher || definition === pathPrefixMatcher)
+      continue;
+    if (criterion.test(call) !== true) return false;
+  }
+  return true;
+}
+
+// Whether a rule's tool and tag criteria match a call whose paths are not known; other criteria
+// (the path itself, or a type contributed later that may look at anything) count as matching.
+function readerMatches(rule: CompiledRule, subject: MatchSubject): boolean {
+  for (const criterion of rule.criteria) {
+    if (criterion.definition !== toolMatcher && criterion.definition !== tagMatcher) continue;
+    if (criterion.test(subject) !== true) return false;
+  }
+  return true;
 }
 
 function addToBuckets(
