@@ -11,6 +11,7 @@ const COMMANDS = [
   ['hooks', 'list'],
   ['hooks', 'explain'],
   ['hooks', 'test'],
+  ['hooks', 'import'],
   ['events'],
 ];
 const TIMEOUT = 60_000;

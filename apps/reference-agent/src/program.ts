@@ -122,6 +122,18 @@ export function createProgram(
     .option('--prompt <text>', 'the prompt (UserPromptSubmit) or last assistant message (Stop)')
     .action(bind(async () => (await import('./commands/hooks.js')).testAction as Action));
 
+  withCommonOptions(hooks.command('import'))
+    .description(
+      'convert Claude Code hook settings into hooks.json rules with "protocol": "claude-code"; prints the result, or merges it into the home\'s hooks.json with --write',
+    )
+    .argument(
+      '[file]',
+      "a Claude Code settings file (default: ~/.claude/settings.json; a project's .claude/settings*.json only when named)",
+    )
+    .requiredOption('--from <source>', 'where the hooks come from: claude')
+    .option('--write', "merge into the home's hooks.json (the old file kept as hooks.json.bak)")
+    .action(bind(async () => (await import('./commands/import.js')).importAction as Action));
+
   withCommonOptions(program.command('events'))
     .description("print a session's event log (latest session by default)")
     .argument('[session-id]', 'session id (default: the latest)')

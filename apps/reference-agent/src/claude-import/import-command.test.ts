@@ -1,0 +1,204 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeWorkspace, runCli } from '../test-helpers/cli.js';
+
+const TIMEOUT = 60_000;
+
+const SETTINGS = {
+  permissions: { allow: ['Bash(npm test)'] },
+  hooks: {
+    PreToolUse: [
+      {
+        matcher: 'Bash',
+        hooks: [{ type: 'command', command: '~/.claude/hooks/guard.sh', timeout: 10 }],
+      },
+      { matcher: 'Edit.*', hooks: [{ type: 'command', command: 'x' }] },
+    ],
+    Stop: [{ hooks: [{ type: 'command', command: 'node stop.js' }] }],
+    Notification: [{ hooks: [{ type: 'command', command: 'notify-send hi' }] }],
+  },
+};
+
+const EXPECTED_HOOKS = {
+  PreToolUse: [
+    {
+      matcher: { tool: ['bash'] },
+      hooks: [
+        {
+          type: 'command',
+          command: '~/.claude/hooks/guard.sh',
+          protocol: 'claude-code',
+          timeout: 10,
+        },
+      ],
+    },
+  ],
+  Stop: [{ hooks: [{ type: 'command', command: 'node stop.js', protocol: 'claude-code' }] }],
+};
+
+function workspaceWithSettings(settings: unknown = SETTINGS) {
+  const workspace = makeWorkspace();
+  const file = path.join(workspace.osHome, '.claude', 'settings.json');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(settings));
+  const where = ['--home', workspace.home, '--project', workspace.project];
+  return { ...workspace, settingsFile: file, where };
+}
+
+describe('soong-agent hooks import', () => {
+  it(
+    'prints the converted hooks.json from ~/.claude/settings.json and each refusal with its path',
+    async () => {
+      const workspace = workspaceWithSettings();
+      const result = await runCli(['hooks', 'import', '--from', 'claude', ...workspace.where], {
+        env: workspace.env,
+      });
+      expect(result.code).toBe(0);
+      expect(JSON.parse(result.stdout)).toEqual({ version: 1, hooks: EXPECTED_HOOKS });
+      expect(result.stderr.split('\n')).toEqual([
+        'refused hooks.PreToolUse[1].matcher: "Edit.*" is a regular expression; soong-agent matchers are exact; among our tools it matches Edit, MultiEdit: write {"tool": ["edit_file"]}',
+        'refused hooks.Notification: soong-agent has no Notification event (it has SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop)',
+        `converted 2 hooks in 2 rules from ${workspace.settingsFile}; 2 refused (listed above)`,
+        '',
+      ]);
+      expect(fs.existsSync(path.join(workspace.home, 'hooks.json'))).toBe(false);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'exits 2 with nothing on stdout when nothing can be converted',
+    async () => {
+      const workspace = workspaceWithSettings({
+        hooks: { Notification: [{ hooks: [{ type: 'command', command: 'x' }] }] },
+      });
+      const result = await runCli(
+        ['hooks', 'import', '--from', 'claude', workspace.settingsFile, ...workspace.where],
+        { env: workspace.env },
+      );
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain(`nothing to import from ${workspace.settingsFile}`);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'exits 2 for another --from, a missing file or a file that is not JSON',
+    async () => {
+      const workspace = workspaceWithSettings();
+      const run = (args: string[]) =>
+        runCli(['hooks', 'import', ...args, ...workspace.where], { env: workspace.env });
+      const other = await run(['--from', 'cursor']);
+      expect(other.code).toBe(2);
+      expect(other.stderr).toContain('the only source is "claude"');
+      const missing = await run(['--from', 'claude', path.join(workspace.root, 'nope.json')]);
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toContain('ENOENT');
+      const broken = path.join(workspace.root, 'broken.json');
+      fs.writeFileSync(broken, '{"hooks": ');
+      const notJson = await run(['--from', 'claude', broken]);
+      expect(notJson.code).toBe(2);
+      expect(notJson.stderr).toContain(`${broken} is not valid JSON`);
+      expect((await run([])).code).toBe(2);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'merges into the home hooks.json with --write, keeps the old file as hooks.json.bak, and validates',
+    async () => {
+      const workspace = workspaceWithSettings();
+      const hooksFile = path.join(workspace.home, 'hooks.json');
+      const old = `${JSON.stringify(
+        {
+          $schema: 'x',
+          version: 1,
+          hooks: { Stop: [{ hooks: [{ type: 'command', command: 'mine', name: 'mine' }] }] },
+        },
+        null,
+        2,
+      )}\n`;
+      fs.writeFileSync(hooksFile, old, { mode: 0o600 });
+      const importArgs = ['hooks', 'import', '--from', 'claude', '--write', ...workspace.where];
+      const written = await runCli(importArgs, { env: workspace.env });
+      expect(written.code).toBe(0);
+      expect(written.stdout).toContain(`wrote 2 rules to ${hooksFile}`);
+      expect(fs.readFileSync(`${hooksFile}.bak`, 'utf8')).toBe(old);
+      expect(fs.statSync(hooksFile).mode & 0o777).toBe(0o600);
+      const merged = JSON.parse(fs.readFileSync(hooksFile, 'utf8'));
+      expect(merged.$schema).toBe('x');
+      expect(
+        merged.hooks.Stop.map((rule: { hooks: { command: string }[] }) => rule.hooks[0]?.command),
+      ).toEqual(['mine', 'node stop.js']);
+      expect(merged.hooks.PreToolUse).toEqual(EXPECTED_HOOKS.PreToolUse);
+
+      const validated = await runCli(['hooks', 'validate', ...workspace.where], {
+        env: workspace.env,
+      });
+      expect(validated.code).toBe(0);
+      const listed = await runCli(['hooks', 'list', ...workspace.where], { env: workspace.env });
+      expect(listed.stdout).toContain(
+        'PreToolUse[0][0]  timeout=10s  on_failure=ignore  protocol=claude-code',
+      );
+
+      const again = await runCli(importArgs, { env: workspace.env });
+      expect(again.code).toBe(0);
+      expect(again.stdout).toContain('already has every converted rule; nothing written');
+      expect(JSON.parse(fs.readFileSync(hooksFile, 'utf8'))).toEqual(merged);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'creates hooks.json with --write when the home has none, without a backup',
+    async () => {
+      const workspace = workspaceWithSettings();
+      fs.rmSync(workspace.home, { recursive: true });
+      const result = await runCli(
+        ['hooks', 'import', '--from', 'claude', '--write', ...workspace.where],
+        { env: workspace.env },
+      );
+      expect(result.code).toBe(0);
+      const hooksFile = path.join(workspace.home, 'hooks.json');
+      expect(JSON.parse(fs.readFileSync(hooksFile, 'utf8'))).toEqual({
+        version: 1,
+        hooks: EXPECTED_HOOKS,
+      });
+      expect(fs.statSync(hooksFile).mode & 0o777).toBe(0o600);
+      expect(fs.existsSync(`${hooksFile}.bak`)).toBe(false);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'writes nothing with --write when the home hooks.json is broken or the merge would be invalid',
+    async () => {
+      const workspace = workspaceWithSettings();
+      const hooksFile = path.join(workspace.home, 'hooks.json');
+      const run = () =>
+        runCli(['hooks', 'import', '--from', 'claude', '--write', ...workspace.where], {
+          env: workspace.env,
+        });
+      fs.writeFileSync(hooksFile, '{"version": 1, "hooks": {');
+      const broken = await run();
+      expect(broken.code).toBe(2);
+      expect(broken.stderr).toContain('nothing was written');
+      expect(fs.readFileSync(hooksFile, 'utf8')).toBe('{"version": 1, "hooks": {');
+      expect(fs.existsSync(`${hooksFile}.bak`)).toBe(false);
+
+      const invalid = '{"version": 2, "hooks": {}}';
+      fs.writeFileSync(hooksFile, invalid);
+      const rejected = await run();
+      expect(rejected.code).toBe(2);
+      expect(rejected.stderr).toContain(
+        'the merged hooks.json would be invalid; nothing was written',
+      );
+      expect(rejected.stderr).toContain(`${hooksFile}:2:14 version`);
+      expect(fs.readFileSync(hooksFile, 'utf8')).toBe(invalid);
+      expect(fs.existsSync(`${hooksFile}.bak`)).toBe(false);
+    },
+    TIMEOUT,
+  );
+});
