@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import * as paths from './index.js';
+
+describe('index', () => {
+  it('exports exactly the pinned runtime names when imported', () => {
+    expect(Object.keys(paths).sort()).toEqual(
+      [
+        'expandHome',
+        'isPathInside',
+        'pathForms',
+        'realPathOfLongestAncestor',
+        'resolveUserPath',
+      ].sort(),
+    );
+  });
+});
