@@ -1,34 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { isPathInside, pathForms } from '@soong-agent/paths';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileRules, type RuleSpec } from './compile-rules.js';
-import { isPathUnder } from './path-forms.js';
 import { createTree, makeTempDir } from './test-helpers/temp-dir.js';
 
-// SPEC §1.2's path forms computed the plain way, one `realpath` walk per path with nothing shared
-// or skipped: the reference the memoised, lstat-probing resolution must agree with.
-function plainResolve(absolute: string): string {
-  const rest: string[] = [];
-  let current = absolute;
-  for (;;) {
-    try {
-      const real = fs.realpathSync.native(current);
-      return rest.length === 0 ? real : path.join(real, ...rest.reverse());
-    } catch {
-      const parent = path.dirname(current);
-      if (parent === current) return path.resolve(absolute);
-      rest.push(path.basename(current));
-      current = parent;
-    }
-  }
-}
-
+// SPEC §1.2's path forms of each path on its own, with nothing cached or shared:
+// `@soong-agent/paths` checks pathForms against a plain realpath walk; here the compiled index, its
+// caches and the shared compile memo must agree with it.
 function plainForms(written: string, projectDir: string): string[] {
-  const normalised = path.resolve(projectDir, written);
-  const forms = new Set([normalised, plainResolve(normalised)]);
-  if (/(^|\/)\.\.(\/|$)/.test(written)) forms.add(plainResolve(`${projectDir}/${written}`));
-  return [...forms];
+  return pathForms(written, { projectDir, homeDir: projectDir });
 }
 
 function plainMatch(
@@ -41,7 +23,7 @@ function plainMatch(
   for (const [ruleIndex, rule] of rules.entries()) {
     if (rule.tool !== undefined && rule.tool !== subject.tool) continue;
     const prefixForms = rule.prefixes.flatMap((prefix) => plainForms(prefix, projectDir));
-    if (subjectForms.some((form) => prefixForms.some((prefix) => isPathUnder(form, prefix)))) {
+    if (subjectForms.some((form) => prefixForms.some((prefix) => isPathInside(form, prefix)))) {
       matched.push(ruleIndex);
     }
   }

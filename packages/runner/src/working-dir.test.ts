@@ -1,11 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { runCommand } from './run-command.js';
 import { RunnerError } from './runner-error.js';
 import { makeTempDir } from './test-helpers/temp-dir.js';
-import { isPathInside, resolveWorkingDir } from './working-dir.js';
+import { resolveWorkingDir } from './working-dir.js';
 
 /** A project root and a sibling dir outside it, plus a marker path that a spawn would create. */
 function layout(): { root: string; outside: string; marker: string } {
@@ -119,39 +118,4 @@ describe('runCommand cwd', () => {
     expect(resolveWorkingDir(link, [root])).toBe(fs.realpathSync(path.join(root, 'src')));
     expect(resolveWorkingDir(link, undefined)).toBe(link);
   }, 20_000);
-});
-
-describe('isPathInside', () => {
-  const segment = fc.stringMatching(/^[a-z0-9._-]{1,6}$/).filter((s) => s !== '.' && s !== '..');
-  const absolute = fc
-    .array(segment, { minLength: 0, maxLength: 4 })
-    .map((parts) => `/${parts.join('/')}`);
-
-  it('holds for the root itself and everything below it', () => {
-    fc.assert(
-      fc.property(absolute, fc.array(segment, { maxLength: 3 }), (root, below) => {
-        expect(isPathInside(path.join(root, ...below), root)).toBe(true);
-      }),
-    );
-  });
-
-  it('is false when a sibling only shares a name prefix', () => {
-    fc.assert(
-      fc.property(absolute, segment, segment, (parent, name, suffix) => {
-        const root = path.join(parent, name);
-        expect(isPathInside(path.join(parent, name + suffix), root)).toBe(false);
-      }),
-    );
-  });
-
-  it('agrees with path.relative when comparing two normalised absolute paths', () => {
-    fc.assert(
-      fc.property(absolute, absolute, (target, root) => {
-        const relative = path.relative(root, target);
-        const expected =
-          relative !== '..' && !relative.startsWith('../') && !path.isAbsolute(relative);
-        expect(isPathInside(target, root)).toBe(expected);
-      }),
-    );
-  });
 });

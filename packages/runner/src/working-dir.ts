@@ -1,13 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { isPathInside } from '@soong-agent/paths';
 import { RunnerError } from './runner-error.js';
-
-/** True when `target` is `root` or lies under it, compared by whole path segments. */
-export function isPathInside(target: string, root: string): boolean {
-  if (target === root) return true;
-  const prefix = root.endsWith(path.sep) ? root : root + path.sep;
-  return target.startsWith(prefix);
-}
 
 /**
  * Resolve and check the working dir: it must exist, be a searchable directory and, when
