@@ -60,6 +60,7 @@ describe('EventRecordOf', () => {
       | 'cwd_invalid'
       | 'spawn_error'
       | 'aborted'
+      | 'worker_exited'
     >();
     expectTypeOf<EventRecordOf<'loop_ended'>['seq']>().toEqualTypeOf<number>();
     expectTypeOf<EventRecord['type']>().toEqualTypeOf<(typeof EVENT_RECORD_TYPES)[number]>();

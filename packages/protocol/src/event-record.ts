@@ -22,6 +22,8 @@ export const EVENT_RECORD_TYPES = [
   'stop_hook_prevented',
   'stop_hook_limit_reached',
   'loop_ended',
+  'worker_started',
+  'worker_stopped',
 ] as const;
 /** A session event record type. */
 export type EventRecordType = (typeof EVENT_RECORD_TYPES)[number];
@@ -35,6 +37,7 @@ export const HOOK_FAILURE_KINDS = [
   'cwd_invalid',
   'spawn_error',
   'aborted',
+  'worker_exited',
 ] as const;
 /** Why a hook counts as failed. */
 export type HookFailureKind = (typeof HOOK_FAILURE_KINDS)[number];
@@ -43,6 +46,17 @@ export type HookFailureKind = (typeof HOOK_FAILURE_KINDS)[number];
 export const LOOP_END_REASONS = ['completed', 'max_turns', 'error', 'aborted'] as const;
 /** Why a loop ended. */
 export type LoopEndReason = (typeof LOOP_END_REASONS)[number];
+
+/** Why a worker hook's process was stopped (`worker_stopped.reason`, SPEC §8), pinned by a test. */
+export const WORKER_STOP_REASONS = [
+  'session_end',
+  'timeout',
+  'exited',
+  'protocol_error',
+  'output_too_large',
+] as const;
+/** Why a worker hook's process was stopped. */
+export type WorkerStopReason = (typeof WORKER_STOP_REASONS)[number];
 
 const nonEmpty = z.string().min(1);
 const count = z.number().int().nonnegative();
@@ -214,6 +228,29 @@ export const LoopEndedRecordSchema = record('loop_ended', {
   reason: z.enum(LOOP_END_REASONS),
 });
 
+/** `worker_started`: the process of a worker hook (`"mode": "worker"`, SPEC §8) was started. */
+export const WorkerStartedRecordSchema = record('worker_started', {
+  ...hookFields,
+  pid: z.number().int().min(1).describe("The worker's pid (its process group id)."),
+});
+
+/** `worker_stopped`: the process of a worker hook ended or was stopped (SPEC §8). */
+export const WorkerStoppedRecordSchema = record('worker_stopped', {
+  ...hookFields,
+  reason: z.enum(WORKER_STOP_REASONS),
+  exit_code: z
+    .number()
+    .int()
+    .nullable()
+    .optional()
+    .describe('Exit code, when the process exited (`null` or absent otherwise).'),
+  signal: z
+    .string()
+    .nullable()
+    .optional()
+    .describe('Signal that ended the process, e.g. `SIGKILL` (`null` or absent otherwise).'),
+});
+
 /**
  * One line of a session's `events.jsonl`, discriminated on `type`. Every record has `seq`, `ts`,
  * `session_id` and `type`; extra keys are allowed and kept.
@@ -238,6 +275,8 @@ export const EventRecordSchema = z
     StopHookPreventedRecordSchema,
     StopHookLimitReachedRecordSchema,
     LoopEndedRecordSchema,
+    WorkerStartedRecordSchema,
+    WorkerStoppedRecordSchema,
   ])
   .meta({
     title: 'EventRecord',

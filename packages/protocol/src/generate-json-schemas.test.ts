@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { generateJsonSchemas } from './index.js';
+import { EVENT_RECORD_TYPES, generateJsonSchemas } from './index.js';
 
 const schemasDir = join(import.meta.dirname, '..', 'schemas');
 const regenerate = 'run `pnpm --filter @soong-agent/protocol generate:schemas` and commit schemas/';
@@ -25,6 +25,6 @@ describe('generateJsonSchemas', () => {
 
   it('describes one record type per EventRecord branch when generated', () => {
     const { oneOf } = generateJsonSchemas()['event-record.schema.json'] as { oneOf: unknown[] };
-    expect(oneOf).toHaveLength(18);
+    expect(oneOf).toHaveLength(EVENT_RECORD_TYPES.length);
   });
 });

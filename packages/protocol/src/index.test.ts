@@ -47,6 +47,9 @@ describe('index', () => {
       'ToolStartedRecordSchema',
       'UserPromptSubmitInputSchema',
       'UserPromptSubmittedRecordSchema',
+      'WORKER_STOP_REASONS',
+      'WorkerStartedRecordSchema',
+      'WorkerStoppedRecordSchema',
       'generateJsonSchemas',
       'jsonTextDepth',
       'jsonValueDepth',
@@ -60,7 +63,7 @@ describe('index', () => {
 });
 
 describe('EVENT_RECORD_TYPES', () => {
-  it('lists the 18 record types of SPEC §5 in order', () => {
+  it('lists the 20 record types of SPEC §5 in order', () => {
     expect(protocol.EVENT_RECORD_TYPES).toEqual([
       'session_started',
       'config_loaded',
@@ -80,6 +83,8 @@ describe('EVENT_RECORD_TYPES', () => {
       'stop_hook_prevented',
       'stop_hook_limit_reached',
       'loop_ended',
+      'worker_started',
+      'worker_stopped',
     ]);
   });
 
@@ -99,6 +104,19 @@ describe('HOOK_FAILURE_KINDS', () => {
       'cwd_invalid',
       'spawn_error',
       'aborted',
+      'worker_exited',
+    ]);
+  });
+});
+
+describe('WORKER_STOP_REASONS', () => {
+  it('lists the worker_stopped reasons of SPEC §8', () => {
+    expect(protocol.WORKER_STOP_REASONS).toEqual([
+      'session_end',
+      'timeout',
+      'exited',
+      'protocol_error',
+      'output_too_large',
     ]);
   });
 });

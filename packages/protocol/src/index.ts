@@ -28,6 +28,10 @@ export {
   ToolSkippedRecordSchema,
   ToolStartedRecordSchema,
   UserPromptSubmittedRecordSchema,
+  WORKER_STOP_REASONS,
+  WorkerStartedRecordSchema,
+  WorkerStoppedRecordSchema,
+  type WorkerStopReason,
 } from './event-record.js';
 export { generateJsonSchemas, type JsonSchemaFile } from './generate-json-schemas.js';
 export { type HookContextNode, HookContextNodeSchema, renderHookContext } from './hook-context.js';
