@@ -16,6 +16,7 @@ describe('index', () => {
         'hideProcessEnvironment',
         'killAllRuns',
         'runCommand',
+        'startWorker',
       ].sort(),
     );
   });

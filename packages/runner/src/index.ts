@@ -19,3 +19,4 @@ export {
   type RunnerErrorCode,
   type RunnerErrorOptions,
 } from './runner-error.js';
+export { startWorker, type Worker, type WorkerExit, type WorkerOptions } from './start-worker.js';

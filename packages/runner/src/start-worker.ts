@@ -1,0 +1,282 @@
+import { performance } from 'node:perf_hooks';
+import type { Readable } from 'node:stream';
+import { execa } from 'execa';
+import { buildChildEnv } from './child-env.js';
+import { DEFAULT_MAX_OUTPUT_BYTES, DRAIN_WINDOW_MS, SHELL_PATH } from './defaults.js';
+import { assertExecutable } from './executable.js';
+import { signalGroup, trackRun } from './live-runs.js';
+import { normalizeRunOptions, type RunOptions } from './run-options.js';
+import { RunnerError } from './runner-error.js';
+import { resolveWorkingDir } from './working-dir.js';
+
+/** Options of {@link startWorker}: those of `runCommand` that make sense for a long-lived child. */
+export interface WorkerOptions
+  extends Pick<
+    RunOptions,
+    'command' | 'cwd' | 'allowedRoots' | 'envAllowlist' | 'env' | 'parentEnv' | 'killGraceMs'
+  > {
+  /**
+   * Longest stdout line kept. A longer line is not delivered: `onStdoutOverflow` is called (the
+   * caller decides whether to stop the worker). stderr lines are cut to this length.
+   * @default DEFAULT_MAX_OUTPUT_BYTES (1 MiB)
+   */
+  maxLineBytes?: number | undefined;
+  /** Called with each complete stdout line (without its newline). */
+  onStdoutLine?: ((line: string) => void) | undefined;
+  /** Called with each complete stderr line (without its newline, cut to `maxLineBytes`). */
+  onStderrLine?: ((line: string) => void) | undefined;
+  /** Called once per stdout line that passes `maxLineBytes`, with the bytes seen so far. */
+  onStdoutOverflow?: ((bytes: number) => void) | undefined;
+}
+
+/** How a worker's process ended. */
+export interface WorkerExit {
+  /** Exit code of the worker command, or null when it was ended by a signal. */
+  exitCode: number | null;
+  /** Signal that ended the worker command, or null. */
+  signal: NodeJS.Signals | null;
+  /** Wall time from start to exit, in milliseconds, rounded to 0.1 ms. */
+  durationMs: number;
+}
+
+/** A running worker: one long-lived child in its own process group, spoken to in lines. */
+export interface Worker {
+  /** The pid of the group leader (the process group id). */
+  readonly pid: number;
+  /** Resolves once, when the worker has exited and its group has been killed. Never rejects. */
+  readonly exited: Promise<WorkerExit>;
+  /** True once the worker process has exited. */
+  readonly hasExited: boolean;
+  /** Writes `line` and a newline to the worker's stdin. Returns false when the worker has exited. */
+  writeLine(line: string): boolean;
+  /**
+   * Ends the worker: closes its stdin (a well-behaved worker exits on EOF), then after
+   * `closeGraceMs` SIGTERM to the group, then SIGKILL after `killGraceMs`. Idempotent.
+   * @param closeGraceMs - how long EOF alone may take. @default 100
+   */
+  stop(closeGraceMs?: number): Promise<WorkerExit>;
+  /** SIGTERM to the group now, SIGKILL after `killGraceMs`. Resolves when it has exited. */
+  kill(): Promise<WorkerExit>;
+}
+
+// The group leader: a watchdog shell that runs the command with the real stdin/stdout/stderr and
+// holds the read end of a pipe (fd 3) whose only writer is the agent. When the agent dies, even by
+// SIGKILL, the pipe reaches EOF and the watchdog kills the whole group: no worker outlives its
+// agent. When the command exits, the leader exits with its status (re-raising a signal).
+const WATCHDOG = [
+  'exec 4<&0',
+  '(read _ <&3; kill -KILL 0) </dev/null >/dev/null 2>&1 4<&- &',
+  'w=$!',
+  '"$@" 0<&4 3<&- 4<&- &',
+  'c=$!',
+  'exec 3<&- 4<&- 0</dev/null',
+  'wait $c; s=$?',
+  'kill $w 2>/dev/null',
+  '[ $s -gt 128 ] && kill -$((s - 128)) $$',
+  'exit $s',
+].join('\n');
+
+/**
+ * Starts `command` as a long-lived worker with the runner's rules: option checks, allowlisted
+ * environment, working-dir check, its own process group, killed on the agent's exit or signals
+ * (and, through a watchdog leader, when the agent is SIGKILLed). Rejects only with
+ * {@link RunnerError} (`INVALID_OPTIONS`, `CWD_INVALID`, `SPAWN_FAILED`), and then nothing runs.
+ */
+export async function startWorker(options: WorkerOptions): Promise<Worker> {
+  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  const normalized = normalizeRunOptions({
+    command: options.command,
+    cwd: options.cwd,
+    allowedRoots: options.allowedRoots,
+    envAllowlist: options.envAllowlist,
+    env: options.env,
+    parentEnv: options.parentEnv,
+    killGraceMs: options.killGraceMs,
+    maxOutputBytes: maxLineBytes,
+  });
+  const cwd = resolveWorkingDir(normalized.cwd, normalized.allowedRoots);
+  const env = buildChildEnv({
+    allowlist: normalized.envAllowlist,
+    extra: normalized.env,
+    parentEnv: normalized.parentEnv,
+  });
+  assertExecutable(normalized.file, cwd, env.PATH);
+
+  const startedAt = performance.now();
+  let subprocess: ReturnType<typeof spawnWatchdog>;
+  try {
+    subprocess = spawnWatchdog([normalized.file, ...normalized.args], cwd, env);
+  } catch (error) {
+    throw spawnFailed(normalized.file, error);
+  }
+  const pid = subprocess.pid;
+  if (pid === undefined) {
+    const result = await subprocess.catch((error: unknown) => error);
+    throw spawnFailed(normalized.file, (result as { cause?: unknown }).cause ?? result);
+  }
+  subprocess.then(noop, noop);
+
+  let exitInfo: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  let graceTimer: NodeJS.Timeout | undefined;
+  let resolveExited!: (exit: WorkerExit) => void;
+  const exited = new Promise<WorkerExit>((resolve) => {
+    resolveExited = resolve;
+  });
+  const terminate = (signal: NodeJS.Signals, graceMs = normalized.killGraceMs): void => {
+    signalGroup(pid, signal);
+    if (signal !== 'SIGKILL') graceTimer ??= setTimeout(() => signalGroup(pid, 'SIGKILL'), graceMs);
+  };
+  const untrack = trackRun({ stop: (signal) => terminate(signal) });
+
+  let openStreams = 2;
+  let settled = false;
+  let drainTimer: NodeJS.Timeout | undefined;
+  const settle = (): void => {
+    if (settled) return;
+    settled = true;
+    clearTimeout(graceTimer);
+    clearTimeout(drainTimer);
+    untrack();
+    signalGroup(pid, 'SIGKILL');
+    for (const stream of subprocess.stdio) stream?.destroy();
+    resolveExited({
+      exitCode: exitInfo?.code ?? null,
+      signal: exitInfo?.signal ?? null,
+      durationMs: Math.round((performance.now() - startedAt) * 10) / 10,
+    });
+  };
+  const onStreamClosed = (): void => {
+    openStreams -= 1;
+    if (openStreams === 0 && exitInfo !== undefined) settle();
+  };
+  readLines(subprocess.stdout, maxLineBytes, onStreamClosed, {
+    line: (line) => options.onStdoutLine?.(line),
+    overflow: (bytes) => options.onStdoutOverflow?.(bytes),
+  });
+  readLines(subprocess.stderr, maxLineBytes, onStreamClosed, {
+    line: (line) => options.onStderrLine?.(line),
+    overflow: noop,
+    keepHead: true,
+  });
+  subprocess.stdin?.on('error', noop);
+  subprocess.stdio[3]?.on('error', noop);
+  subprocess.once('exit', (code, signal) => {
+    exitInfo = { code, signal };
+    if (openStreams === 0) settle();
+    else drainTimer = setTimeout(() => setImmediate(settle), DRAIN_WINDOW_MS);
+  });
+
+  let stopping: Promise<WorkerExit> | undefined;
+  return {
+    pid,
+    exited,
+    get hasExited() {
+      return exitInfo !== undefined;
+    },
+    writeLine(line) {
+      if (exitInfo !== undefined || subprocess.stdin === null || subprocess.stdin.destroyed)
+        return false;
+      subprocess.stdin.write(`${line}\n`);
+      return true;
+    },
+    stop(closeGraceMs = 100) {
+      stopping ??= (() => {
+        subprocess.stdin?.end();
+        const timer = setTimeout(() => terminate('SIGTERM'), closeGraceMs);
+        void exited.then(() => clearTimeout(timer));
+        return exited;
+      })();
+      return stopping;
+    },
+    kill() {
+      if (exitInfo === undefined) terminate('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+// execa drives the streams by hand here, as in runCommand: its own timeout, buffering and cleanup
+// are off. fd 3 is the pipe whose EOF tells the watchdog that the agent is gone.
+function spawnWatchdog(argv: string[], cwd: string, env: Record<string, string>) {
+  return execa(SHELL_PATH, ['-c', WATCHDOG, 'soong-agent-worker', ...argv], {
+    cwd,
+    env,
+    extendEnv: false,
+    stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+    buffer: false,
+    detached: true,
+    cleanup: false,
+    reject: false,
+    stripFinalNewline: false,
+  });
+}
+
+interface LineSink {
+  line(line: string): void;
+  overflow(bytes: number): void;
+  /** Deliver the head of an over-long line (cut) instead of dropping it. */
+  keepHead?: boolean;
+}
+
+// Splits a stream into lines, holding at most `maxLineBytes` of an unfinished line.
+function readLines(
+  stream: Readable | null,
+  maxLineBytes: number,
+  onClosed: () => void,
+  sink: LineSink,
+): void {
+  if (stream === null) {
+    onClosed();
+    return;
+  }
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let overflowed = false;
+  const push = (part: Buffer): void => {
+    if (overflowed) {
+      pendingBytes += part.length;
+      return;
+    }
+    const room = maxLineBytes - pendingBytes;
+    if (part.length > room) {
+      if (room > 0) pending.push(part.subarray(0, room));
+      pendingBytes += part.length;
+      overflowed = true;
+      if (!sink.keepHead) sink.overflow(pendingBytes);
+      return;
+    }
+    pending.push(part);
+    pendingBytes += part.length;
+  };
+  const endLine = (): void => {
+    if (!overflowed || sink.keepHead) sink.line(Buffer.concat(pending).toString('utf8'));
+    pending = [];
+    pendingBytes = 0;
+    overflowed = false;
+  };
+  stream.on('data', (chunk: Buffer) => {
+    let start = 0;
+    for (let newline = chunk.indexOf(10); newline !== -1; newline = chunk.indexOf(10, start)) {
+      push(chunk.subarray(start, newline));
+      endLine();
+      start = newline + 1;
+    }
+    if (start < chunk.length) push(chunk.subarray(start));
+  });
+  stream.on('error', noop);
+  stream.once('close', () => {
+    if (pendingBytes > 0) endLine();
+    onClosed();
+  });
+}
+
+function spawnFailed(file: string, cause: unknown): RunnerError {
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  return new RunnerError({
+    code: 'SPAWN_FAILED',
+    message: `could not start ${JSON.stringify(file)}: ${reason}`,
+    cause,
+  });
+}
+
+function noop(): void {}
