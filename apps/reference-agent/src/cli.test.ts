@@ -358,7 +358,7 @@ describe('soong-agent hooks validate', () => {
 
 describe('soong-agent hooks list', () => {
   it(
-    'prints rules with hook ids, timeout, on_failure and protocol when given --json',
+    'prints rules with hook ids, timeout, on_failure, protocol and mode when given --json',
     async () => {
       const workspace = makeWorkspace({
         home: {
@@ -375,6 +375,7 @@ describe('soong-agent hooks list', () => {
                     timeout: 5,
                     on_failure: 'deny',
                     protocol: 'claude-code',
+                    mode: 'worker',
                   },
                 ],
               },
@@ -390,7 +391,13 @@ describe('soong-agent hooks list', () => {
       const listed = JSON.parse(result.stdout) as {
         rules: {
           event: string;
-          hooks: { id: string; timeout: number; on_failure: string; protocol: string }[];
+          hooks: {
+            id: string;
+            timeout: number;
+            on_failure: string;
+            protocol: string;
+            mode: string;
+          }[];
         }[];
       };
       expect(listed.rules).toHaveLength(1);
@@ -400,16 +407,19 @@ describe('soong-agent hooks list', () => {
           hook.timeout,
           hook.on_failure,
           hook.protocol,
+          hook.mode,
         ]),
       ).toEqual([
-        ['PreToolUse[0][0]', 30, 'ignore', 'soong'],
-        ['named', 5, 'deny', 'claude-code'],
+        ['PreToolUse[0][0]', 30, 'ignore', 'soong', 'spawn'],
+        ['named', 5, 'deny', 'claude-code', 'worker'],
       ]);
       const text = await runCli(
         ['hooks', 'list', '--home', workspace.home, '--project', workspace.project],
         { env: workspace.env },
       );
-      expect(text.stdout).toContain('named  timeout=5s  on_failure=deny  protocol=claude-code');
+      expect(text.stdout).toContain(
+        'named  timeout=5s  on_failure=deny  protocol=claude-code  mode=worker',
+      );
     },
     TIMEOUT,
   );

@@ -6,7 +6,7 @@ import type {
   RuleIndex,
 } from '@soong-agent/matcher';
 import type { HookEvent } from '@soong-agent/protocol';
-import type { HookProtocol } from './hooks-file-schema.js';
+import type { HookMode, HookProtocol } from './hooks-file-schema.js';
 
 /** One hook command with every default resolved. */
 export interface HookCommandConfig {
@@ -30,6 +30,8 @@ export interface HookCommandConfig {
   onFailure: 'ignore' | 'deny';
   /** The protocol the hook speaks: its `protocol`, else `"soong"` (SPEC §7). */
   protocol: HookProtocol;
+  /** How the hook runs: its `mode`, else `"spawn"` (SPEC §8). */
+  mode: HookMode;
 }
 
 /** One rule of hooks.json with its hooks. */

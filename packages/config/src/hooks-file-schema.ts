@@ -6,6 +6,12 @@ export const HOOK_PROTOCOLS = ['soong', 'claude-code'] as const;
 /** A hook's protocol: `"soong"` (SPEC §2) or `"claude-code"` (SPEC §7). */
 export type HookProtocol = (typeof HOOK_PROTOCOLS)[number];
 
+/** How a hook runs (SPEC §8): a process per call, or one worker process per session. */
+export const HOOK_MODES = ['spawn', 'worker'] as const;
+
+/** A hook's mode: `"spawn"` (a process per call) or `"worker"` (one process per session, SPEC §8). */
+export type HookMode = (typeof HOOK_MODES)[number];
+
 /** The most seconds a hook may run (SPEC §1.1). */
 export const MAX_HOOK_TIMEOUT_SECONDS = 600;
 
@@ -78,6 +84,12 @@ export const HookCommandSchema = z.strictObject({
     .optional()
     .describe(
       '"soong" or "claude-code": the protocol the hook speaks on stdin/stdout (default: "soong"); "claude-code" runs a Claude Code command hook unmodified',
+    ),
+  mode: z
+    .enum(HOOK_MODES)
+    .optional()
+    .describe(
+      '"spawn" or "worker": a process per call (default), or one process per session that answers one JSON line per call (SPEC §8)',
     ),
 });
 

@@ -11,6 +11,7 @@ describe('index', () => {
       'ConfigFileSchema',
       'DEFAULT_HOME_DIRNAME',
       'HOOKS_FILE',
+      'HOOK_MODES',
       'HOOK_PROTOCOLS',
       'HookCommandSchema',
       'HooksFileSchema',

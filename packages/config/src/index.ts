@@ -27,8 +27,10 @@ export {
   type ConfigWarningCode,
 } from './config-warnings.js';
 export {
+  HOOK_MODES,
   HOOK_PROTOCOLS,
   HookCommandSchema,
+  type HookMode,
   type HookProtocol,
   HooksFileSchema,
   MAX_HOOK_TIMEOUT_SECONDS,

@@ -188,6 +188,7 @@ describe('loadConfig', () => {
       timeoutSec: 7,
       onFailure: 'deny',
       protocol: 'soong',
+      mode: 'spawn',
     });
     const second = hooks.rules[2]?.hooks ?? [];
     expect(second.map((hook) => [hook.id, hook.timeoutSec, hook.onFailure])).toEqual([
@@ -438,6 +439,43 @@ describe('loadConfig', () => {
       'soong',
       'soong',
     ]);
+  });
+
+  it('resolves mode per hook, "spawn" by default', () => {
+    layout.write(
+      'hooks.json',
+      hooksJson({
+        PreToolUse: [
+          {
+            hooks: [
+              { type: 'command', command: 'a', mode: 'worker' },
+              { type: 'command', command: 'b', mode: 'spawn' },
+              { type: 'command', command: 'c' },
+            ],
+          },
+        ],
+      }),
+    );
+    const { hooks } = load();
+    expect(hooks.rules[0]?.hooks.map((hook) => hook.mode)).toEqual(['worker', 'spawn', 'spawn']);
+  });
+
+  it('reports a bad mode with its line, column and the allowed values', () => {
+    layout.write(
+      'hooks.json',
+      [
+        '{',
+        '  "version": 1,',
+        '  "hooks": {',
+        '    "Stop": [ { "hooks": [ { "type": "command", "command": "x", "mode": "daemon" } ] } ]',
+        '  }',
+        '}',
+      ].join('\n'),
+    );
+    const error = catchError(() => load());
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect([error.path, error.line, error.column]).toEqual(['hooks.Stop[0].hooks[0].mode', 4, 73]);
+    expect(error.message).toContain('"worker"');
   });
 
   it('reports a bad protocol with its line, column and the allowed values', () => {

@@ -200,6 +200,7 @@ function toHookConfig(
     timeoutSec: hook.timeout ?? options.settings.hooks.default_timeout,
     onFailure: hook.on_failure ?? options.settings.hooks.on_failure,
     protocol: hook.protocol ?? 'soong',
+    mode: hook.mode ?? 'spawn',
   };
   if (hook.name !== undefined) config.name = hook.name;
   if (hook.working_dir !== undefined) {

@@ -92,6 +92,7 @@ export async function listAction(options: CommonOptions & { json?: boolean }): P
       timeout: hook.timeoutSec,
       on_failure: hook.onFailure,
       protocol: hook.protocol,
+      mode: hook.mode,
       ...(hook.workingDir === undefined ? {} : { working_dir: hook.workingDir }),
     })),
   }));
@@ -112,8 +113,9 @@ export async function listAction(options: CommonOptions & { json?: boolean }): P
     for (const hook of rule.hooks) {
       const cwd = hook.working_dir === undefined ? '' : `  working_dir=${hook.working_dir}`;
       const protocol = hook.protocol === 'soong' ? '' : `  protocol=${hook.protocol}`;
+      const mode = hook.mode === 'spawn' ? '' : `  mode=${hook.mode}`;
       process.stdout.write(
-        `  ${hook.id}  timeout=${hook.timeout}s  on_failure=${hook.on_failure}${protocol}${cwd}\n    ${hook.command}\n`,
+        `  ${hook.id}  timeout=${hook.timeout}s  on_failure=${hook.on_failure}${protocol}${mode}${cwd}\n    ${hook.command}\n`,
       );
     }
   }
