@@ -808,6 +808,30 @@ describe('soong-agent run: files that never end', () => {
   );
 });
 
+describe('soong-agent run: /proc files that report 0 bytes and never end', () => {
+  it(
+    'answers read_file and grep on /proc/self/pagemap with bounded reads and finishes the session',
+    async () => {
+      const workspace = makeWorkspace({ project: { 'a.txt': 'a' } });
+      const calls = [
+        { name: 'read_file', input: { path: '/proc/self/pagemap' } },
+        { name: 'grep', input: { pattern: 'x', path: '/proc/self/pagemap' } },
+        { name: 'grep', input: { pattern: '/x/', path: '/proc/self/pagemap' } },
+        { name: 'read_file', input: { path: '/proc/kallsyms' } },
+      ];
+      const result = await runJson(workspace, [{ text: 'x', tool_calls: calls }, { text: 'done' }]);
+      expect(ofType(result.records, 'tool_finished').map((record) => record.is_error)).toEqual([
+        true,
+        false,
+        false,
+        false,
+      ]);
+      expect(ofType(result.records, 'loop_ended')).toMatchObject([{ reason: 'completed' }]);
+    },
+    TIMEOUT,
+  );
+});
+
 describe('soong-agent run: hostile hook output', () => {
   it(
     'fails a 100 MB stdout flood as output_too_large and keeps a 100 MB stderr flood to a bounded tail',

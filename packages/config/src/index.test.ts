@@ -21,6 +21,7 @@ describe('index', () => {
       'checkToolNames',
       'generateConfigJsonSchemas',
       'loadConfig',
+      'readRegularFileSync',
       'resolveAgentHome',
     ]);
   });

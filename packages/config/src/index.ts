@@ -45,6 +45,11 @@ export {
 } from './load-config.js';
 export { MAX_CONFIG_FILE_BYTES } from './read-config-file.js';
 export {
+  type ReadRegularFileSyncOptions,
+  type RegularFileSyncRead,
+  readRegularFileSync,
+} from './read-regular-file.js';
+export {
   DEFAULT_HOME_DIRNAME,
   type ResolveAgentHomeOptions,
   resolveAgentHome,

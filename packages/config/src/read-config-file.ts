@@ -1,6 +1,6 @@
-import fs from 'node:fs';
 import { ConfigError } from './config-error.js';
 import { createIssue } from './issues.js';
+import { type RegularFileSyncRead, readRegularFileSync } from './read-regular-file.js';
 
 /** Larger configuration files are refused rather than read. */
 export const MAX_CONFIG_FILE_BYTES = 16 * 1024 * 1024;
@@ -42,53 +42,41 @@ export function readConfigFile(file: string, homeDir: string): ConfigFileContent
       cause,
     });
   };
-  let descriptor: number;
+  let read: RegularFileSyncRead;
   try {
-    descriptor = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    read = readRegularFileSync(file, { maxBytes: MAX_CONFIG_FILE_BYTES });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? '';
     if (code === 'ENOENT') return undefined;
     return fail(REASONS[code] ?? { problem: code || String(error), fix: 'check the file' }, error);
   }
-  try {
-    const stat = fs.fstatSync(descriptor);
-    if (stat.isDirectory()) return fail(REASONS.EISDIR as { problem: string; fix: string });
-    if (!stat.isFile())
+  if ('problem' in read) {
+    if (read.problem === 'directory')
+      return fail(REASONS.EISDIR as { problem: string; fix: string });
+    if (read.problem === 'not a regular file')
       return fail({ problem: 'not a regular file', fix: 'replace it with a regular file' });
-    if (stat.size > MAX_CONFIG_FILE_BYTES) {
-      return fail({
-        problem: `${stat.size} bytes is too large (at most ${MAX_CONFIG_FILE_BYTES})`,
-        fix: 'this is not a configuration file; replace it',
-      });
-    }
-    let bytes: Buffer;
-    try {
-      bytes = fs.readFileSync(descriptor);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? '';
-      return fail(
-        REASONS[code] ?? { problem: code || String(error), fix: 'check the file' },
-        error,
-      );
-    }
-    let text: string;
-    try {
-      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    } catch (error) {
-      throw new ConfigError({
-        code: 'CONFIG_PARSE_FAILED',
-        issues: [
-          createIssue({
-            file,
-            homeDir,
-            text: { problem: 'not valid UTF-8', fix: 'save the file as UTF-8' },
-          }),
-        ],
-        cause: error,
-      });
-    }
-    return { bytes, text, mode: stat.mode };
-  } finally {
-    fs.closeSync(descriptor);
+    return fail({
+      // `/proc` files report 0 bytes: then only the read found it larger.
+      problem: `${read.size > MAX_CONFIG_FILE_BYTES ? read.size : `more than ${MAX_CONFIG_FILE_BYTES}`} bytes is too large (at most ${MAX_CONFIG_FILE_BYTES})`,
+      fix: 'this is not a configuration file; replace it',
+    });
   }
+  const { bytes, mode } = read;
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch (error) {
+    throw new ConfigError({
+      code: 'CONFIG_PARSE_FAILED',
+      issues: [
+        createIssue({
+          file,
+          homeDir,
+          text: { problem: 'not valid UTF-8', fix: 'save the file as UTF-8' },
+        }),
+      ],
+      cause: error,
+    });
+  }
+  return { bytes, text, mode };
 }

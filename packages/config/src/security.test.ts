@@ -128,6 +128,23 @@ describe('loadConfig', () => {
     expect(configError(load).code).toBe('CONFIG_READ_FAILED');
   });
 
+  it.each(['config.toml', 'hooks.json'])(
+    'throws CONFIG_READ_FAILED after a bounded read when %s is a symlink to /proc/self/pagemap',
+    (name) => {
+      // stat reports 0 bytes; the file is 8 bytes per page of the address space (terabytes).
+      expect(fs.statSync('/proc/self/pagemap').size).toBe(0);
+      fs.symlinkSync('/proc/self/pagemap', path.join(layout.home, name));
+      expect(configError(load).code).toBe('CONFIG_READ_FAILED');
+    },
+  );
+
+  it('reads a /proc file to its end when stat reports 0 bytes and it is under the limit', () => {
+    // /proc/kallsyms: megabytes of text behind a stat size of 0; read whole, then not JSON.
+    expect(fs.statSync('/proc/kallsyms').size).toBe(0);
+    fs.symlinkSync('/proc/kallsyms', path.join(layout.home, 'hooks.json'));
+    expect(configError(load).code).toBe('CONFIG_PARSE_FAILED');
+  });
+
   it('throws CONFIG_READ_FAILED without reading when hooks.json is larger than the limit', () => {
     const file = layout.write('hooks.json', '');
     fs.truncateSync(file, 17 * 1024 * 1024);

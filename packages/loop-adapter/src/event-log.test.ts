@@ -1,14 +1,24 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readEventLog } from './event-log.js';
+import { EVENT_LOG_MAX_BYTES, readEventLog } from './event-log.js';
 import { createJsonlEventSink } from './event-sink.js';
+import { LoopAdapterError } from './loop-adapter-error.js';
 import { buildFreshDist } from './test-helpers/build-dist.js';
 import { useTempDirs } from './test-helpers/temp-dir.js';
 
 const tempDir = useTempDirs();
+function codeOf(read: () => unknown): string | undefined {
+  try {
+    read();
+  } catch (error) {
+    return LoopAdapterError.isInstance(error) ? error.code : 'not a LoopAdapterError';
+  }
+  return undefined;
+}
+
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '__fixtures__');
 
 describe('readEventLog', () => {
@@ -62,6 +72,28 @@ describe('readEventLog', () => {
       records: [],
       invalidLines: [],
     });
+  });
+
+  it('throws EVENT_LOG_UNREADABLE at once when the log is a FIFO, a directory or a symlink', () => {
+    const dir = tempDir();
+    execFileSync('mkfifo', [path.join(dir, 'fifo.jsonl')]);
+    fs.mkdirSync(path.join(dir, 'dir.jsonl'));
+    fs.symlinkSync('/dev/zero', path.join(dir, 'zero.jsonl'));
+    fs.writeFileSync(path.join(dir, 'real.jsonl'), '');
+    fs.symlinkSync(path.join(dir, 'real.jsonl'), path.join(dir, 'link.jsonl'));
+    for (const name of ['fifo.jsonl', 'dir.jsonl', 'zero.jsonl', 'link.jsonl']) {
+      expect(
+        codeOf(() => readEventLog(path.join(dir, name))),
+        name,
+      ).toBe('EVENT_LOG_UNREADABLE');
+    }
+  });
+
+  it('throws EVENT_LOG_UNREADABLE after reading the limit plus one byte when the log is larger', () => {
+    const file = path.join(tempDir(), 'events.jsonl');
+    fs.writeFileSync(file, '');
+    fs.truncateSync(file, EVENT_LOG_MAX_BYTES + 1);
+    expect(codeOf(() => readEventLog(file))).toBe('EVENT_LOG_UNREADABLE');
   });
 });
 

@@ -1,5 +1,6 @@
-import fs from 'node:fs';
+import { type RegularFileSyncRead, readRegularFileSync } from '@soong-agent/config';
 import { type EventRecord, EventRecordSchema } from '@soong-agent/protocol';
+import { LoopAdapterError } from './loop-adapter-error.js';
 
 /** What {@link readEventLog} found in a session log. */
 export interface EventLog {
@@ -11,20 +12,42 @@ export interface EventLog {
   invalidLines: number[];
 }
 
+/** Event logs larger than this are refused by {@link readEventLog} rather than read. */
+export const EVENT_LOG_MAX_BYTES = 128 * 1024 * 1024;
+
 /**
  * Reads a JSON-lines event log. Tolerates a torn last line (a writer killed mid-record) and reports
  * it as `tornLine`; complete lines that do not parse as records are reported in `invalidLines`.
- * A missing file reads as an empty log.
+ * A missing file reads as an empty log. The disk is not trusted: a symlink at `file`, a FIFO, a
+ * device or a file past {@link EVENT_LOG_MAX_BYTES} (read to at most that plus one byte, whatever
+ * `stat` says) is an `EVENT_LOG_UNREADABLE` error, never a hang or an unbounded read.
  */
 export function readEventLog(file: string): EventLog {
-  let text: string;
+  let read: RegularFileSyncRead;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    read = readRegularFileSync(file, { maxBytes: EVENT_LOG_MAX_BYTES, followSymlinks: false });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
-      return { records: [], invalidLines: [] };
-    throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { records: [], invalidLines: [] };
+    throw new LoopAdapterError({
+      code: 'EVENT_LOG_UNREADABLE',
+      message: `cannot read event log ${file}: ${code === 'ELOOP' ? 'it is a symlink (refused)' : (error as Error).message}`,
+      cause: error,
+    });
   }
+  if ('problem' in read) {
+    throw new LoopAdapterError({
+      code: 'EVENT_LOG_UNREADABLE',
+      message: `cannot read event log ${file}: ${
+        read.problem === 'too large'
+          ? `larger than ${EVENT_LOG_MAX_BYTES} bytes`
+          : read.problem === 'directory'
+            ? 'it is a directory'
+            : 'not a regular file (a FIFO, device or socket)'
+      }`,
+    });
+  }
+  const text = read.bytes.toString('utf8');
   const records: EventRecord[] = [];
   const invalidLines: number[] = [];
   const lines = text.split('\n');

@@ -5,6 +5,8 @@ describe('index', () => {
   it('exports exactly the public runtime API when imported', () => {
     expect(Object.keys(api).sort()).toEqual([
       'ABORTED_TOOL_TEXT',
+      'ARTIFACT_READ_MAX_BYTES',
+      'EVENT_LOG_MAX_BYTES',
       'HOOK_LOG_LINES_MAX',
       'HOOK_LOG_LINE_BYTES',
       'HOOK_REASON_BYTES',

@@ -1,4 +1,8 @@
-export { type ArtifactStore, createFileArtifactStore } from './artifact-store.js';
+export {
+  ARTIFACT_READ_MAX_BYTES,
+  type ArtifactStore,
+  createFileArtifactStore,
+} from './artifact-store.js';
 export {
   HOOK_LOG_LINE_BYTES,
   HOOK_LOG_LINES_MAX,
@@ -6,7 +10,7 @@ export {
   HOOK_STDERR_LOG_BYTES,
   type HookRunResult,
 } from './decide-hook-run.js';
-export { type EventLog, readEventLog } from './event-log.js';
+export { EVENT_LOG_MAX_BYTES, type EventLog, readEventLog } from './event-log.js';
 export {
   createJsonlEventSink,
   createMemoryEventSink,

@@ -8,6 +8,7 @@ describe('LOOP_ADAPTER_ERROR_CODES', () => {
       'SINK_CLOSED',
       'ARTIFACT_NOT_FOUND',
       'ARTIFACT_INVALID',
+      'EVENT_LOG_UNREADABLE',
     ]);
   });
 });

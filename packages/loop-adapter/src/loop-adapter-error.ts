@@ -6,6 +6,7 @@ export const LOOP_ADAPTER_ERROR_CODES = [
   'SINK_CLOSED',
   'ARTIFACT_NOT_FOUND',
   'ARTIFACT_INVALID',
+  'EVENT_LOG_UNREADABLE',
 ] as const;
 
 /**
@@ -15,7 +16,9 @@ export const LOOP_ADAPTER_ERROR_CODES = [
  *   option, the value and the fix;
  * - `SINK_CLOSED`: a record was emitted into a closed event sink;
  * - `ARTIFACT_NOT_FOUND`: an artifact was read that the store does not hold;
- * - `ARTIFACT_INVALID`: an artifact ref is malformed, or the stored bytes no longer match its hash.
+ * - `ARTIFACT_INVALID`: an artifact ref is malformed, or the stored file is not a regular file, is a
+ *   symlink, is too large or no longer matches its hash;
+ * - `EVENT_LOG_UNREADABLE`: an event log is a symlink, FIFO, device or directory, or too large to read.
  */
 export type LoopAdapterErrorCode = (typeof LOOP_ADAPTER_ERROR_CODES)[number];
 
@@ -31,7 +34,8 @@ export interface LoopAdapterErrorOptions {
 
 /**
  * The one error class of `@soong-agent/loop-adapter`. Thrown only for misuse (bad options, emitting
- * into a closed sink, reading an artifact that is not there); what hooks and tools do is data.
+ * into a closed sink, reading an artifact that is not there) and for files that cannot be read
+ * safely; what hooks and tools do is data.
  * Check it with {@link LoopAdapterError.isInstance}, which works across duplicate installs.
  */
 export class LoopAdapterError extends Error {

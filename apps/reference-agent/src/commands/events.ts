@@ -1,6 +1,13 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { isSessionId, listSessions, readEventLog, sessionPaths } from '@soong-agent/loop-adapter';
+import {
+  type EventLog,
+  isSessionId,
+  LoopAdapterError,
+  listSessions,
+  readEventLog,
+  sessionPaths,
+} from '@soong-agent/loop-adapter';
 import { resolveLocations } from '../agent/session.js';
 import { CliError, EXIT_CODES } from '../errors.js';
 import type { CommonOptions } from '../program.js';
@@ -45,7 +52,15 @@ export async function eventsAction(
       message: `no event log for session ${id}: ${file} does not exist`,
     });
   }
-  const log = readEventLog(file);
+  let log: EventLog;
+  try {
+    log = readEventLog(file);
+  } catch (error) {
+    if (LoopAdapterError.isInstance(error)) {
+      throw new CliError({ code: 'RUNTIME', message: error.message, cause: error });
+    }
+    throw error;
+  }
   if (options.json === true) {
     for (const record of log.records) process.stdout.write(`${JSON.stringify(record)}\n`);
   } else {

@@ -27,7 +27,8 @@ function failureText(error: unknown): string {
   if (error instanceof ToolInputError) return error.message;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const message = error instanceof Error ? error.message : String(error);
-  return code === undefined ? message : `${code}: ${message}`;
+  // Node's own messages already start with the code ("ENOENT: no such file or directory, ...").
+  return code === undefined || message.startsWith(`${code}:`) ? message : `${code}: ${message}`;
 }
 
 /** Builds an {@link AgentTool} from a spec: input validation, path resolution, errors as results. */
@@ -49,6 +50,9 @@ export function createBuiltInTool(spec: BuiltInToolSpec, context: ToolContext): 
     async execute(input, call) {
       try {
         const values = readToolInput(input, spec.fields);
+        if (spec.pathField !== undefined && values[spec.pathField] === '') {
+          throw new ToolInputError(`invalid input: "${spec.pathField}" must not be empty`);
+        }
         const resolved = callPath(input);
         return await spec.run(values, context, {
           ...call,

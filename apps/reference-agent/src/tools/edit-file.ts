@@ -1,6 +1,8 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import type { BuiltInToolSpec } from './define-tool.js';
 import { writeRefusal } from './paths.js';
+import { READ_FILE_MAX_BYTES } from './read-file.js';
+import { readRegularFile } from './regular-file.js';
 
 function countOccurrences(text: string, needle: string): number {
   let count = 0;
@@ -37,7 +39,17 @@ export const editFileTool: BuiltInToolSpec = {
     const newString = values.new_string as string;
     if (oldString === '')
       return { content: 'invalid input: "old_string" must not be empty', isError: true };
-    const text = await readFile(file, 'utf8');
+    const read = await readRegularFile(file, READ_FILE_MAX_BYTES);
+    if ('problem' in read) {
+      const problem =
+        read.problem === 'too large'
+          ? `larger than ${READ_FILE_MAX_BYTES} bytes; edit_file edits files up to that size`
+          : read.problem === 'directory'
+            ? 'a directory'
+            : 'not a regular file (a device, FIFO, socket or special /proc file)';
+      return { content: `${file} is ${problem}`, isError: true };
+    }
+    const text = read.buffer.toString('utf8');
     const count = countOccurrences(text, oldString);
     if (count !== 1) {
       const problem =

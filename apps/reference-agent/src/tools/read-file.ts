@@ -29,8 +29,8 @@ export const readFileTool: BuiltInToolSpec = {
         read.problem === 'directory'
           ? `${file} is a directory; use list_dir`
           : read.problem === 'too large'
-            ? `${file} is ${read.size} bytes; read_file reads files up to ${READ_FILE_MAX_BYTES} bytes`
-            : `${file} is not a regular file (a device, FIFO or socket); read_file reads regular files only`;
+            ? `${file} is ${read.size > READ_FILE_MAX_BYTES ? `${read.size} bytes` : `larger than ${READ_FILE_MAX_BYTES} bytes`}; read_file reads files up to ${READ_FILE_MAX_BYTES} bytes`
+            : `${file} is not a regular file (a device, FIFO, socket or special /proc file); read_file reads regular files only`;
       return { content, isError: true };
     }
     const buffer = read.buffer;

@@ -1,15 +1,53 @@
 import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 
 /** What {@link readRegularFile} found: the bytes, or why it did not read them. */
 export type RegularFileRead =
   | { buffer: Buffer }
-  | { problem: 'directory' | 'not a regular file' | 'too large'; size: number };
+  | {
+      problem: 'directory' | 'not a regular file' | 'too large';
+      /**
+       * What `stat` reports. For `too large` it may be less than `maxBytes` (or 0): `/proc` files
+       * report 0 and yield far more; the read itself found more than `maxBytes` bytes.
+       */
+      size: number;
+    };
+
+/** Bytes read per `read(2)` call while a file's length is not yet known. */
+const CHUNK_BYTES = 64 * 1024;
+
+/**
+ * Reads at most `maxBytes + 1` bytes from an open handle: the bytes, or `undefined` when there are
+ * more than `maxBytes`. The size `stat` reports is only a hint for the first buffer — `/proc` files
+ * report 0 and never end (`/proc/self/pagemap`), and a file may grow while it is read.
+ */
+async function readAtMost(
+  handle: FileHandle,
+  maxBytes: number,
+  sizeHint: number,
+): Promise<Buffer | undefined> {
+  const limit = maxBytes + 1;
+  let buffer = Buffer.allocUnsafe(Math.min(limit, Math.max(sizeHint + 1, CHUNK_BYTES)));
+  let length = 0;
+  for (;;) {
+    if (length === buffer.length) {
+      if (length === limit) return undefined;
+      const grown = Buffer.allocUnsafe(Math.min(limit, buffer.length * 2));
+      buffer.copy(grown, 0, 0, length);
+      buffer = grown;
+    }
+    const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+    if (bytesRead === 0) break;
+    length += bytesRead;
+  }
+  return length > maxBytes ? undefined : buffer.subarray(0, length);
+}
 
 /**
  * Reads a whole file only when it is a regular file of at most `maxBytes`. Opened without blocking
  * and checked on the open descriptor: a FIFO would block the open forever, and a device such as
  * `/dev/zero` or `/dev/tty` would never end or wait for the user — a model can name any of them.
+ * At most `maxBytes + 1` bytes are read, whatever `stat` says (see {@link readAtMost}).
  */
 export async function readRegularFile(file: string, maxBytes: number): Promise<RegularFileRead> {
   const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -18,7 +56,17 @@ export async function readRegularFile(file: string, maxBytes: number): Promise<R
     if (info.isDirectory()) return { problem: 'directory', size: info.size };
     if (!info.isFile()) return { problem: 'not a regular file', size: info.size };
     if (info.size > maxBytes) return { problem: 'too large', size: info.size };
-    return { buffer: await handle.readFile() };
+    let buffer: Buffer | undefined;
+    try {
+      buffer = await readAtMost(handle, maxBytes, info.size);
+    } catch (error) {
+      // Some /proc files refuse reads of arbitrary lengths (`/proc/self/pagemap`: multiples of 8).
+      if ((error as NodeJS.ErrnoException).code === 'EINVAL') {
+        return { problem: 'not a regular file', size: info.size };
+      }
+      throw error;
+    }
+    return buffer === undefined ? { problem: 'too large', size: info.size } : { buffer };
   } finally {
     await handle.close();
   }

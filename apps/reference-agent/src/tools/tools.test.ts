@@ -89,8 +89,35 @@ describe('read_file', () => {
     expect((await call('read_file', { path: 'a', extra: 1 })).isError).toBe(true);
     expect(await call('read_file', { path: 'missing.txt' })).toMatchObject({
       isError: true,
-      content: expect.stringContaining('ENOENT'),
+      content: expect.stringMatching(/^ENOENT: no such file/),
     });
+  });
+
+  it('returns an input error result when the path is empty', async () => {
+    const { call } = setUp();
+    const inputs: Record<string, Record<string, string>> = {
+      read_file: { path: '' },
+      list_dir: { path: '' },
+      grep: { pattern: 'x', path: '' },
+      write_file: { path: '', content: 'x' },
+      edit_file: { path: '', old_string: 'x', new_string: 'y' },
+    };
+    for (const [tool, input] of Object.entries(inputs)) {
+      expect(await call(tool, input), tool).toEqual({
+        isError: true,
+        content: 'invalid input: "path" must not be empty',
+      });
+    }
+  });
+
+  it('returns a bounded is_error result for /proc/self/pagemap, which stat reports as 0 bytes and never ends', async () => {
+    const { call } = setUp();
+    expect(fs.statSync('/proc/self/pagemap').size).toBe(0);
+    const before = process.memoryUsage().rss;
+    const result = await call('read_file', { path: '/proc/self/pagemap' });
+    expect(result.isError).toBe(true);
+    // The cap is 16 MiB: the agent read at most that much, not the whole address space.
+    expect(process.memoryUsage().rss - before).toBeLessThan(256 * 1024 * 1024);
   });
 });
 
@@ -119,6 +146,18 @@ describe('grep', () => {
     expect(compileGrepPattern('/^to+do$/i')('TOODO')).toBe(true);
     expect(compileGrepPattern('a.c')('abc')).toBe(false);
     expect(compileGrepPattern('a.c')('xa.cx')).toBe(true);
+  });
+
+  it('searches /proc/kallsyms only up to its cap when stat reports 0 bytes', async () => {
+    const { call } = setUp();
+    expect(fs.statSync('/proc/kallsyms').size).toBe(0);
+    // kallsyms holds megabytes, past grep's 1 MiB per-file cap: skipped, as any too-large file.
+    for (const pattern of ['T']) {
+      expect(await call('grep', { pattern, path: '/proc/kallsyms' })).toEqual({
+        content: 'no matches (1 files searched)',
+        isError: false,
+      });
+    }
   });
 
   it('returns an error result when the regex is invalid', async () => {
