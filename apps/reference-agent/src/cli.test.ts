@@ -741,6 +741,57 @@ describe('soong-agent events', () => {
   );
 
   it(
+    'says a SIGKILLed session did not end, names the unfinished hook and tool, prints the records and exits 1',
+    async () => {
+      const workspace = makeWorkspace({ project: { 'a.txt': 'a' } });
+      const pidFile = path.join(workspace.root, 'hook.pid');
+      fs.writeFileSync(
+        path.join(workspace.home, 'hooks.json'),
+        hooksJson({
+          PreToolUse: [
+            {
+              hooks: [
+                {
+                  type: 'command',
+                  command: `echo $$ > '${pidFile}'; exec sleep 600`,
+                  name: 'slow-guard',
+                },
+              ],
+            },
+          ],
+        }),
+      );
+      const script = writeScript(workspace.root, [
+        { text: 'x', tool_calls: [{ name: 'read_file', input: { path: 'a.txt' } }] },
+        { text: 'done' },
+      ]);
+      const base = ['--home', workspace.home, '--project', workspace.project];
+      const agent = startCli(['run', 'go', '--yes', '--model', `scripted:${script}`, ...base], {
+        env: workspace.env,
+      });
+      // Wait (bounded by the test timeout) until the hook runs, then kill the agent outright.
+      while (!fs.existsSync(pidFile) || fs.readFileSync(pidFile, 'utf8').trim() === '') {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      agent.child.kill('SIGKILL');
+      await agent.done;
+      process.kill(Number(fs.readFileSync(pidFile, 'utf8')), 'SIGKILL');
+      const json = await runCli(['events', '--json', ...base], { env: workspace.env });
+      expect(json.code).toBe(1);
+      const records = parseRecords(json.stdout);
+      expect(records.map((record) => record.type)).toContain('hook_started');
+      expect(records.map((record) => record.type)).not.toContain('loop_ended');
+      expect(json.stderr).toContain('loop_ended');
+      expect(json.stderr).toContain('tool read_file (');
+      expect(json.stderr).toContain('hook slow-guard (PreToolUse)');
+      const readable = await runCli(['events', ...base], { env: workspace.env });
+      expect(readable.code).toBe(1);
+      expect(readable.stderr).toContain('hook slow-guard (PreToolUse)');
+    },
+    TIMEOUT,
+  );
+
+  it(
     'exits 1 when the home has no sessions',
     async () => {
       const workspace = makeWorkspace();

@@ -832,6 +832,68 @@ describe('soong-agent run: /proc files that report 0 bytes and never end', () =>
   );
 });
 
+describe('soong-agent events: a hostile disk', () => {
+  async function realSession() {
+    const workspace = makeWorkspace();
+    await runJson(workspace, [{ text: 'hello' }]);
+    const [id] = fs.readdirSync(path.join(workspace.home, 'sessions'));
+    const events = (...args: string[]) =>
+      runCli(['events', ...args, '--json', '--home', workspace.home], { env: workspace.env });
+    return { workspace, id: id as string, events };
+  }
+  const noStack = (stderr: string) => {
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).not.toMatch(/\n\s+at /);
+  };
+
+  it(
+    'refuses a FIFO, a symlink to /dev/zero and a symlinked session folder at once with a one-line error',
+    async () => {
+      const { workspace, id, events } = await realSession();
+      const sessions = path.join(workspace.home, 'sessions');
+      const forge = (name: string) => {
+        fs.mkdirSync(path.join(sessions, name));
+        return path.join(sessions, name, 'events.jsonl');
+      };
+      await promisify(execFile)('mkfifo', [forge('20991231T000000Z-00000f')]);
+      fs.symlinkSync('/dev/zero', forge('20991231T000000Z-00000e'));
+      fs.symlinkSync(path.join(sessions, id), path.join(sessions, '20991231T000000Z-00000d'));
+      for (const name of [
+        '20991231T000000Z-00000f',
+        '20991231T000000Z-00000e',
+        '20991231T000000Z-00000d',
+      ]) {
+        const result = await events(name);
+        expect(result.code, name).toBe(1);
+        expect(result.stdout, name).toBe('');
+        noStack(result.stderr);
+      }
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "does not show a forged far-future session holding another session's records as the latest",
+    async () => {
+      const { workspace, id, events } = await realSession();
+      const forged = path.join(workspace.home, 'sessions', '99991231T235959Z-ffffff');
+      fs.mkdirSync(forged);
+      fs.copyFileSync(
+        path.join(workspace.home, 'sessions', id, 'events.jsonl'),
+        path.join(forged, 'events.jsonl'),
+      );
+      const latest = await events();
+      expect(latest.code).toBe(1);
+      expect(parseRecords(latest.stdout)).toEqual([]);
+      expect(latest.stderr).toContain('another session');
+      const real = await events(id);
+      expect(real.code).toBe(0);
+      expect(ofType(parseRecords(real.stdout), 'loop_ended')).toHaveLength(1);
+    },
+    TIMEOUT,
+  );
+});
+
 describe('soong-agent run: hostile hook output', () => {
   it(
     'fails a 100 MB stdout flood as output_too_large and keeps a 100 MB stderr flood to a bounded tail',

@@ -74,6 +74,20 @@ describe('readEventLog', () => {
     });
   });
 
+  it('leaves out and reports records of another session when given the session id', () => {
+    const file = path.join(tempDir(), 'events.jsonl');
+    const record = (seq: number, session: string) =>
+      `{"seq":${seq},"ts":"2026-12-02T00:00:00.000Z","session_id":"${session}","type":"loop_ended","reason":"completed"}`;
+    fs.writeFileSync(
+      file,
+      [record(1, 'mine'), record(2, 'theirs'), record(3, 'theirs')].join('\n'),
+    );
+    const log = readEventLog(file, { sessionId: 'mine' });
+    expect(log.records.map((r) => r.seq)).toEqual([1]);
+    expect(log.foreignLines).toEqual([2, 3]);
+    expect(readEventLog(file).records).toHaveLength(3);
+  });
+
   it('throws EVENT_LOG_UNREADABLE at once when the log is a FIFO, a directory or a symlink', () => {
     const dir = tempDir();
     execFileSync('mkfifo', [path.join(dir, 'fifo.jsonl')]);

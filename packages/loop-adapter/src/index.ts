@@ -10,7 +10,12 @@ export {
   HOOK_STDERR_LOG_BYTES,
   type HookRunResult,
 } from './decide-hook-run.js';
-export { EVENT_LOG_MAX_BYTES, type EventLog, readEventLog } from './event-log.js';
+export {
+  EVENT_LOG_MAX_BYTES,
+  type EventLog,
+  type ReadEventLogOptions,
+  readEventLog,
+} from './event-log.js';
 export {
   createJsonlEventSink,
   createMemoryEventSink,

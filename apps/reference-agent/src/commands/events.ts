@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import {
   type EventLog,
@@ -8,11 +8,12 @@ import {
   readEventLog,
   sessionPaths,
 } from '@soong-agent/loop-adapter';
+import type { EventRecord } from '@soong-agent/protocol';
 import { resolveLocations } from '../agent/session.js';
-import { CliError, EXIT_CODES } from '../errors.js';
+import { CliError, EXIT_CODES, type ExitCode } from '../errors.js';
 import type { CommonOptions } from '../program.js';
 import { selfCommand } from '../ui/self-command.js';
-import { createTimeline } from '../ui/timeline.js';
+import { createTimeline, printable } from '../ui/timeline.js';
 
 /** Options of `soong-agent events`. */
 export interface EventsCommandOptions extends CommonOptions {
@@ -20,47 +21,96 @@ export interface EventsCommandOptions extends CommonOptions {
   json?: boolean;
 }
 
+/** What a log without `loop_ended` left open: tool calls and hook runs that never closed. */
+export interface UnfinishedWork {
+  tools: { call_id: string; tool: string }[];
+  hooks: { hook_id: string; event: string }[];
+}
+
 /**
- * `soong-agent events [SESSION_ID]`: a session's event log (the latest by default), rendered like
- * the timeline or, with `--json`, as JSON lines. A torn last line (the agent was killed mid-write)
- * and invalid lines are reported on stderr; the complete records are still shown.
+ * The tool calls (`tool_started` without `tool_finished` / `tool_denied`) and hook runs
+ * (`hook_started` without `hook_finished` / `hook_failed`) a log leaves open, in start order.
  */
-export async function eventsAction(
-  sessionId: string | undefined,
-  options: EventsCommandOptions,
-): Promise<number> {
-  const { home } = resolveLocations(options);
-  let id = sessionId;
-  if (id === undefined) {
-    id = listSessions(home).at(-1);
-    if (id === undefined) {
+export function unfinishedWork(records: readonly EventRecord[]): UnfinishedWork {
+  const tools = new Map<string, { call_id: string; tool: string }>();
+  const hooks: { hook_id: string; event: string }[] = [];
+  for (const record of records) {
+    if (record.type === 'tool_started') {
+      tools.set(record.call_id, { call_id: record.call_id, tool: record.tool });
+    } else if (record.type === 'tool_finished' || record.type === 'tool_denied') {
+      tools.delete(record.call_id);
+    } else if (record.type === 'hook_started') {
+      hooks.push({ hook_id: record.hook_id, event: record.event });
+    } else if (record.type === 'hook_finished' || record.type === 'hook_failed') {
+      const open = hooks.findLastIndex(
+        (hook) => hook.hook_id === record.hook_id && hook.event === record.event,
+      );
+      if (open !== -1) hooks.splice(open, 1);
+    }
+  }
+  return { tools: [...tools.values()], hooks };
+}
+
+function chooseSession(home: string, sessionId: string | undefined): string {
+  if (sessionId === undefined) {
+    const latest = listSessions(home).at(-1);
+    if (latest === undefined) {
       throw new CliError({
         code: 'SESSION_NOT_FOUND',
         message: `no sessions in ${path.join(home, 'sessions')}; run \`${selfCommand()} run\` or \`${selfCommand()} demo\` first`,
       });
     }
-  } else if (!isSessionId(id)) {
+    return latest;
+  }
+  if (!isSessionId(sessionId)) {
     throw new CliError({
       code: 'USAGE',
-      message: `"${id}" is not a session id (e.g. 20261202T135512Z-3f9a1c)`,
+      message: `"${printable(sessionId)}" is not a session id (e.g. 20261202T135512Z-3f9a1c)`,
     });
   }
-  const file = sessionPaths(home, id).eventLog;
-  if (!existsSync(file)) {
+  return sessionId;
+}
+
+function readSessionLog(home: string, id: string): { file: string; log: EventLog } {
+  const { dir, eventLog: file } = sessionPaths(home, id);
+  // The folder itself must be a folder: a symlink would let any place on disk pose as a session.
+  const folder = lstatSync(dir, { throwIfNoEntry: false });
+  if (folder !== undefined && !folder.isDirectory()) {
+    throw new CliError({
+      code: 'RUNTIME',
+      message: `${dir} is ${folder.isSymbolicLink() ? 'a symlink' : 'not a folder'}, not a session folder (refused)`,
+    });
+  }
+  if (lstatSync(file, { throwIfNoEntry: false }) === undefined) {
     throw new CliError({
       code: 'SESSION_NOT_FOUND',
       message: `no event log for session ${id}: ${file} does not exist`,
     });
   }
-  let log: EventLog;
   try {
-    log = readEventLog(file);
+    return { file, log: readEventLog(file, { sessionId: id }) };
   } catch (error) {
     if (LoopAdapterError.isInstance(error)) {
       throw new CliError({ code: 'RUNTIME', message: error.message, cause: error });
     }
     throw error;
   }
+}
+
+/**
+ * `soong-agent events [SESSION_ID]`: a session's event log (the latest by default), rendered like
+ * the timeline or, with `--json`, as JSON lines. A torn last line (the agent was killed mid-write)
+ * and invalid lines are reported on stderr; the complete records are still shown. Exit 1 when the
+ * session did not end (no `loop_ended`: killed, crashed or still running — the unfinished tool
+ * calls and hooks are named) or when the log holds records of another session.
+ */
+export async function eventsAction(
+  sessionId: string | undefined,
+  options: EventsCommandOptions,
+): Promise<number> {
+  const { home } = resolveLocations(options);
+  const id = chooseSession(home, sessionId);
+  const { file, log } = readSessionLog(home, id);
   if (options.json === true) {
     for (const record of log.records) process.stdout.write(`${JSON.stringify(record)}\n`);
   } else {
@@ -69,16 +119,32 @@ export async function eventsAction(
     for (const record of log.records) timeline.onRecord(record);
     timeline.close();
   }
+  const warn = (text: string) => process.stderr.write(`soong-agent: ${printable(text)}\n`);
+  let code: ExitCode = EXIT_CODES.ok;
   if (log.invalidLines.length > 0) {
-    process.stderr.write(
-      `soong-agent: ${file}: invalid record on line ${log.invalidLines.join(', ')} (skipped)\n`,
-    );
+    warn(`${file}: invalid record on line ${log.invalidLines.join(', ')} (skipped)`);
   }
   if (log.tornLine !== undefined) {
     const preview = log.tornLine.length > 80 ? `${log.tornLine.slice(0, 80)}…` : log.tornLine;
-    process.stderr.write(
-      `soong-agent: ${file}: the last line is torn (the agent was stopped mid-write); ignored: ${preview}\n`,
-    );
+    warn(`${file}: the last line is torn (the agent was stopped mid-write); ignored: ${preview}`);
   }
-  return EXIT_CODES.ok;
+  const foreign = log.foreignLines ?? [];
+  if (foreign.length > 0) {
+    warn(
+      `${file}: line ${foreign.join(', ')} holds records of another session, not ${id} (copied or forged into this folder; skipped)`,
+    );
+    code = EXIT_CODES.runtime;
+  }
+  if (!log.records.some((record) => record.type === 'loop_ended')) {
+    const open = unfinishedWork(log.records);
+    const parts = [
+      ...open.tools.map((tool) => `tool ${tool.tool} (${tool.call_id})`),
+      ...open.hooks.map((hook) => `hook ${hook.hook_id} (${hook.event})`),
+    ];
+    warn(
+      `session ${id} did not end: no loop_ended record (the agent was killed or crashed, or is still running)${parts.length > 0 ? `; unfinished: ${parts.join(', ')}` : ''}`,
+    );
+    code = EXIT_CODES.runtime;
+  }
+  return code;
 }
