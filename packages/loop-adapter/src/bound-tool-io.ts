@@ -94,6 +94,7 @@ function summarizeStrings(value: unknown, pass: { headBytes: number; tailBytes: 
   return value;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+/** True for a non-null, non-array object (what a tool input must be). */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

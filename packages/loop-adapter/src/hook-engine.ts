@@ -11,7 +11,7 @@ import {
 } from '@soong-agent/protocol';
 import { runCommand } from '@soong-agent/runner';
 import type { ArtifactStore } from './artifact-store.js';
-import { boundToolInput } from './bound-tool-io.js';
+import { boundToolInput, isPlainObject } from './bound-tool-io.js';
 import {
   decideHookRun,
   HOOK_STDERR_LOG_BYTES,
@@ -20,6 +20,7 @@ import {
 } from './decide-hook-run.js';
 import type { EventSink } from './event-sink.js';
 import { checkOption } from './loop-adapter-error.js';
+import { checkHookEvent, checkHookInput, normalizeToolCall } from './normalize-payload.js';
 
 type CommonInputKey =
   | 'protocol_version'
@@ -204,10 +205,21 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
     artifacts,
     explain: (subject) => config.hooks.explain(subject),
     async run(event, payload, runOptions = {}) {
-      if (!config.hooksEnabled) return NO_HOOKS;
+      checkHookEvent(event);
+      if (!isPlainObject(payload)) {
+        checkOption(false, 'payload', payload, `pass the ${event} fields of SPEC §2.1`);
+      }
+      const { callId: givenCallId, signal } = runOptions;
+      checkOption(
+        givenCallId === undefined || (typeof givenCallId === 'string' && givenCallId !== ''),
+        'options.callId',
+        givenCallId,
+        'pass the tool call id, or leave it out',
+      );
       const tool = TOOL_EVENT_NAMES.has(event)
-        ? withRiskTag((payload as { tool: ToolCallInfo }).tool)
+        ? normalizeToolCall((payload as { tool?: unknown }).tool, projectDir)
         : undefined;
+      if (!config.hooksEnabled) return NO_HOOKS;
       const subject: MatchSubject = tool
         ? { event, tool: tool.name, tags: tool.tags, paths: tool.paths, input: tool.input }
         : { event };
@@ -216,10 +228,10 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
 
       const timestamp = new Date().toISOString();
       const fields = await buildInput(event, tool ? { ...payload, tool } : payload);
-      const callId = runOptions.callId ?? tool?.call_id;
+      const callId = givenCallId ?? tool?.call_id;
       const results: HookRunResult[] = [];
       for (const hook of hooks) {
-        const input = {
+        const input: Record<string, unknown> = {
           protocol_version: PROTOCOL_VERSION,
           event,
           session_id: sessionId,
@@ -229,23 +241,19 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
           timestamp,
           ...fields,
         };
+        if (results.length === 0) checkHookInput(event, input);
         const ids: HookRecordIds = { hook_id: hook.id, event, ...optional('call_id', callId) };
-        const result = await runOne(hook, ids, JSON.stringify(input), runOptions.signal);
+        const result = await runOne(hook, ids, JSON.stringify(input), signal);
         results.push(result);
         if (result.decision === 'deny' && !result.ignored) {
           return { decision: 'deny', reason: result.reason as string, hookId: hook.id, results };
         }
-        if (runOptions.signal?.aborted) break;
+        if (signal?.aborted) break;
       }
       const allowed = results.some((result) => result.decision === 'allow');
       return { decision: allowed ? 'allow' : 'none', results };
     },
   };
-}
-
-// SPEC §1.2: a tool's tags always include its risk class.
-function withRiskTag(tool: ToolCallInfo): ToolCallInfo {
-  return tool.tags.includes(tool.risk) ? tool : { ...tool, tags: [tool.risk, ...tool.tags] };
 }
 
 function resolveWorkingDir(workingDir: string | undefined, projectDir: string): string {
