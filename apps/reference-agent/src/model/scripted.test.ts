@@ -61,11 +61,65 @@ describe('parseModelScript', () => {
     );
   });
 
+  it('says for every problem the JSON path, what was expected and what was there', () => {
+    const document = {
+      turns: [
+        {
+          text: null,
+          tool_calls: [{ id: '', input: [1] }],
+          expect: { last_user_message_contains: 1, other: 2 },
+        },
+      ],
+      extra: 1,
+    };
+    expect(() => parseModelScript(document, '/x/s.json')).toThrow(
+      [
+        'invalid scripted model file /x/s.json:',
+        '  turns[0].text: expected a string, got null',
+        '  turns[0].tool_calls[0].id: expected a non-empty string, got the string ""',
+        '  turns[0].tool_calls[0].name: expected a non-empty string, got nothing (the key is missing)',
+        '  turns[0].tool_calls[0].input: expected an object, got an array',
+        '  turns[0].expect.last_user_message_contains: expected a string, got a number',
+        '  turns[0].expect.other: unknown key; expected one of "last_user_message_contains"',
+        '  extra: unknown key; expected one of "$schema", "turns"',
+      ].join('\n'),
+    );
+    expect(() => parseModelScript({ turns: [] }, '/x/s.json')).toThrow(
+      'invalid scripted model file /x/s.json: turns: expected a non-empty array of turns, got an array',
+    );
+    expect(() => parseModelScript(null, '/x/s.json')).toThrow(
+      'invalid scripted model file /x/s.json: expected an object with "turns", got null',
+    );
+  });
+
+  it('passes a tool call input through as written, own __proto__ key included', () => {
+    const input = JSON.parse('{"__proto__": {"x": 1}, "path": "p"}') as Record<string, unknown>;
+    const script = parseModelScript(
+      { $schema: 'x', turns: [{ tool_calls: [{ name: 'a', input }] }] },
+      'f',
+    );
+    expect(script.turns[0]?.toolCalls[0]?.input).toBe(input);
+  });
+
   it('rejects duplicate call ids when two calls share one', () => {
     const document = {
       turns: [{ tool_calls: [{ id: 'x', name: 'a' }] }, { tool_calls: [{ id: 'x', name: 'b' }] }],
     };
     expect(codeOf(() => parseModelScript(document, 'f'))).toBe('SCRIPT_INVALID');
+    const three = {
+      turns: [
+        {
+          tool_calls: [
+            { id: 'x', name: 'a' },
+            { id: 'x', name: 'b' },
+            { id: 'x', name: 'c' },
+          ],
+        },
+      ],
+    };
+    expect(() => parseModelScript(three, 'f')).toThrow(
+      'turns[0].tool_calls[2].id: duplicate call id "x" (also at turns[0].tool_calls[0].id)',
+    );
   });
 
   it('rejects any document that is not an object with a non-empty turns array', () => {

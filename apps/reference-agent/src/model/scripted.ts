@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { z } from 'zod';
 import { CliError } from '../errors.js';
 import { createCallIdGenerator } from './call-ids.js';
 import type { ChatMessage, ModelProvider, ModelRequest, ModelResponse } from './provider.js';
@@ -16,132 +17,126 @@ export interface ModelScript {
   turns: ScriptedTurn[];
 }
 
-type JsonObject = Record<string, unknown>;
-
-function isObject(value: unknown): value is JsonObject {
+function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** What a value is, for "expected …, got …". */
 function describe(value: unknown): string {
+  if (value === undefined) return 'nothing (the key is missing)';
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'string' ? `the string ${JSON.stringify(value)}` : `a ${typeof value}`;
 }
 
-class ScriptProblem extends Error {
-  constructor(
-    readonly path: string,
-    problem: string,
-  ) {
-    super(problem);
-  }
+/** Every issue a schema raises reads `expected <what>, got <the value>`. */
+const expecting = (what: string) => ({
+  error: (issue: { input?: unknown }) => `expected ${what}, got ${describe(issue.input)}`,
+});
+
+/** An object with exactly these keys; an unknown key names the ones allowed. */
+function strictObject<Shape extends z.ZodRawShape>(shape: Shape, what = 'an object') {
+  const allowed = Object.keys(shape)
+    .map((name) => JSON.stringify(name))
+    .join(', ');
+  return z.strictObject(shape, {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `unknown key; expected one of ${allowed}`
+        : `expected ${what}, got ${describe(issue.input)}`,
+  });
 }
 
-function expectKeys(value: JsonObject, path: string, allowed: readonly string[]): void {
-  for (const key of Object.keys(value)) {
-    if (!allowed.includes(key)) {
-      throw new ScriptProblem(
-        path === '' ? key : `${path}.${key}`,
-        `unknown key; expected one of ${allowed.map((name) => JSON.stringify(name)).join(', ')}`,
-      );
-    }
-  }
-}
+const nonEmptyString = z
+  .string(expecting('a non-empty string'))
+  .min(1, expecting('a non-empty string'));
 
-function parseToolCall(value: unknown, path: string): ScriptedTurn['toolCalls'][number] {
-  if (!isObject(value)) throw new ScriptProblem(path, `expected an object, got ${describe(value)}`);
-  expectKeys(value, path, ['id', 'name', 'input']);
-  const { id, name, input } = value;
-  if (typeof name !== 'string' || name === '') {
-    throw new ScriptProblem(`${path}.name`, `expected a non-empty string, got ${describe(name)}`);
-  }
-  if (id !== undefined && (typeof id !== 'string' || id === '')) {
-    throw new ScriptProblem(`${path}.id`, `expected a non-empty string, got ${describe(id)}`);
-  }
-  if (input !== undefined && !isObject(input)) {
-    throw new ScriptProblem(`${path}.input`, `expected an object, got ${describe(input)}`);
-  }
-  return { ...(id === undefined ? {} : { id }), name, input: input ?? {} };
-}
+const toolCallSchema = strictObject({
+  id: nonEmptyString.optional(),
+  name: nonEmptyString,
+  // Passed through as written (a copy would drop an own `__proto__` key the tool should see).
+  input: z.custom<Record<string, unknown>>(isObject, expecting('an object')).optional(),
+});
 
-function parseTurn(value: unknown, path: string): ScriptedTurn {
-  if (!isObject(value)) throw new ScriptProblem(path, `expected an object, got ${describe(value)}`);
-  expectKeys(value, path, ['text', 'tool_calls', 'expect']);
-  const text = value.text ?? '';
-  if (typeof text !== 'string') {
-    throw new ScriptProblem(`${path}.text`, `expected a string, got ${describe(text)}`);
-  }
-  const calls = value.tool_calls ?? [];
-  if (!Array.isArray(calls)) {
-    throw new ScriptProblem(`${path}.tool_calls`, `expected an array, got ${describe(calls)}`);
-  }
-  const turn: ScriptedTurn = {
-    text,
-    toolCalls: calls.map((call, index) => parseToolCall(call, `${path}.tool_calls[${index}]`)),
-  };
-  if (value.expect !== undefined) {
-    const expectation = value.expect;
-    const expectPath = `${path}.expect`;
-    if (!isObject(expectation)) {
-      throw new ScriptProblem(expectPath, `expected an object, got ${describe(expectation)}`);
-    }
-    expectKeys(expectation, expectPath, ['last_user_message_contains']);
-    const contains = expectation.last_user_message_contains;
-    if (contains !== undefined && typeof contains !== 'string') {
-      throw new ScriptProblem(
-        `${expectPath}.last_user_message_contains`,
-        `expected a string, got ${describe(contains)}`,
-      );
-    }
-    turn.expect = contains === undefined ? {} : { lastUserMessageContains: contains };
-  }
-  return turn;
+const turnSchema = strictObject({
+  text: z.string(expecting('a string')).optional(),
+  tool_calls: z.array(toolCallSchema, expecting('an array')).optional(),
+  expect: strictObject({
+    last_user_message_contains: z.string(expecting('a string')).optional(),
+  }).optional(),
+});
+
+/** The scripted-model file (SPEC §6); `$schema` is for editors and may hold anything. */
+const scriptSchema = strictObject(
+  {
+    $schema: z.unknown().optional(),
+    turns: z
+      .array(turnSchema, expecting('a non-empty array of turns'))
+      .min(1, expecting('a non-empty array of turns')),
+  },
+  'an object with "turns"',
+).superRefine((script, context) => {
+  const seen = new Map<string, string>();
+  script.turns.forEach((turn, turnIndex) => {
+    (turn.tool_calls ?? []).forEach((call, callIndex) => {
+      if (call.id === undefined) return;
+      const path = ['turns', turnIndex, 'tool_calls', callIndex, 'id'];
+      const earlier = seen.get(call.id);
+      if (earlier === undefined) {
+        seen.set(call.id, z.core.toDotPath(path));
+        return;
+      }
+      context.addIssue({
+        code: 'custom',
+        path,
+        message: `duplicate call id ${JSON.stringify(call.id)} (also at ${earlier}); call ids are unique in a session`,
+      });
+    });
+  });
+});
+
+/** `path: problem` of an issue; an unknown key is named in the path. */
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const path =
+    issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0] ?? ''] : issue.path;
+  return path.length === 0 ? issue.message : `${z.core.toDotPath(path)}: ${issue.message}`;
 }
 
 /**
  * Validates a parsed scripted-model document. Throws `CliError` `SCRIPT_INVALID` naming the file,
- * the JSON path of the bad value and what was expected.
+ * and for every problem the JSON path of the bad value and what was expected.
  */
 export function parseModelScript(document: unknown, file: string): ModelScript {
-  try {
-    if (!isObject(document)) {
-      throw new ScriptProblem('', `expected an object with "turns", got ${describe(document)}`);
-    }
-    expectKeys(document, '', ['$schema', 'turns']);
-    const turns = document.turns;
-    if (!Array.isArray(turns) || turns.length === 0) {
-      throw new ScriptProblem(
-        'turns',
-        `expected a non-empty array of turns, got ${describe(turns)}`,
-      );
-    }
-    const parsed = turns.map((turn, index) => parseTurn(turn, `turns[${index}]`));
-    const seen = new Map<string, string>();
-    parsed.forEach((turn, turnIndex) => {
-      turn.toolCalls.forEach((call, callIndex) => {
-        if (call.id === undefined) return;
-        const path = `turns[${turnIndex}].tool_calls[${callIndex}].id`;
-        const earlier = seen.get(call.id);
-        if (earlier !== undefined) {
-          throw new ScriptProblem(
-            path,
-            `duplicate call id ${JSON.stringify(call.id)} (also at ${earlier}); call ids are unique in a session`,
-          );
-        }
-        seen.set(call.id, path);
-      });
+  const parsed = scriptSchema.safeParse(document);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map(describeIssue);
+    throw new CliError({
+      code: 'SCRIPT_INVALID',
+      message:
+        problems.length === 1
+          ? `invalid scripted model file ${file}: ${problems[0]}`
+          : `invalid scripted model file ${file}:\n${problems.map((problem) => `  ${problem}`).join('\n')}`,
     });
-    return { file, turns: parsed };
-  } catch (error) {
-    if (error instanceof ScriptProblem) {
-      const where = error.path === '' ? '' : ` ${error.path}:`;
-      throw new CliError({
-        code: 'SCRIPT_INVALID',
-        message: `invalid scripted model file ${file}:${where} ${error.message}`,
-      });
-    }
-    throw error;
   }
+  const turns = parsed.data.turns.map(
+    (turn): ScriptedTurn => ({
+      text: turn.text ?? '',
+      toolCalls: (turn.tool_calls ?? []).map((call) => ({
+        ...(call.id === undefined ? {} : { id: call.id }),
+        name: call.name,
+        input: call.input ?? {},
+      })),
+      ...(turn.expect === undefined
+        ? {}
+        : {
+            expect:
+              turn.expect.last_user_message_contains === undefined
+                ? {}
+                : { lastUserMessageContains: turn.expect.last_user_message_contains },
+          }),
+    }),
+  );
+  return { file, turns };
 }
 
 /** Reads and validates a scripted-model file (SPEC §6). Throws `CliError` `SCRIPT_INVALID`. */

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /** A field of a tool's input object. */
 export interface FieldSpec {
   type: 'string' | 'number' | 'boolean';
@@ -8,25 +10,30 @@ export interface FieldSpec {
 /** Thrown by {@link readToolInput}; the tool turns it into an `is_error` result. */
 export class ToolInputError extends Error {}
 
-/** JSON Schema for an input object with the given fields (no other keys). */
-export function toJsonSchema(fields: Readonly<Record<string, FieldSpec>>): Record<string, unknown> {
-  const properties: Record<string, unknown> = {};
+const FIELD_TYPES = { string: z.string, number: z.number, boolean: z.boolean } as const;
+
+/** The zod schema of an input object with the given fields (no other keys). */
+function inputSchema(fields: Readonly<Record<string, FieldSpec>>) {
+  const shape: Record<string, z.ZodType> = {};
   for (const [name, field] of Object.entries(fields)) {
-    properties[name] = { type: field.type, description: field.description };
+    const base = FIELD_TYPES[field.type]();
+    const type = field.description === '' ? base : base.describe(field.description);
+    shape[name] = field.required ? type : type.optional();
   }
-  return {
-    type: 'object',
-    properties,
-    required: Object.entries(fields)
-      .filter(([, field]) => field.required)
-      .map(([name]) => name),
-    additionalProperties: false,
-  };
+  return z.strictObject(shape);
+}
+
+/** JSON Schema (from zod) for an input object with the given fields (no other keys). */
+export function toJsonSchema(fields: Readonly<Record<string, FieldSpec>>): Record<string, unknown> {
+  // The model gets the schema itself; the `$schema` dialect line is noise to it.
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(inputSchema(fields));
+  return schema;
 }
 
 /**
  * Checks a tool input against its fields: an object, required fields present, each value of its
- * type, no unknown keys. Throws {@link ToolInputError} naming the field.
+ * type, no unknown keys (a `null` counts as absent). Throws {@link ToolInputError} naming every
+ * bad field at once: unknown fields first, then the declared fields in order.
  */
 export function readToolInput(
   input: unknown,
@@ -35,26 +42,27 @@ export function readToolInput(
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     throw new ToolInputError('invalid input: expected a JSON object');
   }
-  const record = input as Record<string, unknown>;
-  for (const key of Object.keys(record)) {
-    if (!(key in fields)) {
-      const known = Object.keys(fields).join(', ') || 'none';
-      throw new ToolInputError(`invalid input: unknown field "${key}" (fields: ${known})`);
-    }
-  }
-  const values: Record<string, string | number | boolean | undefined> = {};
-  for (const [name, field] of Object.entries(fields)) {
-    const value = record[name];
-    if (value === undefined || value === null) {
-      if (field.required) throw new ToolInputError(`invalid input: "${name}" is required`);
+  // Models often send null for an optional field they leave out.
+  const present = Object.fromEntries(
+    Object.entries(input as Record<string, unknown>).filter(([, value]) => value !== null),
+  );
+  const parsed = inputSchema(fields).safeParse(present);
+  if (parsed.success) return parsed.data as Record<string, string | number | boolean | undefined>;
+  const known = Object.keys(fields).join(', ') || 'none';
+  const unknown: string[] = [];
+  const invalid: string[] = [];
+  for (const issue of parsed.error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) unknown.push(`unknown field "${key}" (fields: ${known})`);
       continue;
     }
-    if (typeof value !== field.type || (field.type === 'number' && !Number.isFinite(value))) {
-      throw new ToolInputError(`invalid input: "${name}" must be a ${field.type}`);
-    }
-    values[name] = value as string | number | boolean;
+    const name = String(issue.path[0]);
+    const field = fields[name] as FieldSpec;
+    invalid.push(
+      present[name] === undefined ? `"${name}" is required` : `"${name}" must be a ${field.type}`,
+    );
   }
-  return values;
+  throw new ToolInputError(`invalid input: ${[...unknown, ...invalid].join('; ')}`);
 }
 
 /** The `path` field of an input object when it is a string (for `paths()`, which must not throw). */

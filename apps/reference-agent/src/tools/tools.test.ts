@@ -314,6 +314,19 @@ describe('createDeclarativeTool', () => {
     expect(tool.tags).toEqual(['test']);
   }, 20_000);
 
+  it('shows the model a JSON Schema of the declared parameters', () => {
+    const { context } = setUp();
+    expect(createDeclarativeTool(config, context).inputSchema).toEqual({
+      type: 'object',
+      properties: {
+        'filter-name': { type: 'string', description: 'f' },
+        count: { type: 'number' },
+      },
+      required: ['filter-name'],
+      additionalProperties: false,
+    });
+  });
+
   it('returns an error result without running anything when arguments do not match the parameters', async () => {
     const { context } = setUp();
     const tool = createDeclarativeTool(config, context);
