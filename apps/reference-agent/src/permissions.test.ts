@@ -46,4 +46,31 @@ describe('createPermissionCallback', () => {
     expect((await permission(request('write'))).allow).toBe(false);
     expect(questions).toEqual(['Allow write_file src/a.ts?', 'Allow write_file src/a.ts?']);
   });
+
+  it('asks even for an allowed risk class when a Claude Code hook asked, never for a denied one', async () => {
+    const questions: string[] = [];
+    const hookAsk = { hookId: 'guard', reason: 'touches .env' };
+    const permission = createPermissionCallback({
+      permissions,
+      projectDir: '/p',
+      ask: async (question) => {
+        questions.push(question);
+        return false;
+      },
+    });
+    expect(await permission({ ...request('readonly'), hookAsk })).toEqual({
+      allow: false,
+      reason: 'denied by the user at the prompt',
+    });
+    expect(questions).toEqual(['Allow write_file src/a.ts? (hook guard asked: touches .env)']);
+    expect(await permission({ ...request('dangerous'), hookAsk })).toMatchObject({ allow: false });
+    expect(questions).toHaveLength(1);
+    const headless = createPermissionCallback({ permissions, projectDir: '/p' });
+    expect(await headless({ ...request('readonly'), hookAsk })).toEqual({
+      allow: false,
+      reason: 'hook guard asked: touches .env; no TTY to ask on; pass --yes to allow',
+    });
+    const yes = createPermissionCallback({ permissions, projectDir: '/p', yes: true });
+    expect(await yes({ ...request('readonly'), hookAsk })).toEqual({ allow: true });
+  });
 });

@@ -60,19 +60,28 @@ export function createPermissionCallback(options: {
   ask?: AskUser;
 }): PermissionCallback {
   return async (request) => {
-    const policy = options.permissions[request.risk];
+    const { hookAsk } = request;
+    const configured = options.permissions[request.risk];
+    // A Claude Code hook's "ask" turns an allowed class into a question, never a deny into one.
+    const policy = hookAsk !== undefined && configured === 'allow' ? 'ask' : configured;
     if (policy === 'allow') return { allow: true };
     if (policy === 'deny') {
       return { allow: false, reason: `permissions.${request.risk} = "deny" in config.toml` };
     }
     if (options.yes === true) return { allow: true };
+    const asked = hookAsk === undefined ? '' : ` (hook ${hookAsk.hookId} asked: ${hookAsk.reason})`;
     if (options.ask === undefined) {
       return {
         allow: false,
-        reason: `permission 'ask' for ${request.risk} tools and no TTY to ask on; pass --yes to allow`,
+        reason:
+          hookAsk === undefined
+            ? `permission 'ask' for ${request.risk} tools and no TTY to ask on; pass --yes to allow`
+            : `hook ${hookAsk.hookId} asked: ${hookAsk.reason}; no TTY to ask on; pass --yes to allow`,
       };
     }
-    const allowed = await options.ask(`Allow ${describeCall(request, options.projectDir)}?`);
+    const allowed = await options.ask(
+      `Allow ${describeCall(request, options.projectDir)}?${asked}`,
+    );
     return allowed ? { allow: true } : { allow: false, reason: 'denied by the user at the prompt' };
   };
 }

@@ -1,5 +1,5 @@
 import type { HookEvent } from '@soong-agent/protocol';
-import { RunnerError, type RunResult } from '@soong-agent/runner';
+import { RunnerError } from '@soong-agent/runner';
 import { describe, expect, it } from 'vitest';
 import {
   type DecideHookRunInput,
@@ -8,32 +8,9 @@ import {
   HOOK_REASON_BYTES,
   type HookRunnerOutcome,
 } from './decide-hook-run.js';
+import { ran } from './test-helpers/ran.js';
 
 const HOOK = { id: 'guard', timeoutSec: 5, onFailure: 'ignore' } as const;
-
-function ran(overrides: Partial<RunResult> = {}): HookRunnerOutcome {
-  const stdout = overrides.stdout ?? '';
-  const stderr = overrides.stderr ?? '';
-  return {
-    result: {
-      exitCode: 0,
-      signal: null,
-      timedOut: false,
-      aborted: false,
-      stdout,
-      stderr,
-      stdoutTail: stdout,
-      stderrTail: stderr,
-      stdoutBytes: Buffer.byteLength(stdout),
-      stderrBytes: Buffer.byteLength(stderr),
-      stdoutTruncated: false,
-      stderrTruncated: false,
-      stdoutLimitExceeded: false,
-      durationMs: 12.34,
-      ...overrides,
-    },
-  };
-}
 
 function decide(
   outcome: HookRunnerOutcome,

@@ -46,6 +46,11 @@ export interface HookRunResult {
   failureMessage?: string;
   /** True when a deny on an observe-only event was recorded as `hook_decision_ignored`. */
   ignored?: boolean;
+  /**
+   * True when a Claude Code hook answered `permissionDecision: "ask"` on PreToolUse (SPEC §7): the
+   * permission callback is asked even when the risk class is `allow`; `reason` says why.
+   */
+  ask?: boolean;
   /** Exit code, or null (killed by a signal, or never started). */
   exitCode: number | null;
   /** Signal that ended the hook, or null. */
@@ -93,8 +98,11 @@ export type HookRunRecord =
       decision: 'allow' | 'deny' | 'none';
       reason?: string;
       metadata?: Record<string, unknown>;
+      /** `"ask"`: a Claude Code hook asked for the permission prompt (SPEC §7). */
+      permission_decision?: 'ask';
       duration_ms: number;
-      exit_code: 0;
+      /** 0, or 2 for a Claude Code hook's exit-2 block (SPEC §7). */
+      exit_code: number;
     }
   | {
       type: 'hook_failed';
@@ -122,7 +130,8 @@ export interface HookRunDecision {
 }
 
 // What the hook process left behind, copied into its HookRunResult.
-type Exited = Pick<
+/** @internal */
+export type Exited = Pick<
   HookRunResult,
   'exitCode' | 'signal' | 'stdout' | 'stderr' | 'stdoutBytes' | 'stderrBytes'
 >;
@@ -141,9 +150,21 @@ const BLOCKING: ReadonlySet<string> = new Set(BLOCKING_EVENTS);
  * runner's result alone. A pure function: the engine spawns and writes; this only decides.
  */
 export function decideHookRun(input: DecideHookRunInput): HookRunDecision {
-  const { hook, event } = input;
   const records: HookRunRecord[] = [];
-  const decided = decideOutcome(input, records);
+  return settleHookRun(input, decideOutcome(input, records), records);
+}
+
+/**
+ * The part of a decision every protocol shares: `on_failure = "deny"` turns a failure into a deny,
+ * and a standing deny is recorded as `hook_denied` on a blocking event, `hook_decision_ignored`
+ * elsewhere (SPEC §2.2, §2.3, §5). `records` are the run's records so far, in order.
+ */
+export function settleHookRun(
+  input: Pick<DecideHookRunInput, 'hook' | 'event'>,
+  decided: { result: HookRunResult; reportedUnknownKeys: boolean },
+  records: HookRunRecord[],
+): HookRunDecision {
+  const { hook, event } = input;
   let result = decided.result;
   // SPEC §2.2: with on_failure = "deny" a failure counts as a deny; on an observe-only event that
   // deny changes nothing and is recorded as hook_decision_ignored (SPEC §2.3, §5).
@@ -217,14 +238,7 @@ function decideOutcome(
   }
   // The runner rounds already; a custom runner (tests, benchmarks) may not.
   const durationMs = roundMs(result.durationMs);
-  const exited: Exited = {
-    exitCode: result.exitCode,
-    signal: result.signal,
-    stdout: result.stdoutTail,
-    stderr: result.stderrTail,
-    stdoutBytes: result.stdoutBytes,
-    stderrBytes: result.stderrBytes,
-  };
+  const exited = exitedOf(result);
   const failed = (failure: HookFailureKind, message: string) => ({
     result: fail(failure, message, exited, durationMs),
     reportedUnknownKeys: false,
@@ -315,7 +329,20 @@ function recordLogs(
   }
 }
 
-function boundReason(reason: string): string {
+/** @internal What the hook process left behind (shared with the Claude Code protocol). */
+export function exitedOf(result: RunResult): Exited {
+  return {
+    exitCode: result.exitCode,
+    signal: result.signal,
+    stdout: result.stdoutTail,
+    stderr: result.stderrTail,
+    stdoutBytes: result.stdoutBytes,
+    stderrBytes: result.stderrBytes,
+  };
+}
+
+/** @internal shared with the Claude Code protocol. */
+export function boundReason(reason: string): string {
   if (Buffer.byteLength(reason) <= HOOK_REASON_BYTES) return reason;
   return summarizeText(reason, {
     headBytes: HOOK_REASON_BYTES / 2,
@@ -323,7 +350,8 @@ function boundReason(reason: string): string {
   });
 }
 
-function exitMessage(result: RunResult): string {
+/** @internal shared with the Claude Code protocol. */
+export function exitMessage(result: RunResult): string {
   if (result.exitCode === null) return `hook was killed by ${result.signal ?? 'a signal'}`;
   const base = `hook exited with code ${result.exitCode}`;
   if (result.exitCode !== 2) return base;
@@ -334,7 +362,8 @@ function exitMessage(result: RunResult): string {
 }
 
 // The runner's tail is the real end of stderr, also after a flood past max_output_bytes.
-function stderrLog(result: RunResult): string {
+/** @internal shared with the Claude Code protocol. */
+export function stderrLog(result: RunResult): string {
   const tail = result.stderrTail;
   const dropped = result.stderrBytes - Buffer.byteLength(tail);
   return dropped > 0 ? `[... ${dropped} bytes of stderr not kept ...]\n${tail}` : tail;

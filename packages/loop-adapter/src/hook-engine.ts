@@ -12,6 +12,7 @@ import {
 import { runCommand } from '@soong-agent/runner';
 import type { ArtifactStore } from './artifact-store.js';
 import { boundToolInput, isPlainObject } from './bound-tool-io.js';
+import { decideClaudeCodeRun, toClaudeCodeInput } from './claude-code-protocol.js';
 import {
   decideHookRun,
   HOOK_STDERR_LOG_BYTES,
@@ -21,6 +22,7 @@ import {
 import type { EventSink } from './event-sink.js';
 import { checkOption } from './loop-adapter-error.js';
 import { checkHookEvent, checkHookInput, normalizeToolCall } from './normalize-payload.js';
+import { sessionPaths } from './session.js';
 
 type CommonInputKey =
   | 'protocol_version'
@@ -51,6 +53,12 @@ export interface HookOutcome {
   reason?: string;
   /** The hook whose deny stands. */
   hookId?: string;
+  /**
+   * PreToolUse only, when no deny stands: the first Claude Code hook that answered
+   * `permissionDecision: "ask"` (SPEC §7). The caller asks the permission callback even when the
+   * risk class is `allow` (`executeToolBatch` passes it as `hookAsk`).
+   */
+  ask?: { hookId: string; reason: string };
   /** One entry per hook that ran, in order. */
   results: readonly HookRunResult[];
 }
@@ -97,6 +105,11 @@ export interface HookEngineOptions {
   projectDir?: string | undefined;
   /** Where full tool inputs go when a hook gets a bounded one. @default undefined (no input artifact) */
   artifacts?: ArtifactStore | undefined;
+  /**
+   * `transcript_path` sent to `"protocol": "claude-code"` hooks (SPEC §7); the session keeps the
+   * file current. @default <home>/sessions/<sessionId>/transcript.jsonl
+   */
+  transcriptPath?: string | undefined;
   /** The command runner (for tests and benchmarks). @default runCommand */
   runner?: typeof runCommand | undefined;
 }
@@ -129,6 +142,9 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
   const runner = options.runner ?? runCommand;
   const reportedUnknownKeys = new Set<string>();
   const allowedRoots = [projectDir, agentHome];
+  const transcriptPath = path.resolve(
+    options.transcriptPath ?? sessionPaths(agentHome, sessionId).transcript,
+  );
 
   async function runOne(
     hook: HookCommandConfig,
@@ -151,6 +167,7 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
             SOONG_AGENT_PROJECT_DIR: projectDir,
             SOONG_AGENT_SESSION_ID: sessionId,
             SOONG_AGENT_HOOK_EVENT: ids.event,
+            ...(hook.protocol === 'claude-code' ? { CLAUDE_PROJECT_DIR: projectDir } : {}),
           },
           input: stdin,
           timeoutMs: hook.timeoutSec * 1000,
@@ -164,7 +181,8 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
     } catch (error) {
       ran = { error, durationMs: performance.now() - started };
     }
-    const decided = decideHookRun({
+    const decide = hook.protocol === 'claude-code' ? decideClaudeCodeRun : decideHookRun;
+    const decided = decide({
       hook,
       event: ids.event,
       ran,
@@ -230,7 +248,10 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
       const fields = await buildInput(event, tool ? { ...payload, tool } : payload);
       const callId = givenCallId ?? tool?.call_id;
       const results: HookRunResult[] = [];
+      let ask: HookOutcome['ask'];
+      let claudeCodeStdin: string | undefined;
       for (const hook of hooks) {
+        const ids: HookRecordIds = { hook_id: hook.id, event, ...optional('call_id', callId) };
         const input: Record<string, unknown> = {
           protocol_version: PROTOCOL_VERSION,
           event,
@@ -242,16 +263,28 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
           ...fields,
         };
         if (results.length === 0) checkHookInput(event, input);
-        const ids: HookRecordIds = { hook_id: hook.id, event, ...optional('call_id', callId) };
-        const result = await runOne(hook, ids, JSON.stringify(input), signal);
+        let stdin: string;
+        if (hook.protocol === 'claude-code') {
+          // SPEC §7: one compact JSON line (some scripts `read -r` one line).
+          claudeCodeStdin ??= `${JSON.stringify(
+            toClaudeCodeInput(event, fields, { sessionId, projectDir, transcriptPath }),
+          )}\n`;
+          stdin = claudeCodeStdin;
+        } else {
+          stdin = JSON.stringify(input);
+        }
+        const result = await runOne(hook, ids, stdin, signal);
         results.push(result);
         if (result.decision === 'deny' && !result.ignored) {
           return { decision: 'deny', reason: result.reason as string, hookId: hook.id, results };
         }
+        if (result.ask === true && ask === undefined) {
+          ask = { hookId: hook.id, reason: result.reason ?? `hook ${hook.id} asked` };
+        }
         if (signal?.aborted) break;
       }
       const allowed = results.some((result) => result.decision === 'allow');
-      return { decision: allowed ? 'allow' : 'none', results };
+      return { decision: allowed ? 'allow' : 'none', ...(ask ? { ask } : {}), results };
     },
   };
 }

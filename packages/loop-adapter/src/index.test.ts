@@ -6,6 +6,7 @@ describe('index', () => {
     expect(Object.keys(api).sort()).toEqual([
       'ABORTED_TOOL_TEXT',
       'ARTIFACT_READ_MAX_BYTES',
+      'CLAUDE_CODE_TOOL_NAMES',
       'EVENT_LOG_MAX_BYTES',
       'HOOK_LOG_LINES_MAX',
       'HOOK_LOG_LINE_BYTES',
@@ -17,6 +18,7 @@ describe('index', () => {
       'SUMMARY_HEAD_BYTES',
       'SUMMARY_TAIL_BYTES',
       'UNKNOWN_TOOL_TEXT',
+      'claudeCodeToolName',
       'createFileArtifactStore',
       'createHookEngine',
       'createJsonlEventSink',
@@ -34,6 +36,7 @@ describe('index', () => {
       'runUserPromptSubmit',
       'sessionPaths',
       'summarizeText',
+      'toClaudeCodeToolInput',
     ]);
   });
 });

@@ -4,6 +4,11 @@ export {
   createFileArtifactStore,
 } from './artifact-store.js';
 export {
+  CLAUDE_CODE_TOOL_NAMES,
+  claudeCodeToolName,
+  toClaudeCodeToolInput,
+} from './claude-code-protocol.js';
+export {
   HOOK_LOG_LINE_BYTES,
   HOOK_LOG_LINES_MAX,
   HOOK_REASON_BYTES,

@@ -51,11 +51,12 @@ describe('listSessions', () => {
 });
 
 describe('sessionPaths', () => {
-  it('places the log and artifacts in the session folder when given a home', () => {
+  it('places the log, artifacts and transcript in the session folder when given a home', () => {
     expect(sessionPaths('/h', '20261202T135512Z-3f9a1c')).toEqual({
       dir: '/h/sessions/20261202T135512Z-3f9a1c',
       eventLog: '/h/sessions/20261202T135512Z-3f9a1c/events.jsonl',
       artifacts: '/h/sessions/20261202T135512Z-3f9a1c/artifacts',
+      transcript: '/h/sessions/20261202T135512Z-3f9a1c/transcript.jsonl',
     });
   });
 });

@@ -29,12 +29,19 @@ export interface SessionPaths {
   eventLog: string;
   /** `<home>/sessions/<id>/artifacts` */
   artifacts: string;
+  /** `<home>/sessions/<id>/transcript.jsonl`: Claude Code's line format, for its hooks (SPEC §7) */
+  transcript: string;
 }
 
 /** Where a session keeps its event log and artifacts (SPEC §5). */
 export function sessionPaths(home: string, sessionId: string): SessionPaths {
   const dir = path.join(home, 'sessions', sessionId);
-  return { dir, eventLog: path.join(dir, 'events.jsonl'), artifacts: path.join(dir, 'artifacts') };
+  return {
+    dir,
+    eventLog: path.join(dir, 'events.jsonl'),
+    artifacts: path.join(dir, 'artifacts'),
+    transcript: path.join(dir, 'transcript.jsonl'),
+  };
 }
 
 /** Session ids under `<home>/sessions`, sorted ascending: the latest session is the last one. */

@@ -74,6 +74,11 @@ export type PermissionCallback = (request: {
   tool: ToolDefinition;
   risk: RiskClass;
   paths: string[];
+  /**
+   * Set when a Claude Code hook answered `permissionDecision: "ask"` (SPEC §7): ask the user even
+   * when the risk class is allowed, and tell them that hook `hookId` asked, with `reason`.
+   */
+  hookAsk?: { hookId: string; reason: string };
 }) => Promise<{ allow: true } | { allow: false; reason: string }>;
 
 /** Options of {@link executeToolBatch}. */
@@ -180,7 +185,13 @@ export async function executeToolBatch(
       continue;
     }
 
-    const verdict = await askPermission(permission, { call, tool, risk: tool.risk, paths });
+    const verdict = await askPermission(permission, {
+      call,
+      tool,
+      risk: tool.risk,
+      paths,
+      ...(pre.ask === undefined ? {} : { hookAsk: pre.ask }),
+    });
     if (!verdict.allow) {
       sink.emit({
         type: 'permission_denied',

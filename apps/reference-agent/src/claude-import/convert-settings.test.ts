@@ -2,6 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { convertClaudeSettings, quoteArgument } from './convert-settings.js';
 
+// Claude Code's placeholder, written literally in settings files.
+const PROJECT_DIR_PLACEHOLDER = ['$', '{CLAUDE_PROJECT_DIR}'].join('');
+
 const hook = (command: string, extra: Record<string, unknown> = {}) => ({
   type: 'command',
   command,
@@ -262,7 +265,7 @@ describe('convertClaudeSettings', () => {
           {
             hooks: [
               hook('python3', {
-                args: ['${CLAUDE_PROJECT_DIR}/.claude/hooks/guard.py', "it's", ''],
+                args: [`${PROJECT_DIR_PLACEHOLDER}/.claude/hooks/guard.py`, "it's", ''],
                 timeout: 900,
               }),
               hook('[[ -n "$x" ]] && echo y', { shell: 'bash', timeout: 5, async: false }),
@@ -331,7 +334,7 @@ describe('quoteArgument', () => {
   it('leaves $CLAUDE_PROJECT_DIR expandable and quotes the rest', () => {
     const printed = execFileSync(
       '/bin/sh',
-      ['-c', `printf '%s' ${quoteArgument("${CLAUDE_PROJECT_DIR}/a b/$CLAUDE_PROJECT_DIR'")}`],
+      ['-c', `printf '%s' ${quoteArgument(`${PROJECT_DIR_PLACEHOLDER}/a b/$CLAUDE_PROJECT_DIR'`)}`],
       { env: { CLAUDE_PROJECT_DIR: '/p q' } },
     ).toString();
     expect(printed).toBe("/p q/a b//p q'");

@@ -35,6 +35,7 @@ export interface HookSpec {
   timeout?: number;
   working_dir?: string;
   on_failure?: 'ignore' | 'deny';
+  protocol?: 'soong' | 'claude-code';
 }
 
 /** A rule as written in hooks.json. */

@@ -1,0 +1,126 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createFileArtifactStore } from './artifact-store.js';
+import { recordsOf, setup } from './test-helpers/setup.js';
+import { useTempDirs } from './test-helpers/temp-dir.js';
+import { executeToolBatch, type PermissionCallback, type ToolDefinition } from './tool-batch.js';
+
+const tempDir = useTempDirs();
+const PROCESS_TIMEOUT = 60_000;
+
+const READ_TOOL: ToolDefinition = {
+  name: 'read_file',
+  risk: 'readonly',
+  paths: (input) => [(input as { path: string }).path],
+  execute: async (input) => ({
+    content: `read ${(input as { path: string }).path}`,
+    isError: false,
+  }),
+};
+
+describe('createHookEngine with "protocol": "claude-code"', () => {
+  it(
+    'sends one compact JSON line, sets CLAUDE_PROJECT_DIR and runs in the project dir',
+    async () => {
+      const root = tempDir();
+      const out = path.join(root, 'stdin');
+      const { engine, projectDir, home } = setup(root, {
+        PreToolUse: [
+          {
+            hooks: [
+              {
+                command: `cat > '${out}'; printf '%s\\n%s' "$CLAUDE_PROJECT_DIR" "$PWD" > '${out}.env'`,
+                protocol: 'claude-code',
+              },
+            ],
+          },
+        ],
+      });
+      const outcome = await engine.run('PreToolUse', {
+        tool: {
+          name: 'bash',
+          call_id: 'call_3',
+          input: { command: 'echo "a\nb"', timeout: 2 },
+          risk: 'dangerous',
+          tags: [],
+          paths: [],
+        },
+      });
+      expect(outcome.decision).toBe('none');
+      const stdin = fs.readFileSync(out, 'utf8');
+      expect(stdin.endsWith('\n')).toBe(true);
+      expect(stdin.trimEnd().includes('\n')).toBe(false);
+      expect(JSON.parse(stdin)).toEqual({
+        session_id: '20261202T135512Z-3f9a1c',
+        transcript_path: path.join(home, 'sessions', '20261202T135512Z-3f9a1c', 'transcript.jsonl'),
+        cwd: projectDir,
+        hook_event_name: 'PreToolUse',
+        permission_mode: 'default',
+        tool_name: 'Bash',
+        tool_input: { command: 'echo "a\nb"', timeout: 2000 },
+        tool_use_id: 'call_3',
+      });
+      expect(fs.readFileSync(`${out}.env`, 'utf8')).toBe(`${projectDir}\n${projectDir}`);
+    },
+    PROCESS_TIMEOUT,
+  );
+
+  it(
+    'asks the permission callback with hookAsk when a hook answers ask, and a later deny still wins',
+    async () => {
+      const root = tempDir();
+      const ask = `cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"secrets nearby"}}'`;
+      const denyEnv = `cat | grep -q '"file_path":"[^"]*\\.env"' && { echo 'no .env' >&2; exit 2; }; exit 0`;
+      const { engine, sink } = setup(root, {
+        PreToolUse: [
+          {
+            matcher: 'read_file',
+            hooks: [
+              { command: ask, protocol: 'claude-code', name: 'asker' },
+              { command: denyEnv, protocol: 'claude-code', name: 'env-guard' },
+            ],
+          },
+        ],
+      });
+      const requests: Parameters<PermissionCallback>[0][] = [];
+      const results = await executeToolBatch(
+        [
+          { id: 'c1', name: 'read_file', input: { path: 'README' } },
+          { id: 'c2', name: 'read_file', input: { path: '.env' } },
+        ],
+        {
+          tools: new Map([['read_file', READ_TOOL]]),
+          engine,
+          permission: async (request) => {
+            requests.push(request);
+            return { allow: true };
+          },
+          artifacts: createFileArtifactStore(path.join(root, 'artifacts')),
+          sink,
+        },
+      );
+      expect(results.map((result) => [result.status, result.content])).toEqual([
+        ['ok', 'read README'],
+        ['denied', 'denied by hook env-guard: no .env'],
+      ]);
+      expect(requests.map((request) => [request.call.id, request.hookAsk])).toEqual([
+        ['c1', { hookId: 'asker', reason: 'secrets nearby' }],
+      ]);
+      expect(
+        recordsOf(sink.records, 'hook_finished').map((record) => [
+          record.hook_id,
+          record.decision,
+          record.exit_code,
+          (record as { permission_decision?: string }).permission_decision,
+        ]),
+      ).toEqual([
+        ['asker', 'none', 0, 'ask'],
+        ['env-guard', 'none', 0, undefined],
+        ['asker', 'none', 0, 'ask'],
+        ['env-guard', 'deny', 2, undefined],
+      ]);
+    },
+    PROCESS_TIMEOUT,
+  );
+});
