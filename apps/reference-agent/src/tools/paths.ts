@@ -1,69 +1,33 @@
-import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
+import { isPathInside, type RealpathMemo, realPathOfLongestAncestor } from '@soong-agent/paths';
 
 /** Resolves a tool's `path` input against the project dir. */
 export function resolveToolPath(projectDir: string, input: string): string {
   return path.resolve(projectDir, input);
 }
 
-/** True when `child` is `parent` or lies under it, by whole path segments. */
-export function isPathInside(child: string, parent: string): boolean {
-  const relative = path.relative(parent, child);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-}
-
-/** Symlinks followed in one resolution before giving up, like the kernel's ELOOP limit. */
-const MAX_SYMLINK_HOPS = 40;
-
-/**
- * The path with symlinks resolved: the longest existing ancestor is resolved and the rest
- * appended, so a path that does not exist yet still resolves through a symlinked parent. A dangling
- * symlink is followed too: writing through it creates its target, so the target is where it leads.
- */
-export function realPathOfLongestAncestor(absolute: string, hops = 0): string {
-  const rest: string[] = [];
-  let current = absolute;
-  for (;;) {
-    try {
-      return path.join(realpathSync(current), ...rest.reverse());
-    } catch {
-      const parent = path.dirname(current);
-      if (parent === current) return absolute;
-      const target = danglingLinkTarget(current);
-      if (target !== undefined && hops < MAX_SYMLINK_HOPS) {
-        const realParent = realPathOfLongestAncestor(parent, hops + 1);
-        const followed = path.isAbsolute(target) ? target : `${realParent}${path.sep}${target}`;
-        return path.join(realPathOfLongestAncestor(followed, hops + 1), ...rest.reverse());
-      }
-      rest.push(path.basename(current));
-      current = parent;
-    }
-  }
-}
-
-function danglingLinkTarget(file: string): string | undefined {
-  try {
-    return lstatSync(file).isSymbolicLink() ? readlinkSync(file) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Why a write tool must not touch `target`, or undefined when it may: the agent cannot rewrite its
  * own hooks (any path inside the agent home), and writes stay inside the project dir. Both paths are
- * compared as written and with symlinks resolved, so a symlink cannot dodge the check.
+ * compared as written and with symlinks resolved (dangling links followed), by the same functions
+ * as a hooks.json `path_prefix` (`@soong-agent/paths`), so a symlink cannot dodge the check and the
+ * refusal cannot drift from what a path rule matches.
  */
 export function writeRefusal(
   target: string,
   context: { projectDir: string; agentHome: string },
 ): string | undefined {
-  const forms = [target, realPathOfLongestAncestor(target)];
-  const homes = [context.agentHome, realPathOfLongestAncestor(context.agentHome)];
+  const memo: RealpathMemo = new Map();
+  const absolute = path.resolve(target);
+  const agentHome = path.resolve(context.agentHome);
+  const projectDir = path.resolve(context.projectDir);
+  const forms = [absolute, realPathOfLongestAncestor(absolute, memo)];
+  const homes = [agentHome, realPathOfLongestAncestor(agentHome, memo)];
   if (forms.some((form) => homes.some((home) => isPathInside(form, home)))) {
     return `refused: ${target} is inside the agent home (${context.agentHome}); the agent cannot rewrite its own configuration or hooks`;
   }
-  const projects = [context.projectDir, realPathOfLongestAncestor(context.projectDir)];
+  const projects = [projectDir, realPathOfLongestAncestor(projectDir, memo)];
   const resolved = forms[1] as string;
   if (!projects.some((project) => isPathInside(resolved, project))) {
     return `refused: ${target} is outside the project dir (${context.projectDir}); write tools only write inside the project`;

@@ -173,6 +173,12 @@ describe('write_file', () => {
     expect(fs.readFileSync(path.join(projectDir, 'src/new.ts'), 'utf8')).toBe('x');
   });
 
+  it('writes a file whose name starts with two dots when it lies inside the project', async () => {
+    const { call, projectDir } = setUp();
+    expect((await call('write_file', { path: '..notes', content: 'x' })).isError).toBe(false);
+    expect(fs.readFileSync(path.join(projectDir, '..notes'), 'utf8')).toBe('x');
+  });
+
   it('refuses paths inside the agent home when reached directly, through .. or through a symlink', async () => {
     const { call, projectDir, agentHome } = setUp();
     fs.symlinkSync(agentHome, path.join(projectDir, 'home-link'));
