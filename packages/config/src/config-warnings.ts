@@ -1,5 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import {
+  isPathInside,
+  type RealpathMemo,
+  realPathOfLongestAncestor,
+  resolveUserPath,
+} from '@soong-agent/paths';
 import { BLOCKING_EVENTS } from '@soong-agent/protocol';
 import type { HookRuleConfig } from './compiled-hooks.js';
 import type { HooksFileInput } from './hooks-file-schema.js';
@@ -117,7 +123,8 @@ export function hookWarnings(options: {
   };
   const writableScripts = new Set<string>();
   const projectScripts = new Set<string>();
-  const realProject = realOrResolved(options.projectDir);
+  const memo: RealpathMemo = new Map();
+  const realProject = realPath(options.projectDir, memo);
   for (const rule of options.rules) {
     for (const hook of rule.hooks) {
       const hookPath = ['hooks', rule.event, rule.ruleIndex, 'hooks', hook.hookIndex];
@@ -147,10 +154,7 @@ export function hookWarnings(options: {
         hook.workingDir === undefined
           ? options.projectDir
           : path.resolve(options.projectDir, hook.workingDir);
-      const resolved =
-        written === '~' || written.startsWith('~/')
-          ? path.join(homeDir, written.slice(1))
-          : path.resolve(base, written);
+      const resolved = resolveUserPath(written, base, homeDir);
       const stat = statOnce(resolved);
       if (stat === undefined) {
         warn('COMMAND_NOT_FOUND', 'command', {
@@ -172,8 +176,8 @@ export function hookWarnings(options: {
       }
       // The snapshot covers hooks.json, not the scripts it names: one inside the project can be
       // rewritten by the agent's own write tools in the middle of the session it guards.
-      const realScript = realOrResolved(resolved);
-      if (isAtOrUnder(realScript, realProject) && !projectScripts.has(realScript)) {
+      const realScript = realPath(resolved, memo);
+      if (isPathInside(realScript, realProject) && !projectScripts.has(realScript)) {
         projectScripts.add(realScript);
         warn('COMMAND_IN_PROJECT', 'command', {
           problem: `${written} lies inside the project dir (${realScript}): the agent's own write tools can change what this hook runs, mid-session`,
@@ -191,7 +195,8 @@ export function homeInProjectWarning(
   projectDir: string,
   homeDir: string,
 ): ConfigWarning[] {
-  if (!isAtOrUnder(realOrResolved(home), realOrResolved(projectDir))) return [];
+  const memo: RealpathMemo = new Map();
+  if (!isPathInside(realPath(home, memo), realPath(projectDir, memo))) return [];
   return [
     createWarning({
       code: 'AGENT_HOME_IN_PROJECT',
@@ -205,16 +210,8 @@ export function homeInProjectWarning(
   ];
 }
 
-function isAtOrUnder(target: string, root: string): boolean {
-  const relative = path.relative(root, target);
-  return !(relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative));
-}
-
-function realOrResolved(target: string): string {
-  try {
-    // native: one realpath(3) call, where the JS version lstats every segment.
-    return fs.realpathSync.native(target);
-  } catch {
-    return path.resolve(target);
-  }
+// Where a path really leads, existing or not (a missing agent home reached through a symlinked
+// folder is still inside the project): the rule the write tools refuse with.
+function realPath(target: string, memo: RealpathMemo): string {
+  return realPathOfLongestAncestor(path.resolve(target), memo);
 }

@@ -756,4 +756,12 @@ describe('loadConfig warnings', () => {
     expect(codes(load({ home: nested, projectDir: link }))).toContain('AGENT_HOME_IN_PROJECT');
     expect(codes(load())).not.toContain('AGENT_HOME_IN_PROJECT');
   });
+
+  it('warns AGENT_HOME_IN_PROJECT when a home that does not exist yet is reached through a symlink into the project', () => {
+    const link = path.join(layout.root, 'link-to-project');
+    fs.symlinkSync(layout.projectDir, link);
+    expect(codes(load({ home: path.join(link, 'missing-home') }))).toContain(
+      'AGENT_HOME_IN_PROJECT',
+    );
+  });
 });

@@ -5,6 +5,7 @@ import {
   type RuleIndex,
   type RuleSpec,
 } from '@soong-agent/matcher';
+import { resolveUserPath } from '@soong-agent/paths';
 import { HOOK_EVENTS, type HookEvent } from '@soong-agent/protocol';
 import type { HookCommandConfig, HookRuleConfig } from './compiled-hooks.js';
 import { ConfigError, type ConfigIssue } from './config-error.js';
@@ -16,7 +17,6 @@ import {
 } from './hooks-file-schema.js';
 import { createIssue, type IssueText, type JsonPath, sortIssues } from './issues.js';
 import { isJsonSyntaxError, type JsonDocument, parseJsonDocument } from './json-document.js';
-import { resolveUserPath } from './parse-settings.js';
 import { describeZodIssues } from './zod-issues.js';
 
 /** hooks.json validated and compiled. */

@@ -1,4 +1,4 @@
-import path from 'node:path';
+import { resolveUserPath } from '@soong-agent/paths';
 import { ConfigError, type ConfigIssue } from './config-error.js';
 import { ConfigFileSchema, type Settings } from './config-file-schema.js';
 import { createIssue, sortIssues } from './issues.js';
@@ -75,11 +75,4 @@ export function parseSettings(options: {
     settings.model.script = resolveUserPath(settings.model.script, options.home, homeDir);
   }
   return settings;
-}
-
-/** Expands `~` / `~/…` to the OS home and resolves a relative path against `base`. */
-export function resolveUserPath(value: string, base: string, homeDir: string): string {
-  if (value === '~') return path.resolve(homeDir);
-  if (value.startsWith('~/')) return path.resolve(homeDir, value.slice(2));
-  return path.resolve(base, value);
 }

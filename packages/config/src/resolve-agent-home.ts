@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { expandHome } from '@soong-agent/paths';
 import { ConfigError } from './config-error.js';
 import { createIssue } from './issues.js';
 
@@ -38,9 +39,7 @@ export function resolveAgentHome(options: ResolveAgentHomeOptions = {}): string 
         ? fromEnv
         : undefined;
   if (chosen === undefined) return path.join(homeDir, DEFAULT_HOME_DIRNAME);
-  if (chosen === '~') return homeDir;
-  if (chosen.startsWith('~/')) return path.join(homeDir, chosen.slice(2));
-  return path.resolve(chosen);
+  return path.resolve(expandHome(chosen, homeDir));
 }
 
 /**

@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CompiledHooks, HookCommandConfig, LoadedConfig } from '@soong-agent/config';
 import type { MatchSubject } from '@soong-agent/matcher';
+import { resolveUserPath } from '@soong-agent/paths';
 import {
   type EventRecordBody,
   type HookEvent,
@@ -291,9 +292,7 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
 
 function resolveWorkingDir(workingDir: string | undefined, projectDir: string): string {
   if (workingDir === undefined) return projectDir;
-  if (workingDir === '~') return os.homedir();
-  if (workingDir.startsWith('~/')) return path.join(os.homedir(), workingDir.slice(2));
-  return path.resolve(projectDir, workingDir);
+  return resolveUserPath(workingDir, projectDir, os.homedir());
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
