@@ -1,5 +1,5 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { CliError, EXIT_CODES } from './errors.js';
+import { CliError, diskErrorMessage, EXIT_CODES } from './errors.js';
 
 /** Options every command takes (SPEC §6). */
 export interface CommonOptions {
@@ -156,6 +156,10 @@ export async function main(argv: readonly string[], version: string): Promise<nu
           error.code === 'CONFIG' ? `${error.message}\n` : `soong-agent: ${error.message}\n`,
         );
         exitCode = error.exitCode;
+      } else if (diskErrorMessage(error) !== undefined) {
+        // A full or read-only disk is not a bug: one line, no stack.
+        process.stderr.write(`soong-agent: ${diskErrorMessage(error)}\n`);
+        exitCode = EXIT_CODES.runtime;
       } else {
         process.stderr.write(
           `soong-agent: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,

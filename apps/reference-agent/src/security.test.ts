@@ -6,7 +6,14 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { EventRecord } from '@soong-agent/protocol';
 import { describe, expect, it } from 'vitest';
-import { CLI, makeWorkspace, parseRecords, runCli, writeScript } from './test-helpers/cli.js';
+import {
+  CLI,
+  makeWorkspace,
+  parseRecords,
+  runCli,
+  runShell,
+  writeScript,
+} from './test-helpers/cli.js';
 import { printable, printableLines } from './ui/timeline.js';
 
 // The attacker's side, against the built CLI: secrets in the parent env, planted project
@@ -889,6 +896,59 @@ describe('soong-agent events: a hostile disk', () => {
       const real = await events(id);
       expect(real.code).toBe(0);
       expect(ofType(parseRecords(real.stdout), 'loop_ended')).toHaveLength(1);
+    },
+    TIMEOUT,
+  );
+});
+
+describe('soong-agent run: a full or unwritable agent home', () => {
+  const oneCleanLine = (stderr: string) => {
+    expect(stderr).not.toContain('unexpected error');
+    expect(stderr).not.toMatch(/\n\s+at /);
+  };
+
+  it(
+    'exits 1 with one clean line and a log of whole records when the disk fills mid-session',
+    async () => {
+      const workspace = makeWorkspace({ project: { 'a.txt': 'a' } });
+      // RLIMIT_FSIZE plays the full disk (no mount needed, also as root): writes past 8 KiB fail.
+      const script = writeScript(workspace.root, [
+        { text: 'x'.repeat(3000), tool_calls: [{ name: 'read_file', input: { path: 'a.txt' } }] },
+        { text: 'y'.repeat(3000), tool_calls: [{ name: 'read_file', input: { path: 'a.txt' } }] },
+        { text: 'z'.repeat(3000), tool_calls: [{ name: 'read_file', input: { path: 'a.txt' } }] },
+        { text: 'done' },
+      ]);
+      const args = ['run', 'go', '--yes', '--model', `scripted:${script}`, '--json'];
+      const result = await runShell(
+        `ulimit -f 16; trap '' XFSZ; exec "${process.execPath}" "${CLI}" ${args.join(' ')} --home "${workspace.home}" --project "${workspace.project}"`,
+        { env: workspace.env },
+      );
+      expect(result.code, result.stderr).toBe(1);
+      oneCleanLine(result.stderr);
+      expect(result.stderr).toContain('events.jsonl');
+      const [id] = fs.readdirSync(path.join(workspace.home, 'sessions'));
+      const log = fs.readFileSync(
+        path.join(workspace.home, 'sessions', id as string, 'events.jsonl'),
+        'utf8',
+      );
+      expect(log.endsWith('\n')).toBe(true);
+      const records = parseRecords(log);
+      expect(records.map((record) => record.seq)).toEqual(records.map((_, index) => index + 1));
+      // The records printed with --json are exactly the ones on disk.
+      expect(parseRecords(result.stdout)).toEqual(records);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'exits 1 with one clean line and writes nothing when the sessions folder is a file',
+    async () => {
+      const workspace = makeWorkspace({ home: { sessions: 'not a folder' } });
+      const result = await run(workspace, [{ text: 'hello' }]);
+      expect(result.code).toBe(1);
+      oneCleanLine(result.stderr);
+      expect(result.stderr).toContain('cannot start a session');
+      expect(fs.readFileSync(path.join(workspace.home, 'sessions'), 'utf8')).toBe('not a folder');
     },
     TIMEOUT,
   );

@@ -111,7 +111,7 @@ describe('readEventLog', () => {
   });
 });
 
-describe('readEventLog after a crash', () => {
+describe('readEventLog after a crash or a full disk', () => {
   let dist: ReturnType<typeof buildFreshDist>;
   beforeAll(() => {
     dist = buildFreshDist();
@@ -153,5 +153,26 @@ describe('readEventLog after a crash', () => {
     if (log.tornLine !== undefined) {
       expect(log.tornLine).toBe(text.slice(text.lastIndexOf('\n') + 1));
     }
+  }, 60_000);
+
+  it('cuts a record the full disk took only part of back out, so the log ends with a whole record', async () => {
+    // RLIMIT_FSIZE plays the full disk: the write that crosses it is short, the next one EFBIG.
+    const file = path.join(tempDir(), 'events.jsonl');
+    const script = `ulimit -f 8; trap '' XFSZ; exec "$0" "$@"`;
+    const output = execFileSync(
+      '/bin/sh',
+      ['-c', script, process.execPath, path.join(fixtures, 'full-disk-writer.mjs'), dist.dir, file],
+      { encoding: 'utf8' },
+    );
+    const result = JSON.parse(output) as { written: number; code: string; again: string };
+    expect(result).toMatchObject({ code: 'SINK_WRITE_FAILED', again: 'SINK_WRITE_FAILED' });
+    expect(result.written).toBeGreaterThan(0);
+    const text = fs.readFileSync(file, 'utf8');
+    expect(text.endsWith('\n')).toBe(true);
+    const log = readEventLog(file);
+    expect(log.tornLine).toBeUndefined();
+    expect(log.invalidLines).toEqual([]);
+    expect(log.records.map((r) => r.seq)).toEqual(log.records.map((_, index) => index + 1));
+    expect(log.records).toHaveLength(result.written);
   }, 60_000);
 });

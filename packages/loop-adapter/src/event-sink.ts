@@ -6,7 +6,11 @@ import { checkOption, LoopAdapterError } from './loop-adapter-error.js';
 
 /** Where session records go. `emit` stamps `seq`, `ts` and `session_id` and returns the record. */
 export interface EventSink {
-  /** Appends one record; `seq` starts at 1 and has no gaps. Throws `SINK_CLOSED` after `close`. */
+  /**
+   * Appends one record; `seq` starts at 1 and has no gaps. Throws `SINK_CLOSED` after `close`, and
+   * `SINK_WRITE_FAILED` when the disk refuses the write (full, read-only, a file size limit): the
+   * partial line is cut off again, and every later `emit` throws the same error.
+   */
   emit(record: EventRecordBody): EventRecord;
   /** Flushes (fsync for files) and closes. Idempotent. */
   close(): Promise<void>;
@@ -22,8 +26,9 @@ export interface JsonlEventSinkOptions {
 
 /**
  * An append-only JSON-lines log: the folder is created with mode 0700, the file with 0600, each
- * record is one `write` of one whole line, and `close` fsyncs. Appending to an existing log
- * continues its `seq`.
+ * record is one `write` of one whole line (short writes are continued; a failed one is truncated
+ * away, so no torn record sits between whole ones), and `close` fsyncs. Appending to an existing
+ * log continues its `seq`.
  */
 export function createJsonlEventSink(file: string, options: JsonlEventSinkOptions): EventSink {
   checkOption(
@@ -49,13 +54,41 @@ export function createJsonlEventSink(file: string, options: JsonlEventSinkOption
   }
   const { O_WRONLY, O_APPEND, O_CREAT, O_NOFOLLOW } = fs.constants;
   let fd: number | undefined = fs.openSync(file, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW, 0o600);
-  if (needsNewline) fs.writeSync(fd, '\n');
+  // Where the next record starts: a write that fails is cut back to here, so the log never holds
+  // half a record followed by whole ones.
+  let size = fs.fstatSync(fd).size;
+  let failure: LoopAdapterError | undefined;
+  const append = (descriptor: number, text: string) => {
+    if (failure !== undefined) throw failure;
+    const bytes = Buffer.from(text, 'utf8');
+    let written = 0;
+    try {
+      // One write(2) is one whole line on a healthy disk; a full one (or a file size limit) can
+      // take part of it and then fail: keep writing until all of it is there or an error says why.
+      while (written < bytes.length) {
+        const count = fs.writeSync(descriptor, bytes, written, bytes.length - written);
+        if (count === 0) throw Object.assign(new Error('wrote 0 bytes'), { code: 'EIO' });
+        written += count;
+      }
+    } catch (error) {
+      try {
+        fs.ftruncateSync(descriptor, size);
+      } catch {
+        // The log keeps a torn last line; readers tolerate that, and nothing follows it.
+      }
+      failure = writeFailedError(file, error);
+      throw failure;
+    }
+    size += written;
+  };
+  if (needsNewline) append(fd, '\n');
   const { sessionId, onRecord } = options;
   return {
     emit(body) {
       if (fd === undefined) throw closedError(file);
-      const record = stamp(body, ++seq, sessionId);
-      fs.writeSync(fd, `${JSON.stringify(record)}\n`);
+      const record = stamp(body, seq + 1, sessionId);
+      append(fd, `${JSON.stringify(record)}\n`);
+      seq += 1;
       onRecord?.(record);
       return record;
     },
@@ -65,11 +98,22 @@ export function createJsonlEventSink(file: string, options: JsonlEventSinkOption
       fd = undefined;
       try {
         fs.fsyncSync(closing);
+      } catch (error) {
+        throw failure ?? writeFailedError(file, error);
       } finally {
         fs.closeSync(closing);
       }
     },
   };
+}
+
+function writeFailedError(file: string, error: unknown): LoopAdapterError {
+  const reason = error instanceof Error ? error.message : String(error);
+  return new LoopAdapterError({
+    code: 'SINK_WRITE_FAILED',
+    message: `cannot write the event log ${file}: ${reason} (is the disk full or read-only?); the log ends with the last whole record`,
+    cause: error,
+  });
 }
 
 /** Options of {@link createMemoryEventSink}. */

@@ -6,6 +6,7 @@ describe('LOOP_ADAPTER_ERROR_CODES', () => {
     expect(LOOP_ADAPTER_ERROR_CODES).toEqual([
       'INVALID_OPTIONS',
       'SINK_CLOSED',
+      'SINK_WRITE_FAILED',
       'ARTIFACT_NOT_FOUND',
       'ARTIFACT_INVALID',
       'EVENT_LOG_UNREADABLE',

@@ -4,6 +4,7 @@ const BRAND = Symbol.for('@soong-agent/loop-adapter/LoopAdapterError');
 export const LOOP_ADAPTER_ERROR_CODES = [
   'INVALID_OPTIONS',
   'SINK_CLOSED',
+  'SINK_WRITE_FAILED',
   'ARTIFACT_NOT_FOUND',
   'ARTIFACT_INVALID',
   'EVENT_LOG_UNREADABLE',
@@ -15,6 +16,7 @@ export const LOOP_ADAPTER_ERROR_CODES = [
  *   log path, an `engine.run` payload that is not what the event needs…); the message names the
  *   option, the value and the fix;
  * - `SINK_CLOSED`: a record was emitted into a closed event sink;
+ * - `SINK_WRITE_FAILED`: the disk refused an event log write (full, read-only, a file size limit);
  * - `ARTIFACT_NOT_FOUND`: an artifact was read that the store does not hold;
  * - `ARTIFACT_INVALID`: an artifact ref is malformed, or the stored file is not a regular file, is a
  *   symlink, is too large or no longer matches its hash;

@@ -23,7 +23,7 @@ import {
 } from '@soong-agent/loop-adapter';
 import type { EventRecord } from '@soong-agent/protocol';
 import { killAllRuns } from '@soong-agent/runner';
-import { CliError } from '../errors.js';
+import { CliError, diskErrorMessage } from '../errors.js';
 import type { ModelProvider } from '../model/provider.js';
 import { createToolRegistry } from '../tools/registry.js';
 import type { AgentTool, ToolContext } from '../tools/types.js';
@@ -137,11 +137,22 @@ export async function runSession(options: RunSessionOptions): Promise<SessionOut
   // Built before the session dir exists: a bad [[tools]] entry is exit 2 with nothing written.
   const tools = createToolRegistry(toolContextFor(config, sessionId), config.settings);
   const paths = sessionPaths(config.home, sessionId);
-  mkdirSync(paths.dir, { recursive: true, mode: 0o700 });
-  const sink: EventSink = createJsonlEventSink(paths.eventLog, {
-    sessionId,
-    ...(options.onRecord === undefined ? {} : { onRecord: options.onRecord }),
-  });
+  let sink: EventSink;
+  try {
+    mkdirSync(paths.dir, { recursive: true, mode: 0o700 });
+    sink = createJsonlEventSink(paths.eventLog, {
+      sessionId,
+      ...(options.onRecord === undefined ? {} : { onRecord: options.onRecord }),
+    });
+  } catch (error) {
+    const message = diskErrorMessage(error);
+    if (message === undefined) throw error;
+    throw new CliError({
+      code: 'RUNTIME',
+      message: `cannot start a session in ${config.home}: ${message}`,
+      cause: error,
+    });
+  }
   try {
     const artifacts = createFileArtifactStore(paths.artifacts);
     const engine = createHookEngine({
