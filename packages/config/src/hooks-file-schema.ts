@@ -52,46 +52,60 @@ const EditorMatcherSchema = z
   .describe('which occurrences of the event the rule applies to (absent: all)');
 
 /** One hook command of a rule, as written in hooks.json. */
-export const HookCommandSchema = z.strictObject({
-  type: z.literal('command').describe('the hook kind, "command" (the only one)'),
-  command: z.string().regex(/\S/).describe('a non-empty shell command, run by /bin/sh -c'),
-  name: z
-    .string()
-    .regex(/\S/)
-    .optional()
-    .describe('a unique name, used as the hook id in logs (default: <Event>[<rule>][<hook>])'),
-  timeout: z
-    .number()
-    .gt(0)
-    .lte(MAX_HOOK_TIMEOUT_SECONDS)
-    .optional()
-    .describe('a number of seconds > 0 and ≤ 600 (default: hooks.default_timeout of config.toml)'),
-  working_dir: z
-    .string()
-    .regex(/\S/)
-    .optional()
-    .describe(
-      'the directory the hook runs in: relative to the project dir, absolute or ~/…; it must lie inside the project dir or the agent home',
-    ),
-  on_failure: z
-    .enum(['ignore', 'deny'])
-    .optional()
-    .describe(
-      '"ignore" or "deny": what a failed hook means (default: hooks.on_failure of config.toml)',
-    ),
-  protocol: z
-    .enum(HOOK_PROTOCOLS)
-    .optional()
-    .describe(
-      '"soong" or "claude-code": the protocol the hook speaks on stdin/stdout (default: "soong"); "claude-code" runs a Claude Code command hook unmodified',
-    ),
-  mode: z
-    .enum(HOOK_MODES)
-    .optional()
-    .describe(
-      '"spawn" or "worker": a process per call (default), or one process per session that answers one JSON line per call (SPEC §8)',
-    ),
-});
+export const HookCommandSchema = z
+  .strictObject({
+    type: z.literal('command').describe('the hook kind, "command" (the only one)'),
+    command: z.string().regex(/\S/).describe('a non-empty shell command, run by /bin/sh -c'),
+    name: z
+      .string()
+      .regex(/\S/)
+      .optional()
+      .describe('a unique name, used as the hook id in logs (default: <Event>[<rule>][<hook>])'),
+    timeout: z
+      .number()
+      .gt(0)
+      .lte(MAX_HOOK_TIMEOUT_SECONDS)
+      .optional()
+      .describe(
+        'a number of seconds > 0 and ≤ 600 (default: hooks.default_timeout of config.toml)',
+      ),
+    working_dir: z
+      .string()
+      .regex(/\S/)
+      .optional()
+      .describe(
+        'the directory the hook runs in: relative to the project dir, absolute or ~/…; it must lie inside the project dir or the agent home',
+      ),
+    on_failure: z
+      .enum(['ignore', 'deny'])
+      .optional()
+      .describe(
+        '"ignore" or "deny": what a failed hook means (default: hooks.on_failure of config.toml)',
+      ),
+    protocol: z
+      .enum(HOOK_PROTOCOLS)
+      .optional()
+      .describe(
+        '"soong" or "claude-code": the protocol the hook speaks on stdin/stdout (default: "soong"); "claude-code" runs a Claude Code command hook unmodified',
+      ),
+    mode: z
+      .enum(HOOK_MODES)
+      .optional()
+      .describe(
+        '"spawn" or "worker": a process per call (default), or one process per session that answers one JSON line per call (SPEC §8)',
+      ),
+  })
+  .superRefine((hook, context) => {
+    // A Claude Code hook reads one payload and exits; the worker wire (SPEC §8) is ours alone.
+    if (hook.mode === 'worker' && hook.protocol === 'claude-code') {
+      context.addIssue({
+        code: 'custom',
+        path: ['mode'],
+        message:
+          '"mode": "worker" speaks soong-agent\'s worker protocol (SPEC §8), which a "claude-code" hook does not: remove "mode" or the "protocol" key',
+      });
+    }
+  });
 
 function createRuleSchema(matcher: z.ZodType | undefined) {
   const hooks = z

@@ -478,6 +478,21 @@ describe('loadConfig', () => {
     expect(error.message).toContain('"worker"');
   });
 
+  it('rejects mode worker on a claude-code hook with the position of mode', () => {
+    layout.write(
+      'hooks.json',
+      hooksJson({
+        Stop: [
+          { hooks: [{ type: 'command', command: 'x', protocol: 'claude-code', mode: 'worker' }] },
+        ],
+      }),
+    );
+    const error = catchError(() => load());
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.path).toBe('hooks.Stop[0].hooks[0].mode');
+    expect(error.line).toBeGreaterThan(1);
+  });
+
   it('reports a bad protocol with its line, column and the allowed values', () => {
     layout.write(
       'hooks.json',

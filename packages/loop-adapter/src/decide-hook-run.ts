@@ -70,7 +70,25 @@ export interface HookRunResult {
 /** What the runner gave back for one hook: its result, or what it rejected with (nothing ran). */
 export type HookRunnerOutcome =
   | { result: RunResult }
-  | { error: unknown /** Wall time until the rejection. */; durationMs: number };
+  | { error: unknown /** Wall time until the rejection. */; durationMs: number }
+  | { failed: FailedHookRun };
+
+/**
+ * A run that failed in a way only a worker hook can (SPEC §8): the worker exited while serving the
+ * call or cannot be restarted (`worker_exited`), or it answered with a line that is not a response
+ * to the call (`protocol_error`).
+ */
+export interface FailedHookRun {
+  failure: HookFailureKind;
+  message: string;
+  exitCode: number | null;
+  signal: string | null;
+  durationMs: number;
+  /** The worker's stderr since the previous call (its end). */
+  stderr: string;
+  /** All bytes of that stderr. */
+  stderrBytes: number;
+}
 
 /** Everything {@link decideHookRun} needs: no clock, no I/O. */
 export interface DecideHookRunInput {
@@ -220,6 +238,24 @@ function decideOutcome(
     warnings.push({ type: 'hook_log', source: 'warning', message });
   };
 
+  if ('failed' in ran) {
+    const { failed } = ran;
+    if (failed.stderrBytes > 0) {
+      records.push({ type: 'hook_log', source: 'stderr', message: stderrLog(failed) });
+    }
+    const exited: Exited = {
+      exitCode: failed.exitCode,
+      signal: failed.signal,
+      stdout: '',
+      stderr: failed.stderr,
+      stdoutBytes: 0,
+      stderrBytes: failed.stderrBytes,
+    };
+    return {
+      result: fail(failed.failure, failed.message, exited, roundMs(failed.durationMs)),
+      reportedUnknownKeys: false,
+    };
+  }
   if (!('result' in ran)) {
     const kind: HookFailureKind =
       RunnerError.isInstance(ran.error) && ran.error.code === 'CWD_INVALID'
@@ -363,8 +399,10 @@ export function exitMessage(result: RunResult): string {
 
 // The runner's tail is the real end of stderr, also after a flood past max_output_bytes.
 /** @internal shared with the Claude Code protocol. */
-export function stderrLog(result: RunResult): string {
-  const tail = result.stderrTail;
+export function stderrLog(
+  result: { stderrTail: string; stderrBytes: number } | FailedHookRun,
+): string {
+  const tail = 'stderrTail' in result ? result.stderrTail : result.stderr;
   const dropped = result.stderrBytes - Buffer.byteLength(tail);
   return dropped > 0 ? `[... ${dropped} bytes of stderr not kept ...]\n${tail}` : tail;
 }

@@ -66,6 +66,7 @@ describe('createHookEngine', () => {
       expect(fs.readFileSync(`${out}.env`, 'utf8').split('\n')).toEqual([
         `SOONG_AGENT_HOME=${home}`,
         `SOONG_AGENT_HOOK_EVENT=${event}`,
+        'SOONG_AGENT_HOOK_MODE=spawn',
         `SOONG_AGENT_PROJECT_DIR=${projectDir}`,
         'SOONG_AGENT_SESSION_ID=20261202T135512Z-3f9a1c',
         'ARGC=1',

@@ -21,9 +21,10 @@ import {
   type HookRunResult,
 } from './decide-hook-run.js';
 import type { EventSink } from './event-sink.js';
-import { checkOption } from './loop-adapter-error.js';
+import { checkOption, LoopAdapterError } from './loop-adapter-error.js';
 import { checkHookEvent, checkHookInput, normalizeToolCall } from './normalize-payload.js';
 import { sessionPaths } from './session.js';
+import { createWorkerPool, type WorkerRecord } from './worker-pool.js';
 
 type CommonInputKey =
   | 'protocol_version'
@@ -92,6 +93,12 @@ export interface HookEngine {
   readonly projectDir: string;
   /** The artifact store for large tool inputs, when given. */
   readonly artifacts: ArtifactStore | undefined;
+  /**
+   * Ends the session's worker hooks (SPEC §8: stdin closed, then SIGTERM and SIGKILL to each
+   * group; `worker_stopped` recorded with reason `session_end`). Idempotent; `run` afterwards
+   * throws `LoopAdapterError` `ENGINE_CLOSED`. Call it at session end, before closing the sink.
+   */
+  close(): Promise<void>;
 }
 
 /** Options of {@link createHookEngine}. */
@@ -146,6 +153,51 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
   const transcriptPath = path.resolve(
     options.transcriptPath ?? sessionPaths(agentHome, sessionId).transcript,
   );
+  const baseEnv = {
+    SOONG_AGENT_HOME: agentHome,
+    SOONG_AGENT_PROJECT_DIR: projectDir,
+    SOONG_AGENT_SESSION_ID: sessionId,
+  };
+  const emitWorkerRecord = (ids: HookRecordIds, record: WorkerRecord): void => {
+    sink.emit({ ...record, hook_id: ids.hook_id, event: ids.event } as EventRecordBody);
+  };
+  const workers = createWorkerPool({
+    maxLineBytes: config.settings.runner.max_output_bytes,
+    stderrTailBytes: HOOK_STDERR_LOG_BYTES,
+    emit: (hookId, event, record) => emitWorkerRecord({ hook_id: hookId, event }, record),
+  });
+  let closed = false;
+
+  async function callWorker(
+    hook: HookCommandConfig,
+    ids: HookRecordIds,
+    stdin: string,
+    signal: AbortSignal | undefined,
+  ): Promise<{ ran: HookRunnerOutcome; after: WorkerRecord[] }> {
+    const started = performance.now();
+    try {
+      return await workers.call({
+        hook,
+        event: ids.event,
+        start: {
+          command: hook.command,
+          cwd: resolveWorkingDir(hook.workingDir, projectDir),
+          allowedRoots,
+          envAllowlist: config.envAllowlist,
+          env: { ...baseEnv, SOONG_AGENT_HOOK_MODE: 'worker' },
+          killGraceMs: config.settings.runner.kill_grace_ms,
+        },
+        input: stdin,
+        signal,
+        // worker_started comes before the hook run it was started for (SPEC §8: around it).
+        onStarted: (record) => emitWorkerRecord(ids, record),
+        onReady: () => sink.emit({ type: 'hook_started', ...ids, command: hook.command }),
+      });
+    } catch (error) {
+      sink.emit({ type: 'hook_started', ...ids, command: hook.command });
+      return { ran: { error, durationMs: performance.now() - started }, after: [] };
+    }
+  }
 
   async function runOne(
     hook: HookCommandConfig,
@@ -153,6 +205,12 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
     stdin: string,
     signal: AbortSignal | undefined,
   ): Promise<HookRunResult> {
+    if (hook.mode === 'worker') {
+      const { ran, after } = await callWorker(hook, ids, stdin, signal);
+      const result = decideAndRecord(hook, ids, ran);
+      for (const record of after) emitWorkerRecord(ids, record);
+      return result;
+    }
     sink.emit({ type: 'hook_started', ...ids, command: hook.command });
     const started = performance.now();
     let ran: HookRunnerOutcome;
@@ -164,10 +222,9 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
           allowedRoots,
           envAllowlist: config.envAllowlist,
           env: {
-            SOONG_AGENT_HOME: agentHome,
-            SOONG_AGENT_PROJECT_DIR: projectDir,
-            SOONG_AGENT_SESSION_ID: sessionId,
+            ...baseEnv,
             SOONG_AGENT_HOOK_EVENT: ids.event,
+            SOONG_AGENT_HOOK_MODE: 'spawn',
             ...(hook.protocol === 'claude-code' ? { CLAUDE_PROJECT_DIR: projectDir } : {}),
           },
           input: stdin,
@@ -182,6 +239,14 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
     } catch (error) {
       ran = { error, durationMs: performance.now() - started };
     }
+    return decideAndRecord(hook, ids, ran);
+  }
+
+  function decideAndRecord(
+    hook: HookCommandConfig,
+    ids: HookRecordIds,
+    ran: HookRunnerOutcome,
+  ): HookRunResult {
     const decide = hook.protocol === 'claude-code' ? decideClaudeCodeRun : decideHookRun;
     const decided = decide({
       hook,
@@ -223,7 +288,17 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
     projectDir,
     artifacts,
     explain: (subject) => config.hooks.explain(subject),
+    close() {
+      closed = true;
+      return workers.close();
+    },
     async run(event, payload, runOptions = {}) {
+      if (closed) {
+        throw new LoopAdapterError({
+          code: 'ENGINE_CLOSED',
+          message: `engine.run("${event}") after engine.close(): create a new engine for a new session`,
+        });
+      }
       checkHookEvent(event);
       if (!isPlainObject(payload)) {
         checkOption(false, 'payload', payload, `pass the ${event} fields of SPEC §2.1`);

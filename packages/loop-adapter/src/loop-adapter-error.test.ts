@@ -10,6 +10,7 @@ describe('LOOP_ADAPTER_ERROR_CODES', () => {
       'ARTIFACT_NOT_FOUND',
       'ARTIFACT_INVALID',
       'EVENT_LOG_UNREADABLE',
+      'ENGINE_CLOSED',
     ]);
   });
 });

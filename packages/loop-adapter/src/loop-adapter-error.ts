@@ -8,6 +8,7 @@ export const LOOP_ADAPTER_ERROR_CODES = [
   'ARTIFACT_NOT_FOUND',
   'ARTIFACT_INVALID',
   'EVENT_LOG_UNREADABLE',
+  'ENGINE_CLOSED',
 ] as const;
 
 /**
@@ -20,7 +21,8 @@ export const LOOP_ADAPTER_ERROR_CODES = [
  * - `ARTIFACT_NOT_FOUND`: an artifact was read that the store does not hold;
  * - `ARTIFACT_INVALID`: an artifact ref is malformed, or the stored file is not a regular file, is a
  *   symlink, is too large or no longer matches its hash;
- * - `EVENT_LOG_UNREADABLE`: an event log is a symlink, FIFO, device or directory, or too large to read.
+ * - `EVENT_LOG_UNREADABLE`: an event log is a symlink, FIFO, device or directory, or too large to read;
+ * - `ENGINE_CLOSED`: `engine.run` was called after `engine.close()`.
  */
 export type LoopAdapterErrorCode = (typeof LOOP_ADAPTER_ERROR_CODES)[number];
 

@@ -54,6 +54,7 @@ export const WORKER_STOP_REASONS = [
   'exited',
   'protocol_error',
   'output_too_large',
+  'aborted',
 ] as const;
 /** Why a worker hook's process was stopped. */
 export type WorkerStopReason = (typeof WORKER_STOP_REASONS)[number];

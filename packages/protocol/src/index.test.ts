@@ -117,6 +117,7 @@ describe('WORKER_STOP_REASONS', () => {
       'exited',
       'protocol_error',
       'output_too_large',
+      'aborted',
     ]);
   });
 });

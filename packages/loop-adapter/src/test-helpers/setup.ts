@@ -8,6 +8,14 @@ import { createFileArtifactStore } from '../artifact-store.js';
 import { createMemoryEventSink } from '../event-sink.js';
 import { createHookEngine, type HookEngine } from '../hook-engine.js';
 
+/** The fixture worker hooks folder (SPEC §8). */
+export const WORKERS_DIR = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '__fixtures__',
+  'workers',
+);
+
 /** The fixture hook scripts folder. */
 export const HOOKS_DIR = path.join(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -36,6 +44,7 @@ export interface HookSpec {
   working_dir?: string;
   on_failure?: 'ignore' | 'deny';
   protocol?: 'soong' | 'claude-code';
+  mode?: 'spawn' | 'worker';
 }
 
 /** A rule as written in hooks.json. */

@@ -1,0 +1,55 @@
+// A worker hook for the engine tests (SPEC §8): one request per line on stdin, one response per
+// line on stdout. What it does is chosen by the tool call's input `act`:
+//   allow | deny        answer that decision (reason names the pid, so tests can see reuse)
+//   log                 write a stderr line, then allow
+//   hang                never answer this request
+//   crash               exit 3 without answering
+//   garbage             answer with a line that is not JSON
+//   wrong-id            answer with the id of another request
+//   flood               answer with one line of 100000 bytes
+//   fork                start a background `sleep 600` (its pid goes to input.pid_file), then allow
+//   env                 allow with reason = the SOONG_AGENT_* variables it sees
+
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import readline from 'node:readline';
+
+const lines = readline.createInterface({ input: process.stdin });
+const answer = (id, output) => process.stdout.write(`${JSON.stringify({ id, output })}\n`);
+
+for await (const line of lines) {
+  const { id, input } = JSON.parse(line);
+  const act = input.tool?.input?.act ?? 'allow';
+  if (act === 'hang') continue;
+  if (act === 'crash') process.exit(3);
+  if (act === 'garbage') {
+    process.stdout.write('this is not json\n');
+    continue;
+  }
+  if (act === 'wrong-id') {
+    answer(id + 100, { decision: 'allow' });
+    continue;
+  }
+  if (act === 'flood') {
+    answer(id, { decision: 'allow', reason: 'x'.repeat(100_000) });
+    continue;
+  }
+  if (act === 'log') process.stderr.write(`worker ${process.pid} saw ${input.event}\n`);
+  if (act === 'fork') {
+    const child = spawn('sleep', ['600'], { stdio: 'ignore' });
+    fs.writeFileSync(input.tool.input.pid_file, String(child.pid));
+  }
+  if (act === 'env') {
+    const seen = Object.keys(process.env).filter((name) => name.startsWith('SOONG_AGENT_'));
+    answer(id, {
+      decision: 'allow',
+      reason: `${seen.sort().join(',')} mode=${process.env.SOONG_AGENT_HOOK_MODE}`,
+    });
+    continue;
+  }
+  answer(id, {
+    decision: act === 'deny' ? 'deny' : 'allow',
+    reason: `${act} from ${process.pid}`,
+    metadata: { pid: process.pid, request: id },
+  });
+}
