@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { EventRecord } from '@soong-agent/protocol';
 import { describe, expect, it } from 'vitest';
+import { DEMO_DIR } from './commands/demo.js';
 import {
   CLI,
   makeWorkspace,
@@ -580,6 +581,126 @@ describe('soong-agent run: path_prefix', () => {
       ]);
       expect(fs.existsSync(path.join(workspace.project, 'secrets', 'new'))).toBe(false);
       expect(fs.existsSync(path.join(workspace.project, 'secrets', 'new.txt'))).toBe(false);
+    },
+    TIMEOUT,
+  );
+});
+
+describe('soong-agent run: tree walks and swapped symlinks against path_prefix rules', () => {
+  const DEMO_SECRET = 'not-a-real-secret-but-the-agent-must-not-read-it';
+
+  // Every file under `dir` whose bytes contain `text` (the session's records, artifacts, logs).
+  function filesContaining(dir: string, text: string): string[] {
+    return fs
+      .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+      .map((entry) => path.join(dir, entry))
+      .filter((file) => fs.statSync(file).isFile() && fs.readFileSync(file).includes(text));
+  }
+
+  it(
+    "prints nothing of the demo's protected folder when grep searches its parent or list_dir lists it",
+    async () => {
+      const workspace = makeWorkspace();
+      fs.cpSync(path.join(DEMO_DIR, 'home'), workspace.home, { recursive: true });
+      fs.cpSync(path.join(DEMO_DIR, 'project'), workspace.project, { recursive: true });
+      const calls = [
+        { name: 'grep', input: { pattern: '=' } },
+        { name: 'grep', input: { pattern: '/API_TOKEN/' } },
+        { name: 'grep', input: { pattern: '=', path: 'src/..' } },
+        { name: 'grep', input: { pattern: '=', path: workspace.project } },
+        { name: 'list_dir', input: { path: '.' } },
+        { name: 'read_file', input: { path: 'secrets/.env' } },
+      ];
+      const result = await runJson(workspace, [
+        ...calls.map((call) => ({ text: 'look', tool_calls: [call] })),
+        { text: 'done' },
+      ]);
+      expect(result.stdout).not.toContain(DEMO_SECRET);
+      expect(filesContaining(workspace.home, DEMO_SECRET)).toEqual([]);
+      // What each call returned is the request of the next model turn.
+      const sent = ofType(result.records, 'model_turn')
+        .slice(1, calls.length + 1)
+        .map((record) => record.request_tail?.text ?? '');
+      for (const text of sent.slice(0, 4)) {
+        expect(text).toMatch(/^skipped secrets\/ \(guarded by PreToolUse rule protect-secrets;/m);
+      }
+      expect(sent[4]?.split('\n')).toContain(
+        'secrets/ (guarded by PreToolUse rule protect-secrets)',
+      );
+      expect(sent[5]).toContain('denied by hook protect-secrets');
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'returns no guarded content while a symlink read by read_file and grep is swapped under the agent',
+    async () => {
+      const secret = 'guarded-secret-value';
+      const workspace = makeWorkspace({
+        home: {
+          'hooks.json': hooksJson({
+            PreToolUse: [
+              {
+                matcher: { path_prefix: 'secrets' },
+                hooks: [command(`cat >/dev/null; echo '{"decision":"deny"}'`)],
+              },
+            ],
+            // Records what every call returned: the tool results themselves are not in the log.
+            PostToolUse: [
+              {
+                hooks: [
+                  command(
+                    'cat >> "$SOONG_AGENT_HOME/results.jsonl"; echo >> "$SOONG_AGENT_HOME/results.jsonl"',
+                  ),
+                ],
+              },
+            ],
+          }),
+        },
+        project: {
+          'secrets/.env': `TOKEN=${secret}\n`,
+          'secrets/dir/key.txt': `TOKEN=${secret}\n`,
+          'harmless.txt': 'TOKEN=harmless\n',
+          'harmless-dir/key.txt': 'TOKEN=harmless\n',
+        },
+      });
+      const link = path.join(workspace.project, 'link');
+      const dirLink = path.join(workspace.project, 'dir-link');
+      const swapper = spawn(
+        process.execPath,
+        [
+          fixture('swap-symlink.cjs'),
+          link,
+          path.join(workspace.project, 'harmless.txt'),
+          path.join(workspace.project, 'secrets', '.env'),
+          dirLink,
+          path.join(workspace.project, 'harmless-dir'),
+          path.join(workspace.project, 'secrets', 'dir'),
+        ],
+        { stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      try {
+        await new Promise((resolve) => swapper.stdout.once('data', resolve));
+        const calls = Array.from({ length: 60 }, () => [
+          { name: 'read_file', input: { path: 'link' } },
+          { name: 'grep', input: { pattern: 'TOKEN', path: 'dir-link' } },
+        ]).flat();
+        const result = await runJson(workspace, [
+          { text: 'read', tool_calls: calls },
+          { text: 'done' },
+        ]);
+        const results = fs.readFileSync(path.join(workspace.home, 'results.jsonl'), 'utf8');
+        expect(result.stdout).not.toContain(secret);
+        expect(results).not.toContain(secret);
+        expect(filesContaining(workspace.home, secret)).toEqual([]);
+        // Every call either ran (harmless, or refused by the tool) or was denied by the hook.
+        const finished = ofType(result.records, 'tool_finished');
+        const denied = ofType(result.records, 'tool_denied');
+        expect(finished.length + denied.length).toBe(calls.length);
+        expect(results).toContain('TOKEN=harmless');
+      } finally {
+        swapper.kill('SIGKILL');
+      }
     },
     TIMEOUT,
   );

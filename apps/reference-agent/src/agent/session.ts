@@ -89,6 +89,7 @@ export function toolContextFor(config: LoadedConfig, sessionId: string): ToolCon
     envAllowlist: config.envAllowlist,
     maxOutputBytes: config.settings.runner.max_output_bytes,
     killGraceMs: config.settings.runner.kill_grace_ms,
+    hooks: config.hooks,
   };
 }
 

@@ -40,6 +40,7 @@ export const editFileTool: BuiltInToolSpec = {
     if (oldString === '')
       return { content: 'invalid input: "old_string" must not be empty', isError: true };
     const read = await readRegularFile(file, READ_FILE_MAX_BYTES);
+    if ('refused' in read) return { content: read.refused, isError: true };
     if ('problem' in read) {
       const problem =
         read.problem === 'too large'

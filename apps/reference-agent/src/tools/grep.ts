@@ -1,10 +1,10 @@
-import type { Dirent } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { BuiltInToolSpec } from './define-tool.js';
 import { ToolInputError } from './input.js';
-import { readRegularFile } from './regular-file.js';
+import { findGuard, listGuardedDirectory, type ReadGuard, readGuardsFor } from './read-guard.js';
+import { type ReadRegularFileOptions, readRegularFile } from './regular-file.js';
 
 /** Bounds of `grep`: matches returned, files visited, file size searched, characters per line. */
 export const GREP_LIMITS = {
@@ -39,18 +39,39 @@ interface GrepState {
   matches: string[];
   files: number;
   truncated: boolean;
+  skipped: GrepSkip[];
+  guards: readonly ReadGuard[];
 }
+
+/** An entry `grep` did not search, and why (for people). */
+export interface GrepSkip {
+  /** The entry, relative to the project dir; directories end with `/`. */
+  shown: string;
+  /** Why it was skipped. */
+  why: string;
+}
+
+/** Skipped entries named in a `grep` result; the rest are counted. */
+export const GREP_SKIPS_SHOWN = 20;
 
 async function searchFile(
   file: string,
   shown: string,
   test: (line: string) => boolean,
   state: GrepState,
+  read: ReadRegularFileOptions,
 ): Promise<void> {
   state.files += 1;
-  const read = await readRegularFile(file, GREP_LIMITS.maxFileBytes).catch(() => undefined);
-  if (read === undefined || 'problem' in read || read.buffer.includes(0)) return;
-  const buffer = read.buffer;
+  const found = await readRegularFile(file, GREP_LIMITS.maxFileBytes, {
+    ...read,
+    guards: state.guards,
+  }).catch(() => undefined);
+  if (found !== undefined && 'refused' in found) {
+    state.skipped.push({ shown, why: found.refused });
+    return;
+  }
+  if (found === undefined || 'problem' in found || found.buffer.includes(0)) return;
+  const buffer = found.buffer;
   const lines = buffer.toString('utf8').split('\n');
   for (let index = 0; index < lines.length; index += 1) {
     const line = lines[index] as string;
@@ -65,18 +86,40 @@ async function searchFile(
   }
 }
 
+// What a guard means for the model: the entry exists, and how to get the rule's hooks to decide.
+function guardedSkip(shown: string, guard: ReadGuard): GrepSkip {
+  return {
+    shown,
+    why: `guarded by ${guard.guardedBy}; call read_file or grep on it by its own path so that the rule's hooks decide`,
+  };
+}
+
+// `real` is where `dir` really is: the walk follows no symlink, so an entry's real path is its
+// parent's plus its name, and each entry is checked against the guards by both paths before it is
+// opened or entered (and, when opened, by its descriptor).
 async function walk(
   dir: string,
+  real: string,
   base: string,
   test: (line: string) => boolean,
   state: GrepState,
+  followLink = false,
 ): Promise<void> {
-  let entries: Dirent[];
-  try {
-    entries = await readdir(dir, { withFileTypes: true });
-  } catch {
+  const listing = await listGuardedDirectory(dir, state.guards, {
+    expected: real,
+    followLink,
+  }).catch(() => undefined);
+  if (listing === undefined) return;
+  const shownDir = `${path.relative(base, dir) || '.'}/`;
+  if ('refusal' in listing) {
+    state.skipped.push(
+      listing.guard === undefined
+        ? { shown: shownDir, why: listing.refusal }
+        : guardedSkip(shownDir, listing.guard),
+    );
     return;
   }
+  const entries = listing.entries;
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
     if (state.truncated) return;
@@ -85,11 +128,19 @@ async function walk(
       return;
     }
     const full = path.join(dir, entry.name);
-    // Symlinked directories are not followed: no loops, no escaping the searched tree.
-    if (entry.isDirectory()) {
-      if (!GREP_SKIPPED_DIRS.includes(entry.name)) await walk(full, base, test, state);
-    } else if (entry.isFile()) {
-      await searchFile(full, path.relative(base, full), test, state);
+    const fullReal = path.join(real, entry.name);
+    // Symlinks are not followed: no loops, no escaping the searched tree.
+    const isDirectory = entry.isDirectory();
+    if (!isDirectory && !entry.isFile()) continue;
+    if (isDirectory && GREP_SKIPPED_DIRS.includes(entry.name)) continue;
+    const shown = path.relative(base, full) + (isDirectory ? '/' : '');
+    const guard = findGuard([full, fullReal], state.guards);
+    if (guard !== undefined) {
+      state.skipped.push(guardedSkip(shown, guard));
+    } else if (isDirectory) {
+      await walk(full, fullReal, base, test, state);
+    } else {
+      await searchFile(full, shown, test, state, { expectedRealPath: fullReal, noFollow: true });
     }
   }
 }
@@ -99,22 +150,51 @@ export interface GrepResult {
   matches: string[];
   files: number;
   truncated: boolean;
+  /** Entries not searched because a PreToolUse rule guards them (or they changed mid-walk). */
+  skipped: GrepSkip[];
 }
 
-/** Searches `target` (a file or a directory tree) for `pattern`, bounded by {@link GREP_LIMITS}. */
+/**
+ * Searches `target` (a file or a directory tree) for `pattern`, bounded by {@link GREP_LIMITS}.
+ * Nothing at or under a guarded prefix is opened or entered (see `readGuardsFor`); what was skipped
+ * is in the result.
+ */
 export async function searchTree(
   target: string,
   projectDir: string,
   pattern: string,
+  guards: readonly ReadGuard[] = [],
 ): Promise<GrepResult> {
   const test = compileGrepPattern(pattern);
-  const state: GrepState = { matches: [], files: 0, truncated: false };
-  if ((await stat(target)).isDirectory()) {
-    await walk(target, projectDir, test, state);
+  const state: GrepState = { matches: [], files: 0, truncated: false, skipped: [], guards };
+  const result = () => ({
+    matches: state.matches,
+    files: state.files,
+    truncated: state.truncated,
+    skipped: state.skipped,
+  });
+  const info = await stat(target);
+  const real = await realpath(target);
+  const shown = path.relative(projectDir, target) || '.';
+  const guard = findGuard([target, real], guards);
+  if (guard !== undefined) {
+    state.skipped.push(guardedSkip(shown + (info.isDirectory() ? '/' : ''), guard));
+  } else if (info.isDirectory()) {
+    await walk(target, real, projectDir, test, state, true);
   } else {
-    await searchFile(target, path.relative(projectDir, target), test, state);
+    await searchFile(target, shown, test, state, { expectedRealPath: real });
   }
-  return state;
+  return result();
+}
+
+/** The lines of a result that say what was skipped, bounded by {@link GREP_SKIPS_SHOWN}. */
+function skippedLines(skipped: readonly GrepSkip[]): string {
+  if (skipped.length === 0) return '';
+  const lines = skipped
+    .slice(0, GREP_SKIPS_SHOWN)
+    .map((skip) => `\nskipped ${skip.shown} (${skip.why})`);
+  const more = skipped.length - GREP_SKIPS_SHOWN;
+  return lines.join('') + (more > 0 ? `\n[${more} more skipped]` : '');
 }
 
 /** Time a `/regex/` search may take before it is stopped (catastrophic backtracking). */
@@ -129,11 +209,12 @@ function searchInWorker(
   target: string,
   projectDir: string,
   pattern: string,
+  guards: readonly ReadGuard[],
   signal: AbortSignal | undefined,
 ): Promise<GrepResult | { stopped: 'timeout' | 'aborted' }> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./grep-worker.js', import.meta.url), {
-      workerData: { target, projectDir, pattern },
+      workerData: { target, projectDir, pattern, guards },
     });
     const stop = (why: 'timeout' | 'aborted') => {
       clearTimeout(timer);
@@ -180,9 +261,10 @@ export const grepTool: BuiltInToolSpec = {
     if (pattern === '') throw new ToolInputError('invalid input: "pattern" must not be empty');
     compileGrepPattern(pattern); // an invalid regex is an input error before any worker starts
     const target = call.path as string;
+    const guards = readGuardsFor(context, { tool: 'grep', risk: 'readonly', path: target });
     const found = isRegex(pattern)
-      ? await searchInWorker(target, context.projectDir, pattern, call.signal)
-      : await searchTree(target, context.projectDir, pattern);
+      ? await searchInWorker(target, context.projectDir, pattern, guards, call.signal)
+      : await searchTree(target, context.projectDir, pattern, guards);
     if ('stopped' in found) {
       return {
         content:
@@ -197,9 +279,9 @@ export const grepTool: BuiltInToolSpec = {
       : '';
     return {
       content:
-        found.matches.length === 0
+        (found.matches.length === 0
           ? `no matches (${found.files} files searched)`
-          : found.matches.join('\n') + footer,
+          : found.matches.join('\n') + footer) + skippedLines(found.skipped),
       isError: false,
     };
   },

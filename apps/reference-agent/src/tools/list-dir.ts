@@ -1,14 +1,20 @@
-import { readdir } from 'node:fs/promises';
+import path from 'node:path';
 import type { BuiltInToolSpec } from './define-tool.js';
+import { findGuard, listGuardedDirectory, readGuardsFor } from './read-guard.js';
 
 /** Entries `list_dir` returns at most. */
 export const LIST_DIR_MAX_ENTRIES = 1000;
 
-/** `list_dir` (readonly): the entries of a directory, sorted; directories end with `/`. */
+/**
+ * `list_dir` (readonly): the entries of a directory, sorted; directories end with `/`. A directory
+ * under a prefix guarded by a PreToolUse rule whose hooks did not see the call is refused, and an
+ * entry under one is marked, as `grep` would skip it.
+ */
 export const listDirTool: BuiltInToolSpec = {
   name: 'list_dir',
   risk: 'readonly',
-  description: 'List a directory. Directories end with "/", symlinks with "@".',
+  description:
+    'List a directory. Directories end with "/", symlinks with "@"; entries a hook rule guards are marked.',
   fields: {
     path: {
       type: 'string',
@@ -17,13 +23,23 @@ export const listDirTool: BuiltInToolSpec = {
     },
   },
   pathField: 'path',
-  async run(_values, _context, call) {
-    const entries = await readdir(call.path as string, { withFileTypes: true });
-    const names = entries
+  async run(_values, context, call) {
+    const dir = call.path as string;
+    const guards = readGuardsFor(context, { tool: 'list_dir', risk: 'readonly', path: dir });
+    const listing = await listGuardedDirectory(dir, guards);
+    if ('refusal' in listing) return { content: listing.refusal, isError: true };
+    const names = listing.entries
       .map((entry) => {
-        if (entry.isDirectory()) return `${entry.name}/`;
-        if (entry.isSymbolicLink()) return `${entry.name}@`;
-        return entry.name;
+        const name = entry.isDirectory()
+          ? `${entry.name}/`
+          : entry.isSymbolicLink()
+            ? `${entry.name}@`
+            : entry.name;
+        const guard = findGuard(
+          [path.join(dir, entry.name), path.join(listing.real, entry.name)],
+          guards,
+        );
+        return guard === undefined ? name : `${name} (guarded by ${guard.guardedBy})`;
       })
       .sort();
     const shown = names.slice(0, LIST_DIR_MAX_ENTRIES);

@@ -1,4 +1,5 @@
 import type { BuiltInToolSpec } from './define-tool.js';
+import { readGuardsFor } from './read-guard.js';
 import { readRegularFile } from './regular-file.js';
 
 /** Files larger than this are refused by `read_file` (the model should not get gigabytes). */
@@ -21,9 +22,12 @@ export const readFileTool: BuiltInToolSpec = {
     },
   },
   pathField: 'path',
-  async run(values, _context, call) {
+  async run(values, context, call) {
     const file = call.path as string;
-    const read = await readRegularFile(file, READ_FILE_MAX_BYTES);
+    // The hooks saw the path as it led then; what is opened is checked by its descriptor.
+    const guards = readGuardsFor(context, { tool: 'read_file', risk: 'readonly', path: file });
+    const read = await readRegularFile(file, READ_FILE_MAX_BYTES, { guards });
+    if ('refused' in read) return { content: read.refused, isError: true };
     if ('problem' in read) {
       const content =
         read.problem === 'directory'

@@ -1,9 +1,11 @@
 import { constants } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
+import { guardRefusal, type ReadGuard } from './read-guard.js';
 
 /** What {@link readRegularFile} found: the bytes, or why it did not read them. */
 export type RegularFileRead =
   | { buffer: Buffer }
+  | { refused: string }
   | {
       problem: 'directory' | 'not a regular file' | 'too large';
       /**
@@ -43,15 +45,41 @@ async function readAtMost(
   return length > maxBytes ? undefined : buffer.subarray(0, length);
 }
 
+/** Options of {@link readRegularFile}. */
+export interface ReadRegularFileOptions {
+  /**
+   * Prefixes the opened file must not lie under: its real path is taken from the open descriptor
+   * (see `guardRefusal`), so a symlink swapped after the hooks ran does not reach them.
+   * @default [] (nothing checked)
+   */
+  guards?: readonly ReadGuard[];
+  /** Where the file must really be (a walk knows it); checked only with guards. @default undefined */
+  expectedRealPath?: string;
+  /** Do not follow a symlink at `file` itself (`O_NOFOLLOW`). @default false */
+  noFollow?: boolean;
+}
+
 /**
  * Reads a whole file only when it is a regular file of at most `maxBytes`. Opened without blocking
  * and checked on the open descriptor: a FIFO would block the open forever, and a device such as
  * `/dev/zero` or `/dev/tty` would never end or wait for the user — a model can name any of them.
  * At most `maxBytes + 1` bytes are read, whatever `stat` says (see {@link readAtMost}).
  */
-export async function readRegularFile(file: string, maxBytes: number): Promise<RegularFileRead> {
-  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+export async function readRegularFile(
+  file: string,
+  maxBytes: number,
+  options: ReadRegularFileOptions = {},
+): Promise<RegularFileRead> {
+  const noFollow = options.noFollow === true ? constants.O_NOFOLLOW : 0;
+  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK | noFollow);
   try {
+    const refused = await guardRefusal(
+      handle,
+      file,
+      options.guards ?? [],
+      options.expectedRealPath,
+    );
+    if (refused !== undefined) return { refused };
     const info = await handle.stat();
     if (info.isDirectory()) return { problem: 'directory', size: info.size };
     if (!info.isFile()) return { problem: 'not a regular file', size: info.size };

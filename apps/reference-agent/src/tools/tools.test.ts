@@ -20,6 +20,7 @@ function setUp(settings: Parameters<typeof createToolRegistry>[1] = { tools: [] 
     envAllowlist: ['PATH', 'HOME'],
     maxOutputBytes: 1024 * 1024,
     killGraceMs: 200,
+    hooks: { guardedPrefixes: () => [] },
   };
   const tools = createToolRegistry(context, settings);
   const call = async (name: string, input: unknown) => {

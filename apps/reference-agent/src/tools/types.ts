@@ -1,3 +1,4 @@
+import type { CompiledHooks } from '@soong-agent/config';
 import type { ToolDefinition } from '@soong-agent/loop-adapter';
 
 /** What every tool of a session needs to know about where it runs. */
@@ -14,6 +15,11 @@ export interface ToolContext {
   maxOutputBytes: number;
   /** SIGTERM → SIGKILL grace of the runner. */
   killGraceMs: number;
+  /**
+   * The session's compiled hooks: the read tools ask them which path prefixes PreToolUse rules
+   * guard, so that a walk or a swapped symlink does not reach where the rules' hooks did not look.
+   */
+  hooks: Pick<CompiledHooks, 'guardedPrefixes'>;
 }
 
 /** A tool of the reference agent: the loop-adapter definition plus what the model is shown. */
