@@ -18,6 +18,7 @@ export const CONFIG_WARNING_CODES = [
   'COMMAND_NOT_EXECUTABLE',
   'ON_FAILURE_DENY_OBSERVE_ONLY',
   'AGENT_HOME_IN_PROJECT',
+  'AGENT_HOME_MISSING',
   'COMMAND_IN_PROJECT',
   'UNKNOWN_TOOL',
 ] as const;
@@ -187,6 +188,25 @@ export function hookWarnings(options: {
     }
   }
   return warnings;
+}
+
+/**
+ * AGENT_HOME_MISSING when the home does not exist: nothing is read from it,
+ * so no hook runs; a mistyped `SOONG_AGENT_HOME` would otherwise switch every guard off in silence.
+ */
+export function homeMissingWarning(home: string, homeDir: string): ConfigWarning[] {
+  if (fs.existsSync(home)) return [];
+  return [
+    createWarning({
+      code: 'AGENT_HOME_MISSING',
+      file: home,
+      homeDir,
+      text: {
+        problem: 'the agent home does not exist: no hooks.json is read, so no hook runs',
+        fix: 'create it, or point --home / SOONG_AGENT_HOME at your agent home',
+      },
+    }),
+  ];
 }
 
 /** AGENT_HOME_IN_PROJECT when the home (symlinks resolved) lies at or under the project dir. */

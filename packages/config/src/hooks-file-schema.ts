@@ -117,6 +117,13 @@ function createRuleSchema(matcher: z.ZodType | undefined) {
     : z.strictObject({ matcher: matcher.optional(), hooks });
 }
 
+/** The rules of one event as the loader validates them (matchers are left to the matcher package). */
+export function createLoaderRulesSchema() {
+  return z
+    .array(createRuleSchema(z.unknown()))
+    .describe('an array of rules, in configuration order');
+}
+
 /**
  * `toolEvents`: the matcher on PreToolUse / PostToolUse; `otherEvents`: on the other events, where
  * no built-in type can match (undefined: no `matcher` key at all).

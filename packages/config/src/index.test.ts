@@ -34,6 +34,7 @@ describe('index', () => {
       'COMMAND_NOT_EXECUTABLE',
       'ON_FAILURE_DENY_OBSERVE_ONLY',
       'AGENT_HOME_IN_PROJECT',
+      'AGENT_HOME_MISSING',
       'COMMAND_IN_PROJECT',
       'UNKNOWN_TOOL',
     ]);

@@ -70,10 +70,15 @@ describe('loadConfig', () => {
     expect(config.warnings).toEqual([]);
   });
 
-  it('returns defaults when the home itself does not exist', () => {
-    const config = load({ home: path.join(layout.root, 'missing-home') });
+  it('returns defaults and warns AGENT_HOME_MISSING when the home itself does not exist', () => {
+    const missing = path.join(layout.root, 'missing-home');
+    const config = load({ home: missing });
     expect(config.hooks.ruleCount).toBe(0);
     expect(config.settings.hooks.default_timeout).toBe(30);
+    expect(config.warnings).toEqual([
+      expect.objectContaining({ code: 'AGENT_HOME_MISSING', file: missing }),
+    ]);
+    expect(fs.existsSync(missing)).toBe(false);
   });
 
   it('pins the default env allowlist to the runner list', () => {
@@ -513,6 +518,93 @@ describe('loadConfig', () => {
       77,
     ]);
     expect(error.message).toContain('"claude-code"');
+  });
+
+  it('reports a duplicate hook name when another hook has a type error', () => {
+    layout.write(
+      'hooks.json',
+      [
+        '{',
+        '  "version": 1,',
+        '  "hooks": {',
+        '    "PreToolUse": [',
+        '      { "hooks": [ { "type": "command", "command": "x", "name": "guard", "timeout": "10" } ] }',
+        '    ],',
+        '    "Stop": [',
+        '      { "hooks": [ { "type": "command", "command": "y", "name": "guard" } ] },',
+        '      { "hooks": [ { "type": "command", "command": "z", "name": "Stop[0][0]" } ] }',
+        '    ]',
+        '  }',
+        '}',
+      ].join('\n'),
+    );
+    const error = catchError(() => load());
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.issues.map((issue) => [issue.path, issue.line, issue.column])).toEqual([
+      ['hooks.PreToolUse[0].hooks[0].timeout', 5, 85],
+      ['hooks.Stop[0].hooks[0].name', 8, 65],
+      ['hooks.Stop[1].hooks[0].name', 9, 65],
+    ]);
+    expect(error.issues[1]?.problem).toContain('PreToolUse[0][0]');
+  });
+
+  it('reports the problems inside a misspelt event as well as the event key', () => {
+    layout.write(
+      'hooks.json',
+      [
+        '{',
+        '  "version": 1,',
+        '  "hooks": {',
+        '    "PreTooluse": [',
+        '      { "matcher": { "tol": "bash" },',
+        '        "hooks": [ { "type": "comand", "command": "", "nam": "x", "timeout": 0 } ] },',
+        '      { "matcher": { "tool": "Edit|Write" }, "hooks": [] }',
+        '    ],',
+        '    "Stpo": [ { "matcher": { "tool": "bash" }, "hooks": [ { "type": "command", "command": "x" } ] } ]',
+        '  }',
+        '}',
+      ].join('\n'),
+    );
+    const error = catchError(() => load());
+    expect(error.issues.map((issue) => [issue.path, issue.line, issue.column])).toEqual([
+      ['hooks.PreTooluse', 4, 5],
+      ['hooks.PreTooluse[0].matcher.tol', 5, 22],
+      ['hooks.PreTooluse[0].hooks[0].type', 6, 30],
+      ['hooks.PreTooluse[0].hooks[0].command', 6, 51],
+      ['hooks.PreTooluse[0].hooks[0].nam', 6, 55],
+      ['hooks.PreTooluse[0].hooks[0].timeout', 6, 78],
+      ['hooks.PreTooluse[1].matcher.tool', 7, 30],
+      ['hooks.PreTooluse[1].hooks', 7, 55],
+      ['hooks.Stpo', 9, 5],
+      // Checked as the Stop it probably means: a tool matcher can never match there.
+      ['hooks.Stpo[0].matcher.tool', 9, 38],
+    ]);
+    expect(error.issues[0]?.fix).toContain('"PreToolUse"');
+    expect(error.issues[2]?.fix).toContain('"command"');
+  });
+
+  it('reports the problems inside a misspelt hooks key, unknown events included', () => {
+    layout.write(
+      'hooks.json',
+      [
+        '{',
+        '  "version": 1,',
+        '  "hook": {',
+        '    "PreToolUse": [ { "hooks": [ { "type": "command", "command": "x", "timeout": -1 } ] } ],',
+        '    "Stpo": [ { "hooks": [] } ]',
+        '  }',
+        '}',
+      ].join('\n'),
+    );
+    const error = catchError(() => load());
+    expect(error.issues.map((issue) => [issue.path, issue.line, issue.column])).toEqual([
+      ['hook', 3, 3],
+      ['hook.PreToolUse[0].hooks[0].timeout', 4, 82],
+      ['hook.Stpo', 5, 5],
+      ['hook.Stpo[0].hooks', 5, 26],
+    ]);
+    expect(error.issues[0]?.fix).toContain('"hooks"');
+    expect(error.issues[2]?.fix).toContain('"Stop"');
   });
 
   it('accepts a matcher type from a custom registry', () => {

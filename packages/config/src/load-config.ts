@@ -7,6 +7,7 @@ import type { Settings } from './config-file-schema.js';
 import {
   type ConfigWarning,
   homeInProjectWarning,
+  homeMissingWarning,
   hookWarnings,
   writableWarning,
 } from './config-warnings.js';
@@ -97,6 +98,7 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   const homeMode = statMode(home);
   if (homeMode !== undefined)
     warnings.push(...writableWarning(home, homeMode, homeDir, 'the agent home'));
+  warnings.push(...homeMissingWarning(home, homeDir));
 
   const configContent = readConfigFile(configFile, homeDir);
   let settings: Settings;

@@ -1,4 +1,5 @@
 import {
+  closestMatch,
   compileRules,
   MatcherError,
   type MatcherRegistry,
@@ -11,6 +12,7 @@ import type { HookCommandConfig, HookRuleConfig } from './compiled-hooks.js';
 import { ConfigError, type ConfigIssue } from './config-error.js';
 import type { Settings } from './config-file-schema.js';
 import {
+  createLoaderRulesSchema,
   type HookCommandInput,
   type HooksFileInput,
   LoaderHooksFileSchema,
@@ -35,6 +37,13 @@ export interface ParsedHooks {
 interface LocatedRule {
   event: HookEvent;
   ruleIndex: number;
+  spec: RuleSpec;
+}
+
+/** A rule under a misspelt event (or a misspelt `hooks`), checked as if it were spelt right. */
+interface StrayRule {
+  /** JSON path of the rule as written, e.g. `['hooks', 'PreTooluse', 0]`. */
+  rulePath: JsonPath;
   spec: RuleSpec;
 }
 
@@ -122,32 +131,55 @@ export function parseHooks(options: {
     }
   }
 
+  // Rules under a misspelt event or `hooks` key: their own problems are reported too, so fixing
+  // the spelling does not reveal a second round of errors.
+  const strays = locateStrayRules(document.value);
+  for (const jsonPath of strays.unknownEvents) {
+    const key = String(jsonPath.at(-1));
+    const suggestion = closestMatch(key, HOOK_EVENTS);
+    const listing = `events: ${HOOK_EVENTS.join(', ')}`;
+    report(
+      jsonPath,
+      {
+        problem: `unknown event ${JSON.stringify(key)}`,
+        fix:
+          suggestion === undefined
+            ? `remove it (${listing})`
+            : `did you mean ${JSON.stringify(suggestion)}? (${listing})`,
+      },
+      true,
+    );
+  }
+  const rulesSchema = createLoaderRulesSchema();
+  for (const stray of strays.containers) {
+    const checked = rulesSchema.safeParse(stray.value, { reportInput: true });
+    if (checked.success) continue;
+    for (const problem of describeZodIssues(checked.error.issues, rulesSchema)) {
+      report([...stray.jsonPath, ...problem.jsonPath], problem.text, problem.atKey);
+    }
+  }
+  for (const stray of strays.rules) {
+    try {
+      compileRules([stray.spec], compileOptions);
+    } catch (error) {
+      if (!MatcherError.isInstance(error)) throw error;
+      report(
+        [...stray.rulePath, ...error.path],
+        splitMessage(error.message),
+        error.code === 'UNKNOWN_MATCHER_TYPE',
+      );
+    }
+  }
+  reportNames(document.value, report);
+
   const rules: HookRuleConfig[] = [];
   if (parsed.success) {
-    const names = new Map<string, string>();
     for (const { event, ruleIndex, spec } of located) {
       const rule = parsed.data.hooks?.[event]?.[ruleIndex];
       if (rule === undefined) continue;
-      const hooks = rule.hooks.map((hook, hookIndex) => {
-        const config = toHookConfig(hook, event, ruleIndex, hookIndex, options);
-        if (hook.name !== undefined) {
-          const namePath = ['hooks', event, ruleIndex, 'hooks', hookIndex, 'name'];
-          const earlier = names.get(hook.name);
-          if (earlier !== undefined) {
-            report(namePath, {
-              problem: `the name ${JSON.stringify(hook.name)} is already used by ${earlier}`,
-              fix: 'give each hook its own name (names are hook ids in logs)',
-            });
-          } else if (DEFAULT_ID_SHAPE.test(hook.name)) {
-            report(namePath, {
-              problem: `${JSON.stringify(hook.name)} looks like a default hook id`,
-              fix: 'choose a name without [n][n], or remove it to use the default id',
-            });
-          }
-          names.set(hook.name, `${event}[${ruleIndex}][${hookIndex}]`);
-        }
-        return Object.freeze(config);
-      });
+      const hooks = rule.hooks.map((hook, hookIndex) =>
+        Object.freeze(toHookConfig(hook, event, ruleIndex, hookIndex, options)),
+      );
       const ruleConfig: HookRuleConfig = {
         event,
         ruleIndex,
@@ -166,6 +198,87 @@ export function parseHooks(options: {
   }
   if (index === undefined) throw compileError;
   return { rules, specs, index, document, data: parsed.data, rulePath };
+}
+
+/**
+ * Hook names must be unique and must not look like default ids. Checked on the document as written
+ * (every event key, misspelt ones included), so a type error elsewhere does not hide a duplicate.
+ */
+function reportNames(value: unknown, report: (jsonPath: JsonPath, text: IssueText) => void): void {
+  const names = new Map<string, string>();
+  for (const { jsonPath, value: events } of eventContainers(value)) {
+    for (const [event, rules] of Object.entries(events)) {
+      if (!Array.isArray(rules)) continue;
+      for (const [ruleIndex, rule] of rules.entries()) {
+        const hooks = isRecord(rule) ? rule.hooks : undefined;
+        if (!Array.isArray(hooks)) continue;
+        for (const [hookIndex, hook] of hooks.entries()) {
+          const name = isRecord(hook) ? hook.name : undefined;
+          if (typeof name !== 'string' || name.trim() === '') continue;
+          const namePath = [...jsonPath, event, ruleIndex, 'hooks', hookIndex, 'name'];
+          const earlier = names.get(name);
+          if (earlier !== undefined) {
+            report(namePath, {
+              problem: `the name ${JSON.stringify(name)} is already used by ${earlier}`,
+              fix: 'give each hook its own name (names are hook ids in logs)',
+            });
+          } else if (DEFAULT_ID_SHAPE.test(name)) {
+            report(namePath, {
+              problem: `${JSON.stringify(name)} looks like a default hook id`,
+              fix: 'choose a name without [n][n], or remove it to use the default id',
+            });
+          }
+          if (earlier === undefined) names.set(name, `${event}[${ruleIndex}][${hookIndex}]`);
+        }
+      }
+    }
+  }
+}
+
+/** `hooks`, plus a top-level key that is a misspelling of it holding an object. */
+function eventContainers(value: unknown): { jsonPath: JsonPath; value: Record<string, unknown> }[] {
+  if (!isRecord(value)) return [];
+  const containers: { jsonPath: JsonPath; value: Record<string, unknown> }[] = [];
+  for (const [key, inner] of Object.entries(value)) {
+    if (!isRecord(inner)) continue;
+    if (key === 'hooks' || (key !== '$schema' && closestMatch(key, ['hooks']) === 'hooks'))
+      containers.push({ jsonPath: [key], value: inner });
+  }
+  return containers;
+}
+
+/**
+ * The rule arrays the schema does not look into: under an event key that is not an event
+ * (`PreTooluse`), or under any event key of a misspelt `hooks`. Their matchers are compiled for the
+ * event that was probably meant.
+ */
+function locateStrayRules(value: unknown): {
+  containers: { jsonPath: JsonPath; value: unknown }[];
+  rules: StrayRule[];
+  /** Keys of a misspelt `hooks` that are no event either (the schema reports those of `hooks`). */
+  unknownEvents: JsonPath[];
+} {
+  const containers: { jsonPath: JsonPath; value: unknown }[] = [];
+  const unknownEvents: JsonPath[] = [];
+  const rules: StrayRule[] = [];
+  for (const container of eventContainers(value)) {
+    const misspelt = container.jsonPath[0] !== 'hooks';
+    for (const [key, inner] of Object.entries(container.value)) {
+      const known = (HOOK_EVENTS as readonly string[]).includes(key);
+      if (known && !misspelt) continue;
+      const jsonPath = [...container.jsonPath, key];
+      if (!known && misspelt) unknownEvents.push(jsonPath);
+      containers.push({ jsonPath, value: inner });
+      if (!Array.isArray(inner)) continue;
+      const event = known ? key : (closestMatch(key, HOOK_EVENTS) ?? 'PreToolUse');
+      for (const [ruleIndex, rule] of inner.entries()) {
+        const spec: RuleSpec = { event };
+        if (isRecord(rule) && rule.matcher !== undefined) spec.matcher = rule.matcher;
+        rules.push({ rulePath: [...jsonPath, ruleIndex], spec });
+      }
+    }
+  }
+  return { containers, rules, unknownEvents };
 }
 
 /** The rules of the known events, in file order (of the events, then of the rules). */
