@@ -87,6 +87,30 @@ describe('soong-agent', () => {
     },
     TIMEOUT,
   );
+  it.each([
+    ['hooks', 'validate'],
+    ['hooks', 'list', '--json'],
+    ['hooks', 'explain', 'Stop'],
+    ['hooks', 'test', 'Stop'],
+    ['events'],
+    ['run', 'hi', '--model', 'scripted:nowhere.json'],
+  ])(
+    'exits 2 with one line and creates nothing when --home does not exist (%s %s)',
+    async (...command) => {
+      const workspace = makeWorkspace();
+      const missing = path.join(workspace.root, 'typo-home');
+      const result = await runCli([...command, '--home', missing, '--project', workspace.project], {
+        env: workspace.env,
+      });
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(result.stderr).toContain(missing);
+      expect(result.stderr).toContain('--home');
+      expect(fs.existsSync(missing)).toBe(false);
+    },
+    TIMEOUT,
+  );
 });
 
 describe('soong-agent run', () => {
@@ -351,6 +375,133 @@ describe('soong-agent hooks validate', () => {
       );
       expect(result.code).toBe(0);
       expect(result.stderr).toContain('"write_file"');
+    },
+    TIMEOUT,
+  );
+});
+
+describe('soong-agent hooks validate --strict', () => {
+  const rule = (matcher: unknown, command: string) => ({
+    matcher,
+    hooks: [{ type: 'command', command }],
+  });
+  const lastLine = (text: string) => text.trimEnd().split('\n').at(-1);
+
+  it.each([
+    ['an unknown tool name', rule({ tool: 'wirte_file' }, 'true'), {}, 'UNKNOWN_TOOL'],
+    ['a missing script', rule('bash', '~/hooks/missing.sh'), {}, 'COMMAND_NOT_FOUND'],
+    [
+      'a script that is not executable',
+      rule('bash', '~/hooks/guard.sh'),
+      { 'hooks/guard.sh': '#!/bin/sh\n' },
+      'COMMAND_NOT_EXECUTABLE',
+    ],
+  ])(
+    'exits 2 with --strict and 0 without, ending with "valid, 1 warning", when hooks.json has %s',
+    async (_what, preToolUse, osHomeFiles, code) => {
+      const workspace = makeWorkspace({
+        home: { 'hooks.json': hooksJson({ PreToolUse: [preToolUse] }) },
+      });
+      for (const [relative, content] of Object.entries(osHomeFiles)) {
+        fs.mkdirSync(path.dirname(path.join(workspace.osHome, relative)), { recursive: true });
+        fs.writeFileSync(path.join(workspace.osHome, relative), content, { mode: 0o600 });
+      }
+      const base = ['hooks', 'validate', '--home', workspace.home, '--project', workspace.project];
+      const lenient = await runCli(base, { env: workspace.env });
+      expect(lenient.code, lenient.stderr).toBe(0);
+      expect(lastLine(lenient.stdout)).toBe('valid, 1 warning');
+      const strict = await runCli([...base, '--strict'], { env: workspace.env });
+      expect(strict.code).toBe(2);
+      expect(lastLine(strict.stdout)).toBe('valid, 1 warning');
+      expect(strict.stderr).toContain(code);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'exits 2 with --strict when the agent home from SOONG_AGENT_HOME does not exist',
+    async () => {
+      const workspace = makeWorkspace();
+      const missing = path.join(workspace.root, 'typo-home');
+      const env = { ...workspace.env, SOONG_AGENT_HOME: missing };
+      const base = ['hooks', 'validate', '--project', workspace.project];
+      const lenient = await runCli(base, { env });
+      expect(lenient.code).toBe(0);
+      expect(lenient.stderr).toContain(missing);
+      expect(lastLine(lenient.stdout)).toBe('valid, 1 warning');
+      const strict = await runCli([...base, '--strict'], { env });
+      expect(strict.code).toBe(2);
+      expect(strict.stderr).toContain('AGENT_HOME_MISSING');
+      expect(fs.existsSync(missing)).toBe(false);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'exits 0 with --strict when the only warning still lets every hook run and match',
+    async () => {
+      const workspace = makeWorkspace({
+        home: {
+          'hooks.json': hooksJson({
+            PostToolUse: [{ hooks: [{ type: 'command', command: 'true', on_failure: 'deny' }] }],
+          }),
+        },
+      });
+      const result = await runCli(
+        ['hooks', 'validate', '--strict', '--home', workspace.home, '--project', workspace.project],
+        { env: workspace.env },
+      );
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).toContain('on_failure');
+      expect(lastLine(result.stdout)).toBe('valid, 1 warning');
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'ends with "valid, 0 warnings" and exits 0 with --strict when nothing is wrong',
+    async () => {
+      const workspace = makeWorkspace({
+        home: { 'hooks.json': hooksJson({ PreToolUse: [rule('bash', 'true')] }) },
+      });
+      const result = await runCli(
+        ['hooks', 'validate', '--strict', '--home', workspace.home, '--project', workspace.project],
+        { env: workspace.env },
+      );
+      expect(result).toMatchObject({ code: 0, stderr: '' });
+      expect(lastLine(result.stdout)).toBe('valid, 0 warnings');
+    },
+    TIMEOUT,
+  );
+});
+
+describe('soong-agent hooks list, explain and test', () => {
+  it.each([
+    ['list', '--json'],
+    ['explain', 'PreToolUse', '--tool', 'bash', '--json'],
+    ['test', 'PreToolUse', '--tool', 'bash'],
+  ])(
+    'print the config warnings on stderr, stdout unchanged, when running hooks %s',
+    async (...command) => {
+      const workspace = makeWorkspace({
+        home: {
+          'hooks.json': hooksJson({
+            PreToolUse: [
+              { matcher: { tool: 'wirte_file' }, hooks: [{ type: 'command', command: 'true' }] },
+            ],
+          }),
+        },
+      });
+      const result = await runCli(
+        ['hooks', ...command, '--home', workspace.home, '--project', workspace.project],
+        { env: workspace.env },
+      );
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).toMatch(
+        /^warning: .*hooks\.PreToolUse\[0\]\.matcher\.tool: .*"write_file"/m,
+      );
+      expect(result.stdout).not.toContain('warning');
+      if (command.includes('--json')) expect(() => JSON.parse(result.stdout)).not.toThrow();
     },
     TIMEOUT,
   );

@@ -94,6 +94,10 @@ export function createProgram(
   );
   withCommonOptions(hooks.command('validate'))
     .description('check config.toml and hooks.json; exit 0 valid, 2 invalid')
+    .option(
+      '--strict',
+      'also exit 2 on warnings that mean a hook can never run or never match (unknown tool, missing or non-executable script, missing agent home)',
+    )
     .action(bind(async () => (await import('./commands/hooks.js')).validateAction as Action));
   withCommonOptions(hooks.command('list'))
     .description('list the effective rules and hooks with their ids')

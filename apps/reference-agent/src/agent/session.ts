@@ -35,22 +35,34 @@ export interface Locations {
   projectDir: string;
 }
 
-/** `--home` > `SOONG_AGENT_HOME` > `~/.soong-agent`; `--project` > the current dir. */
+/**
+ * `--home` > `SOONG_AGENT_HOME` > `~/.soong-agent`; `--project` > the current dir. A `--home` that
+ * is not an existing directory is `CliError` `USAGE` (a typo must not start a session without hooks,
+ * nor create a stray home); a home from the env or the default may be missing (the loader warns).
+ */
 export function resolveLocations(options: { home?: string; project?: string }): Locations {
-  return {
-    home: resolveAgentHome(options.home === undefined ? {} : { home: path.resolve(options.home) }),
-    projectDir: path.resolve(options.project ?? process.cwd()),
-  };
+  const home = resolveAgentHome(
+    options.home === undefined ? {} : { home: path.resolve(options.home) },
+  );
+  if (options.home !== undefined && !isDirectory(home)) {
+    throw new CliError({
+      code: 'USAGE',
+      message: `agent home ${home} does not exist or is not a directory (--home); create it first or fix the path`,
+    });
+  }
+  return { home, projectDir: path.resolve(options.project ?? process.cwd()) };
+}
+
+function isDirectory(target: string): boolean {
+  try {
+    return statSync(target).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function checkProjectDir(projectDir: string): void {
-  let isDirectory = false;
-  try {
-    isDirectory = statSync(projectDir).isDirectory();
-  } catch {
-    isDirectory = false;
-  }
-  if (!isDirectory) {
+  if (!isDirectory(projectDir)) {
     throw new CliError({
       code: 'USAGE',
       message: `project dir ${projectDir} does not exist or is not a directory (--project)`,

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { LoadedConfig } from '@soong-agent/config';
+import type { ConfigWarning, ConfigWarningCode, LoadedConfig } from '@soong-agent/config';
 import {
   createFileArtifactStore,
   createHookEngine,
@@ -54,34 +54,61 @@ function tagsOf(tool: AgentTool): string[] {
   return [...new Set([tool.risk, ...(tool.tags ?? [])])];
 }
 
-function printWarnings(config: LoadedConfig, tools: ReadonlyMap<string, AgentTool>): void {
-  for (const warning of allWarnings(config, tools))
-    process.stderr.write(`warning: ${warning.message}\n`);
+/**
+ * Warnings that mean a hook can never run or never match: `hooks validate --strict` fails on them
+ * (exit 2), since the guard they describe would silently never fire.
+ */
+export const STRICT_WARNING_CODES: ReadonlySet<ConfigWarningCode> = new Set([
+  'UNKNOWN_TOOL',
+  'COMMAND_NOT_FOUND',
+  'COMMAND_NOT_EXECUTABLE',
+  'AGENT_HOME_MISSING',
+]);
+
+// On stderr, so a --json answer on stdout stays pure JSON.
+function printWarnings(warnings: readonly ConfigWarning[]): void {
+  for (const warning of warnings) process.stderr.write(`warning: ${warning.message}\n`);
 }
 
-/** `soong-agent hooks validate`: exit 0 valid (warnings on stderr), 2 invalid with the precise errors. */
-export async function validateAction(options: CommonOptions): Promise<number> {
+const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
+/**
+ * `soong-agent hooks validate [--strict]`: exit 0 valid, 2 invalid with the precise errors. Warnings
+ * go to stderr and the last line is `valid, N warnings`; with `--strict` a warning that means a hook
+ * can never run or match ({@link STRICT_WARNING_CODES}) makes it exit 2.
+ */
+export async function validateAction(
+  options: CommonOptions & { strict?: boolean },
+): Promise<number> {
   const config = loadConfigOrExit(resolveLocations(options));
-  const tools = toolsOf(config);
-  printWarnings(config, tools);
+  const warnings = allWarnings(config, toolsOf(config));
+  printWarnings(warnings);
   const shown = (file: string) => (existsSync(file) ? file : `${file} (absent: defaults)`);
   if (!config.hooksEnabled) {
     process.stdout.write(
-      `valid: ${shown(config.configFile)}; hooks are disabled (hooks.enabled = false), hooks.json was not read\n`,
+      `checked: ${shown(config.configFile)}; hooks are disabled (hooks.enabled = false), hooks.json was not read\n`,
     );
   } else {
     const rules = config.hooks.ruleCount;
     const hooks = config.hooks.rules.reduce((sum, rule) => sum + rule.hooks.length, 0);
     process.stdout.write(
-      `valid: ${shown(config.configFile)}, ${shown(config.hooksFile)} (${rules} rule${rules === 1 ? '' : 's'}, ${hooks} hook${hooks === 1 ? '' : 's'})\n`,
+      `checked: ${shown(config.configFile)}, ${shown(config.hooksFile)} (${plural(rules, 'rule')}, ${plural(hooks, 'hook')})\n`,
     );
   }
-  return EXIT_CODES.ok;
+  const fatal = warnings.filter((warning) => STRICT_WARNING_CODES.has(warning.code));
+  if (options.strict === true && fatal.length > 0) {
+    process.stderr.write(
+      `soong-agent: --strict: ${fatal.length === 1 ? '1 warning means' : `${fatal.length} warnings mean`} a hook can never run or never match (${[...new Set(fatal.map((warning) => warning.code))].join(', ')})\n`,
+    );
+  }
+  process.stdout.write(`valid, ${plural(warnings.length, 'warning')}\n`);
+  return options.strict === true && fatal.length > 0 ? EXIT_CODES.usage : EXIT_CODES.ok;
 }
 
 /** `soong-agent hooks list [--json]`: rules with ids, matcher, command, timeout and on_failure. */
 export async function listAction(options: CommonOptions & { json?: boolean }): Promise<number> {
   const config = loadConfigOrExit(resolveLocations(options));
+  printWarnings(allWarnings(config, toolsOf(config)));
   const rules = config.hooks.rules.map((rule) => ({
     event: rule.event,
     rule_index: rule.ruleIndex,
@@ -155,7 +182,9 @@ export async function explainAction(
 ): Promise<number> {
   const event = parseEvent(eventName);
   const config = loadConfigOrExit(resolveLocations(options));
-  const { subject } = buildSubject(event, options, config, toolsOf(config));
+  const tools = toolsOf(config);
+  printWarnings(allWarnings(config, tools));
+  const { subject } = buildSubject(event, options, config, tools);
   const explanations = config.hooks.explain(subject).map((entry) => ({
     rule: `${event}[${entry.ruleIndex}]`,
     rule_index: entry.ruleIndex,
@@ -213,6 +242,7 @@ export async function testAction(
   const config = loadConfigOrExit(resolveLocations(options));
   const tools = toolsOf(config);
   const input = parseInput(options.input) ?? {};
+  printWarnings(allWarnings(config, tools));
   if (TOOL_EVENTS.includes(event) && options.tool === undefined) {
     throw new CliError({
       code: 'USAGE',
