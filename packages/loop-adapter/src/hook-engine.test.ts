@@ -256,6 +256,47 @@ describe('createHookEngine', () => {
   );
 
   it(
+    'says to send logs to stderr in the warning and in protocol_error when a hook logs on stdout before its answer',
+    async () => {
+      const { engine, sink } = setup(tempDir(), {
+        PreToolUse: [
+          { hooks: [{ command: hookCommand('print.sh', 'checking...\n{"decision":"deny"}') }] },
+        ],
+        Stop: [
+          { hooks: [{ command: hookCommand('print.sh', 'checking...\n{"decision":"allow"}') }] },
+        ],
+      });
+      await engine.run('PreToolUse', PAYLOADS.PreToolUse);
+      expect(recordsOf(sink.records, 'hook_log')[0]?.message).toContain(
+        'send logs to stderr (`>&2`)',
+      );
+      await engine.run('Stop', PAYLOADS.Stop);
+      const failed = recordsOf(sink.records, 'hook_failed')[0];
+      expect(failed?.failure).toBe('protocol_error');
+      expect(failed?.message).toContain('send logs to stderr (`>&2`)');
+    },
+    PROCESS_TIMEOUT,
+  );
+
+  it(
+    "names Claude Code's format and the protocol key in protocol_error when a hook answers with hookSpecificOutput",
+    async () => {
+      const answer = JSON.stringify({
+        hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny' },
+      });
+      const { engine, sink } = setup(tempDir(), {
+        PreToolUse: [{ hooks: [{ command: hookCommand('print.sh', answer) }] }],
+      });
+      await engine.run('PreToolUse', PAYLOADS.PreToolUse);
+      const failed = recordsOf(sink.records, 'hook_failed')[0];
+      expect(failed?.failure).toBe('protocol_error');
+      expect(failed?.message).toContain("Claude Code's hook output");
+      expect(failed?.message).toContain('"protocol": "claude-code"');
+    },
+    PROCESS_TIMEOUT,
+  );
+
+  it(
     'records hook_failed then hook_denied when a hook exits non-zero with a valid deny',
     async () => {
       const { engine, sink } = setup(tempDir(), {

@@ -241,7 +241,10 @@ describe('compileRules', () => {
   );
 
   it.each([
-    ['', 'expected a non-empty tool name; write the exact tool name, or remove the "tool" key'],
+    [
+      { tool: '' },
+      'expected a non-empty tool name; write the exact tool name, or remove the "tool" key',
+    ],
     [
       { tool: [] },
       'expected at least one tool name; list the exact tool names, or remove the "tool" key',
@@ -262,6 +265,57 @@ describe('compileRules', () => {
     expect(error.code).toBe('INVALID_MATCHER_OPTIONS');
     expect(error.message).toContain(text);
   });
+
+  it.each([
+    ['Edit|Write', 'write { "tool": ["edit_file", "write_file"] }'],
+    ['^Bash$', 'write "bash"'],
+    [
+      '*',
+      'list the exact tool names as { "tool": ["bash", …] }, or remove "matcher" to match every tool',
+    ],
+    ['', 'write one such as "bash", or remove "matcher" to match every tool'],
+    ['edit file', 'write one such as "bash", or remove "matcher" to match every tool'],
+  ])(
+    'gives a fix without a "tool" key when the bare-string matcher %j is invalid',
+    (matcher, fix) => {
+      const error = compileError(matcher);
+      expect(error.code).toBe('INVALID_MATCHER_OPTIONS');
+      expect(error.path).toEqual(['matcher']);
+      expect(error.message).toContain(fix);
+      expect(error.message).not.toContain('"tool" key');
+    },
+  );
+
+  it.each([
+    ['**/.env', undefined],
+    ['*.pem', undefined],
+    ['.env*', undefined],
+    ['src/*.key', 'src'],
+    ['config/**/secrets.json', 'config'],
+  ])(
+    'says to match the tools and check the name in the hook when path_prefix %j picks files by name',
+    (prefix, folder) => {
+      const error = compileError({ path_prefix: prefix });
+      expect(error.code).toBe('INVALID_MATCHER_OPTIONS');
+      expect(error.message).toContain('match the tools instead');
+      expect(error.message).toContain('check the file name in the hook');
+      expect(error.suggestion).toBe(folder);
+      if (folder !== undefined) expect(error.message).toContain(`"path_prefix": "${folder}"`);
+    },
+  );
+
+  it.each([
+    ['src/**', 'src'],
+    ['src/*', 'src'],
+    ['src/**/*', 'src'],
+  ])(
+    'suggests the folder alone when path_prefix %j covers everything under it',
+    (prefix, folder) => {
+      const error = compileError({ path_prefix: prefix });
+      expect(error.message).toContain(`write "${folder}"`);
+      expect(error.message).not.toContain('check the file name');
+    },
+  );
 
   it('names the tool of the bare-string shorthand when it is used on an event without tool calls', () => {
     expect(compileError('bash', 'Stop').message).toBe(

@@ -102,7 +102,10 @@ function compileRule(
       });
     }
     const parsed = definition.optionsSchema.safeParse(value);
-    if (!parsed.success) throw optionsError(type, value, parsed.error.issues, ruleIndex, basePath);
+    if (!parsed.success) {
+      const error = optionsError(type, value, parsed.error.issues, ruleIndex, basePath);
+      throw typeof rule.matcher === 'string' ? bareMatcherError(error, rule.matcher) : error;
+    }
     let test: MatchPredicate;
     try {
       test = definition.create(parsed.data, context);
@@ -171,6 +174,36 @@ function matcherEntries(matcher: unknown, ruleIndex: number): MatcherEntry[] {
     });
   }
   return Object.entries(matcher).map(([type, value]) => [type, value, ['matcher', type]]);
+}
+
+/**
+ * The bare-string shorthand has no "tool" key to remove and takes no array: its fix says how to write
+ * the matcher itself (`"bash"`, or `{ "tool": [...] }` for several names).
+ */
+function bareMatcherError(error: MatcherError, matcher: string): MatcherError {
+  const names = Array.isArray(error.suggestion) ? (error.suggestion as string[]) : undefined;
+  const everyTool = 'or remove "matcher" to match every tool';
+  let message: string;
+  if (names !== undefined && names.length > 0) {
+    const fix =
+      names.length === 1
+        ? JSON.stringify(names[0])
+        : `{ "tool": [${names.map((name) => JSON.stringify(name)).join(', ')}] }`;
+    message = `${JSON.stringify(matcher)} looks like a regex or glob; matchers are exact — write ${fix}`;
+  } else if (names !== undefined) {
+    message = `${JSON.stringify(matcher)} looks like a regex or glob; matchers are exact — list the exact tool names as { "tool": ["bash", …] }, ${everyTool}`;
+  } else {
+    message = `${showValue(matcher)} is not a tool name (a bare string matcher is one exact tool name, short for { "tool": NAME }); write one such as "bash", ${everyTool}`;
+  }
+  return new MatcherError({
+    code: error.code,
+    message,
+    ...(error.ruleIndex === undefined ? {} : { ruleIndex: error.ruleIndex }),
+    path: error.path,
+    value: error.value,
+    ...(names === undefined || names.length === 0 ? {} : { suggestion: names }),
+    cause: error,
+  });
 }
 
 function optionsError(

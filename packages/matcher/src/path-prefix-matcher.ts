@@ -16,6 +16,14 @@ export function suggestPathPrefix(value: string): string | undefined {
   return kept === '' ? (value.startsWith('/') ? '/' : undefined) : kept;
 }
 
+// A glob that picks paths by name (".env" anywhere, "*.pem", "src/*.key") rather than everything
+// under a folder ("src/**", "src/*"): after its first glob segment, anything but * or **.
+function namesFiles(value: string): boolean {
+  const segments = value.replace(/\/+$/, '').split('/');
+  const firstGlob = segments.findIndex((segment) => GLOB_CHARACTERS.test(segment));
+  return firstGlob !== -1 && segments.slice(firstGlob).some((segment) => !/^\*\*?$/.test(segment));
+}
+
 const EVERY_PATH = 'or remove the "path_prefix" key to match every path';
 const prefixSchema = z
   .string({ error: 'expected a path prefix (a string); write a folder such as "src"' })
@@ -25,6 +33,19 @@ const prefixSchema = z
   .superRefine((value, context) => {
     if (GLOB_CHARACTERS.test(value)) {
       const suggestion = suggestPathPrefix(value);
+      if (namesFiles(value)) {
+        const within =
+          suggestion === undefined
+            ? ''
+            : ` (with "path_prefix": ${JSON.stringify(suggestion)} if only that folder matters)`;
+        context.addIssue({
+          code: 'custom',
+          input: value,
+          message: `${JSON.stringify(value)} picks files by name, which a path prefix cannot express (it matches a folder and everything under it) — match the tools instead, e.g. { "tool": ["read_file", "write_file", "edit_file"] }${within}, and check the file name in the hook (its paths are in tool.paths on stdin)`,
+          ...(suggestion === undefined ? {} : { params: { suggestion } }),
+        });
+        return;
+      }
       const fix =
         suggestion === undefined
           ? 'write the folder it starts with, or remove the "path_prefix" key to match every path'

@@ -239,6 +239,31 @@ describe('safeParseHookOutput error message', () => {
     expect(expectInvalid('{"decision":"block"}').error.message).toContain('write "deny"');
   });
 
+  it.each([
+    ['a log line before the answer', 'checking src/a.ts\n{"decision":"allow"}\n'],
+    ['a log line after the answer', '{"decision":"deny","reason":"no"}\ndone\n'],
+    ['a log line before a pretty-printed answer', 'hi\n{\n  "decision": "allow"\n}\n'],
+  ])('says to send logs to stderr when stdout holds %s', (_what, stdout) => {
+    expect(expectInvalid(stdout).error.message).toContain('send logs to stderr (`>&2`)');
+  });
+
+  it('does not mention logs when stdout holds no valid answer at all', () => {
+    expect(expectInvalid('hello\n{"decision":"maybe"}\n').error.message).not.toContain('stderr');
+  });
+
+  it("says it is Claude Code's format and names the protocol key when stdout has hookSpecificOutput", () => {
+    const stdout = JSON.stringify({
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'deny',
+        permissionDecisionReason: 'no',
+      },
+    });
+    const { message } = expectInvalid(stdout).error;
+    expect(message).toContain("Claude Code's hook output");
+    expect(message).toContain('"protocol": "claude-code"');
+  });
+
   it('says the value is not an object when stdout is a JSON array', () => {
     expect(expectInvalid('[]').error.message).toContain('not an object');
   });

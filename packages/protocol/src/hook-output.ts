@@ -70,6 +70,11 @@ export type SafeParseHookOutputResult =
     };
 
 const KNOWN_KEYS: ReadonlySet<string> = new Set(Object.keys(HookOutputSchema.shape));
+const CLAUDE_CODE_HINT =
+  ` (this looks like Claude Code's hook output: set "protocol": "claude-code" on this hook (SPEC §7),` +
+  ` or print {"decision":"deny","reason":"..."})`;
+const LOGS_HINT =
+  'stdout holds other text besides the JSON answer: send logs to stderr (`>&2`) and print only the JSON object on stdout';
 const PREVIEW_CHARS = 200;
 
 type Attempt =
@@ -103,9 +108,11 @@ function attempt(text: string): Attempt {
     const issues = toProtocolIssues(result.error);
     const decision = (value as { decision?: unknown }).decision;
     const hint =
-      decision === 'block' || decision === 'approve'
-        ? ` ("${decision}" is Claude Code's word: write "${decision === 'block' ? 'deny' : 'allow'}")`
-        : '';
+      'hookSpecificOutput' in value
+        ? CLAUDE_CODE_HINT
+        : decision === 'block' || decision === 'approve'
+          ? ` ("${decision}" is Claude Code's word: write "${decision === 'block' ? 'deny' : 'allow'}")`
+          : '';
     return { ok: false, problem: describeIssues(issues) + hint, cause: result.error, issues };
   }
   const unknownKeys = Object.keys(value).filter((key) => !KNOWN_KEYS.has(key));
@@ -218,6 +225,16 @@ function rescueDeny(stdout: string): { output: HookOutput; note: string } | null
 }
 
 /**
+ * True when stdout holds a valid output (as one object, or alone on a line) and other text: the
+ * hook logged on stdout around its answer.
+ */
+function answeredAmongText(stdout: string): boolean {
+  const trimmed = stdout.trim();
+  const valid = (text: string) => text.trim() !== trimmed && attempt(text).ok;
+  return objectSpans(stdout).some(valid) || stdout.split(/\r\n|\r|\n/).some(valid);
+}
+
+/**
  * Parses a hook's stdout (SPEC §2.2) without throwing. Empty or whitespace-only stdout means
  * "no decision" (`output: null`). Anything else must be one JSON object with a valid `decision`;
  * otherwise the result is a failure whose error says what was wrong and shows the start of stdout,
@@ -230,10 +247,11 @@ export function safeParseHookOutput(stdout: string): SafeParseHookOutputResult {
   const whole = attempt(stdout);
   if (whole.ok) return { success: true, output: whole.output, unknownKeys: whole.unknownKeys };
 
+  const problem = answeredAmongText(stdout) ? `${whole.problem}; ${LOGS_HINT}` : whole.problem;
   const error = new ProtocolError({
     code: 'INVALID_HOOK_OUTPUT',
     message:
-      `invalid hook output: ${whole.problem}; expected one JSON object such as ` +
+      `invalid hook output: ${problem}; expected one JSON object such as ` +
       `{"decision":"allow"} or {"decision":"deny","reason":"..."}; ${preview(stdout)}`,
     cause: whole.cause,
     issues: whole.issues ?? [],
