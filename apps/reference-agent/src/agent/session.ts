@@ -40,11 +40,15 @@ export interface Locations {
  * is not an existing directory is `CliError` `USAGE` (a typo must not start a session without hooks,
  * nor create a stray home); a home from the env or the default may be missing (the loader warns).
  */
-export function resolveLocations(options: { home?: string; project?: string }): Locations {
+export function resolveLocations(
+  options: { home?: string; project?: string },
+  /** `hooks import --write` creates the home it was asked to write into. @default false */
+  { createsHome = false }: { createsHome?: boolean } = {},
+): Locations {
   const home = resolveAgentHome(
     options.home === undefined ? {} : { home: path.resolve(options.home) },
   );
-  if (options.home !== undefined && !isDirectory(home)) {
+  if (options.home !== undefined && !createsHome && !isDirectory(home)) {
     throw new CliError({
       code: 'USAGE',
       message: `agent home ${home} does not exist or is not a directory (--home); create it first or fix the path`,

@@ -94,7 +94,7 @@ function readSettings(file: string): unknown {
 }
 
 function writeImport(converted: ClaudeSettingsImport, options: ImportOptions): number {
-  const { home, projectDir } = resolveLocations(options);
+  const { home, projectDir } = resolveLocations(options, { createsHome: true });
   const hooksFile = path.join(home, HOOKS_FILE);
   const before = readExisting(hooksFile);
   const data = before?.data ?? { version: 1, hooks: {} };
