@@ -938,6 +938,27 @@ describe('soong-agent run: files that never end', () => {
 
 describe('soong-agent run: /proc files that report 0 bytes and never end', () => {
   it(
+    'refuses a scripted-model file or Claude Code settings that are /proc/self/pagemap or a FIFO at once (exit 2)',
+    async () => {
+      const workspace = makeWorkspace();
+      const fifo = path.join(workspace.root, 'fifo');
+      await promisify(execFile)('mkfifo', [fifo]);
+      const base = ['--home', workspace.home, '--project', workspace.project];
+      for (const file of ['/proc/self/pagemap', fifo]) {
+        const run = await runCli(['run', 'go', '--model', `scripted:${file}`, ...base], {
+          env: workspace.env,
+        });
+        expect(run.code, file).toBe(2);
+        const imported = await runCli(['hooks', 'import', '--from', 'claude', file, ...base], {
+          env: workspace.env,
+        });
+        expect(imported.code, file).toBe(2);
+      }
+    },
+    TIMEOUT,
+  );
+
+  it(
     'answers read_file and grep on /proc/self/pagemap with bounded reads and finishes the session',
     async () => {
       const workspace = makeWorkspace({ project: { 'a.txt': 'a' } });

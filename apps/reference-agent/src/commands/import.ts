@@ -3,14 +3,13 @@ import {
   copyFileSync,
   mkdirSync,
   mkdtempSync,
-  readFileSync,
   renameSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigError, HOOKS_FILE, loadConfig } from '@soong-agent/config';
+import { ConfigError, HOOKS_FILE, loadConfig, MAX_CONFIG_FILE_BYTES } from '@soong-agent/config';
 import { resolveLocations } from '../agent/session.js';
 import {
   type ClaudeSettingsImport,
@@ -19,6 +18,7 @@ import {
 } from '../claude-import/convert-settings.js';
 import { CliError, EXIT_CODES } from '../errors.js';
 import type { CommonOptions } from '../program.js';
+import { readTextFileSync } from '../tools/regular-file.js';
 
 /** Options of `soong-agent hooks import`. */
 export interface ImportOptions extends CommonOptions {
@@ -72,16 +72,14 @@ export async function importAction(
 }
 
 function readSettings(file: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
+  const read = readTextFileSync(file, MAX_CONFIG_FILE_BYTES);
+  if (!('text' in read)) {
     throw new CliError({
       code: 'USAGE',
-      message: `cannot read Claude Code settings ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message} (name the file: hooks import --from claude FILE)`,
-      cause: error,
+      message: `cannot read Claude Code settings ${file}: ${read.code ?? read.problem} (name the file: hooks import --from claude FILE)`,
     });
   }
+  const text = read.text;
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -145,17 +143,15 @@ function writeImport(converted: ClaudeSettingsImport, options: ImportOptions): n
 }
 
 function readExisting(hooksFile: string): { data: Record<string, unknown> } | undefined {
-  let text: string;
-  try {
-    text = readFileSync(hooksFile, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+  const read = readTextFileSync(hooksFile, MAX_CONFIG_FILE_BYTES);
+  if (!('text' in read)) {
+    if (read.code === 'ENOENT') return undefined;
     throw new CliError({
       code: 'RUNTIME',
-      message: `cannot read ${hooksFile}: ${(error as Error).message}; nothing was written`,
-      cause: error,
+      message: `cannot read ${hooksFile}: ${read.problem}; nothing was written`,
     });
   }
+  const text = read.text;
   let data: unknown;
   try {
     data = JSON.parse(text);

@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { CliError } from '../errors.js';
+import { readTextFileSync } from '../tools/regular-file.js';
 import { createCallIdGenerator } from './call-ids.js';
 import type { ChatMessage, ModelProvider, ModelRequest, ModelResponse } from './provider.js';
 
@@ -139,19 +139,19 @@ export function parseModelScript(document: unknown, file: string): ModelScript {
   return { file, turns };
 }
 
+/** Scripted-model files larger than this are refused (they are hand-written JSON). */
+export const MODEL_SCRIPT_MAX_BYTES = 16 * 1024 * 1024;
+
 /** Reads and validates a scripted-model file (SPEC §6). Throws `CliError` `SCRIPT_INVALID`. */
 export function loadModelScript(file: string): ModelScript {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
+  const read = readTextFileSync(file, MODEL_SCRIPT_MAX_BYTES);
+  if (!('text' in read)) {
     throw new CliError({
       code: 'SCRIPT_INVALID',
-      message: `cannot read scripted model file ${file}: ${reason}`,
-      cause: error,
+      message: `cannot read scripted model file ${file}: ${read.code ?? read.problem}`,
     });
   }
+  const text = read.text;
   let document: unknown;
   try {
     document = JSON.parse(text);

@@ -1,5 +1,6 @@
 import { constants } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
+import { type RegularFileSyncRead, readRegularFileSync } from '@soong-agent/config';
 import { guardRefusal, type ReadGuard } from './read-guard.js';
 
 /** What {@link readRegularFile} found: the bytes, or why it did not read them. */
@@ -98,4 +99,33 @@ export async function readRegularFile(
   } finally {
     await handle.close();
   }
+}
+
+/** What {@link readTextFileSync} found: the text, or why not (`code` is the errno code, if any). */
+export type TextFileRead = { text: string } | { problem: string; code?: string };
+
+/**
+ * Reads a whole regular file as UTF-8 text, synchronously, for files the CLI itself reads (a
+ * scripted-model file, Claude Code settings): at most `maxBytes` plus one byte whatever `stat`
+ * says, no FIFO or device. Never throws for what is on disk; `problem` says why it did not read.
+ */
+export function readTextFileSync(file: string, maxBytes: number): TextFileRead {
+  let read: RegularFileSyncRead;
+  try {
+    read = readRegularFileSync(file, { maxBytes });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return { problem: (error as Error).message, ...(code === undefined ? {} : { code }) };
+  }
+  if ('problem' in read) {
+    return {
+      problem:
+        read.problem === 'too large'
+          ? `larger than ${maxBytes} bytes`
+          : read.problem === 'directory'
+            ? 'it is a directory'
+            : 'not a regular file (a device, FIFO or socket)',
+    };
+  }
+  return { text: read.bytes.toString('utf8') };
 }
