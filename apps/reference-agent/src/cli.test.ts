@@ -526,8 +526,8 @@ describe('soong-agent hooks list', () => {
                     timeout: 5,
                     on_failure: 'deny',
                     protocol: 'claude-code',
-                    mode: 'worker',
                   },
+                  { name: 'warm', type: 'command', command: 'true', mode: 'worker' },
                 ],
               },
             ],
@@ -562,15 +562,15 @@ describe('soong-agent hooks list', () => {
         ]),
       ).toEqual([
         ['PreToolUse[0][0]', 30, 'ignore', 'soong', 'spawn'],
-        ['named', 5, 'deny', 'claude-code', 'worker'],
+        ['named', 5, 'deny', 'claude-code', 'spawn'],
+        ['warm', 30, 'ignore', 'soong', 'worker'],
       ]);
       const text = await runCli(
         ['hooks', 'list', '--home', workspace.home, '--project', workspace.project],
         { env: workspace.env },
       );
-      expect(text.stdout).toContain(
-        'named  timeout=5s  on_failure=deny  protocol=claude-code  mode=worker',
-      );
+      expect(text.stdout).toContain('named  timeout=5s  on_failure=deny  protocol=claude-code\n');
+      expect(text.stdout).toContain('warm  timeout=30s  on_failure=ignore  mode=worker\n');
     },
     TIMEOUT,
   );

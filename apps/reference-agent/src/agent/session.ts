@@ -14,6 +14,7 @@ import {
   createJsonlEventSink,
   createSessionId,
   type EventSink,
+  type HookEngine,
   type PermissionCallback,
   recordConfigLoaded,
   recordSessionStarted,
@@ -170,9 +171,10 @@ export async function runSession(options: RunSessionOptions): Promise<SessionOut
       cause: error,
     });
   }
+  let engine: HookEngine | undefined;
   try {
     const artifacts = createFileArtifactStore(paths.artifacts);
-    const engine = createHookEngine({
+    engine = createHookEngine({
       config,
       sink,
       sessionId,
@@ -204,6 +206,8 @@ export async function runSession(options: RunSessionOptions): Promise<SessionOut
     });
     return { ...result, sessionId, eventLog: paths.eventLog };
   } finally {
+    // Worker hooks end with the session (SPEC §8), their worker_stopped records before the log closes.
+    await engine?.close();
     await sink.close();
   }
 }

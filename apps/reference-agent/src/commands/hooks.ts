@@ -322,6 +322,8 @@ async function runHooksTest({
       });
       break;
   }
+  // A worker hook runs as in a session: started, one request, stopped.
+  await engine.close();
   await sink.close();
   if (!config.hooksEnabled) {
     process.stdout.write('hooks are disabled (hooks.enabled = false in config.toml); none ran\n');

@@ -204,6 +204,18 @@ function formatPrintableRecord(
       const reason = record.reason === 'completed' ? c.green(record.reason) : c.red(record.reason);
       return `${c.cyan('end')} ${reason}`;
     }
+    case 'worker_started':
+      return `  ${c.dim(`worker ${record.hook_id} started (pid ${record.pid})`)}`;
+    case 'worker_stopped': {
+      const how =
+        record.signal != null
+          ? `, ${record.signal}`
+          : record.exit_code != null
+            ? `, exit ${record.exit_code}`
+            : '';
+      const text = `worker ${record.hook_id} stopped: ${record.reason}${how}`;
+      return `  ${record.reason === 'session_end' ? c.dim(text) : c.yellow(text)}`;
+    }
     default:
       return undefined;
   }
