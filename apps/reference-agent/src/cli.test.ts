@@ -175,6 +175,33 @@ describe('soong-agent run', () => {
   );
 
   it(
+    'records the head of the error in tool_finished and shows it in the timeline and events when a tool call fails',
+    async () => {
+      const workspace = makeWorkspace();
+      const script = writeScript(workspace.root, [
+        { tool_calls: [{ name: 'read_file', input: { path: 'missing.txt' } }] },
+        { text: 'It is not there.' },
+      ]);
+      const base = ['--home', workspace.home, '--project', workspace.project];
+      const run = await runCli(['run', 'read it', ...base, '--model', `scripted:${script}`], {
+        env: workspace.env,
+      });
+      expect(run.code, run.stderr).toBe(0);
+      const timelineLine = run.stderr.split('\n').find((line) => line.startsWith('tool read_file'));
+      expect(timelineLine).toMatch(/ error .*: .*missing\.txt/);
+      const events = await runCli(['events', '--json', ...base], { env: workspace.env });
+      const finished = parseRecords(events.stdout).find(
+        (record) => record.type === 'tool_finished',
+      );
+      expect(finished).toMatchObject({ type: 'tool_finished', is_error: true });
+      expect(finished?.type === 'tool_finished' && finished.error_text).toContain('missing.txt');
+      const readable = await runCli(['events', ...base], { env: workspace.env });
+      expect(readable.stdout).toContain(timelineLine);
+    },
+    TIMEOUT,
+  );
+
+  it(
     'uses [model] of config.toml with the script relative to the home, answer on stdout and a plain timeline on stderr',
     async () => {
       const workspace = makeWorkspace({

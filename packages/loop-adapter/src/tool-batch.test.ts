@@ -248,6 +248,42 @@ describe('executeToolBatch', () => {
     expect(recordsOf(sink.records, 'tool_finished')[0]?.is_error).toBe(true);
   });
 
+  it('records the head of the error text, at most 1 KiB, in tool_finished when a result is an error', async () => {
+    const root = tempDir();
+    const { engine, sink } = setup(root, {});
+    const failing = makeTool('failing', 'readonly', async (input) => ({
+      content: (input as { content: string }).content,
+      isError: true,
+    }));
+    const long = `exit 1: ${'é'.repeat(2000)}`;
+    await executeToolBatch(
+      [
+        { id: 'c1', name: 'failing', input: { path: 'a', content: 'exit 2: no such file' } },
+        { id: 'c2', name: 'failing', input: { path: 'b', content: long } },
+        { id: 'c3', name: 'read_file', input: { path: 'c' } },
+        { id: 'c4', name: 'no_such_tool', input: {} },
+      ],
+      {
+        tools: new Map([...TOOLS, ['failing', failing]]),
+        engine,
+        permission: allow,
+        artifacts: createFileArtifactStore(path.join(root, 'a')),
+        sink,
+      },
+    );
+    const finished = recordsOf(sink.records, 'tool_finished');
+    expect(finished.map((record) => record.error_text)).toEqual([
+      'exit 2: no such file',
+      expect.stringMatching(/^exit 1: é+$/),
+      undefined,
+      UNKNOWN_TOOL_TEXT,
+    ]);
+    const head = finished[1]?.error_text ?? '';
+    expect(Buffer.byteLength(head)).toBeLessThanOrEqual(1024);
+    expect(Buffer.byteLength(head)).toBeGreaterThan(1020);
+    expect(finished[2]).not.toHaveProperty('error_text');
+  });
+
   it('denies the call and halts like a permission deny when the permission callback throws', async () => {
     const root = tempDir();
     const { engine, sink } = setup(root, {});

@@ -5,6 +5,15 @@ import { boundToolInput, boundToolResult } from './bound-tool-io.js';
 import type { EventSink } from './event-sink.js';
 import type { HookEngine } from './hook-engine.js';
 import { roundMs } from './round-ms.js';
+import { takeHead } from './summarize-text.js';
+
+/** Bytes of an error result kept in `tool_finished.error_text` (SPEC §5). */
+const ERROR_TEXT_BYTES = 1024;
+
+// The head of an error result, so a failed call can be understood from the log alone.
+function errorText(isError: boolean, content: string): { error_text?: string } {
+  return isError ? { error_text: takeHead(content, ERROR_TEXT_BYTES) } : {};
+}
 
 /** The text of a call skipped because an earlier call of the turn was denied (SPEC §4). */
 export const SKIPPED_TOOL_TEXT = 'not executed: an earlier tool call in this turn was denied';
@@ -226,6 +235,7 @@ export async function executeToolBatch(
       bytes: payload.bytes,
       ...(artifactRef ? { artifact_ref: artifactRef } : {}),
       duration_ms: durationMs,
+      ...errorText(executed.isError, executed.content),
     });
     results.push({
       callId: call.id,
@@ -301,6 +311,7 @@ function finishWithError(
     tool: call.name,
     is_error: true,
     bytes: result.bytes,
+    ...errorText(true, content),
   });
   return result;
 }

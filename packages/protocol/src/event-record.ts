@@ -128,6 +128,12 @@ export const ToolFinishedRecordSchema = record('tool_finished', {
   bytes: count,
   artifact_ref: ArtifactRefSchema.optional(),
   duration_ms: durationMs.optional().describe('How long the tool ran, in milliseconds.'),
+  error_text: z
+    .string()
+    .optional()
+    .describe(
+      'When `is_error`: the head of the result, at most 1 KiB (UTF-8), so a failed call can be understood from the log.',
+    ),
 });
 
 /** `tool_denied`: a tool call was not run, because of a hook or the permission callback. */

@@ -127,6 +127,22 @@ describe('createTimeline', () => {
         denied_call_id: 'call_1',
       }),
       record({
+        type: 'tool_started',
+        call_id: 'call_4',
+        tool: 'bash',
+        input: { command: 'pnpm test' },
+        risk: 'dangerous',
+      }),
+      record({
+        type: 'tool_finished',
+        call_id: 'call_4',
+        tool: 'bash',
+        is_error: true,
+        bytes: 61,
+        duration_ms: 41,
+        error_text: 'exit code 127\nsh: 1: pnpm: \x1b[31mnot found\n',
+      }),
+      record({
         type: 'stop_hook_prevented',
         hook_id: 'tests',
         event: 'Stop',
@@ -148,6 +164,7 @@ describe('createTimeline', () => {
       'tool read_file secrets/.env denied by hook guard: protected',
       'tool list_dir . ok 2.0 KB 1.2s',
       'tool write_file skipped (call_1 was denied; batch halted)',
+      'tool bash pnpm test error 61 B 41ms: exit code 127 sh: 1: pnpm: \\x1b[31mnot found',
       'stop prevented by tests (1): tests were not run',
       'end completed',
     ]);

@@ -181,7 +181,12 @@ function formatPrintableRecord(
       const status = record.is_error ? c.yellow('error') : c.green('ok');
       const duration =
         typeof record.duration_ms === 'number' ? ` ${formatDuration(record.duration_ms)}` : '';
-      return `${c.blue('tool')} ${c.bold(toolLabel(record, state))} ${status} ${c.dim(`${formatBytes(record.bytes)}${duration}`)}${artifact}`;
+      // The head of an error result, so the timeline (and `events`) says why a call failed.
+      const why =
+        record.is_error && record.error_text !== undefined && record.error_text.trim() !== ''
+          ? `: ${oneLine(record.error_text, 160)}`
+          : '';
+      return `${c.blue('tool')} ${c.bold(toolLabel(record, state))} ${status} ${c.dim(`${formatBytes(record.bytes)}${duration}`)}${artifact}${why}`;
     }
     case 'tool_denied': {
       const by = record.source === 'hook' ? `hook ${record.hook_id ?? '?'}` : 'permission';
