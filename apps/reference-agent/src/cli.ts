@@ -17,8 +17,15 @@ function packageVersion(): string {
 }
 
 // `soong-agent run … --json | head` closes stdout early; the run still finishes and logs everything.
+// Any other stdout failure (`> /dev/full`, a full disk) is one line on stderr and exit 1, not a
+// stack trace; a run still finishes and logs everything.
+let stdoutFailed = false;
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code !== 'EPIPE') throw error;
+  if (error.code === 'EPIPE') return;
+  if (!stdoutFailed)
+    process.stderr.write(`soong-agent: cannot write to stdout: ${error.message}\n`);
+  stdoutFailed = true;
+  if (!process.exitCode) process.exitCode = 1;
 });
 
 const argv = process.argv.slice(2);
@@ -26,5 +33,6 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(`${packageVersion()}\n`);
 } else {
   const { main } = await import('./program.js');
-  process.exitCode = await main(process.argv, packageVersion());
+  const code = await main(process.argv, packageVersion());
+  process.exitCode = code === 0 && stdoutFailed ? 1 : code;
 }

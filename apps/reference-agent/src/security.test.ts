@@ -1083,6 +1083,37 @@ describe('soong-agent run: a full or unwritable agent home', () => {
   );
 
   it(
+    'exits 1 with one clean line when stdout is a full disk (/dev/full) for run --json and events',
+    async () => {
+      const workspace = makeWorkspace({ project: { 'a.txt': 'a' } });
+      const script = writeScript(workspace.root, [
+        { text: 'x', tool_calls: [{ name: 'read_file', input: { path: 'a.txt' } }] },
+        { text: 'done' },
+      ]);
+      const where = `--home "${workspace.home}" --project "${workspace.project}"`;
+      const cli = `"${process.execPath}" "${CLI}"`;
+      for (const line of [
+        `${cli} run go --yes --json --model "scripted:${script}" ${where} > /dev/full`,
+        `${cli} events --json ${where} > /dev/full`,
+        `${cli} events ${where} > /dev/full`,
+      ]) {
+        const result = await runShell(line, { env: workspace.env });
+        expect(result.code, line).toBe(1);
+        expect(result.stderr.trim().split('\n'), line).toHaveLength(1);
+        oneCleanLine(result.stderr);
+      }
+      // The run itself still finished and logged everything.
+      const events = await runCli(['events', '--json', '--home', workspace.home], {
+        env: workspace.env,
+      });
+      expect(ofType(parseRecords(events.stdout), 'loop_ended')).toMatchObject([
+        { reason: 'completed' },
+      ]);
+    },
+    TIMEOUT,
+  );
+
+  it(
     'exits 1 with one clean line and writes nothing when the sessions folder is a file',
     async () => {
       const workspace = makeWorkspace({ home: { sessions: 'not a folder' } });
