@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { findUnknownTools, type RuleSpec } from '@soong-agent/matcher';
 import { type ConfigWarning, createWarning } from './config-warnings.js';
-import { hooksSources, type LoadedConfig } from './load-config.js';
+import type { LoadedConfig } from './load-config.js';
 
 /**
  * UNKNOWN_TOOL warnings for `tool` values that name no tool in `knownTools`, with a "did you mean"
@@ -12,7 +12,7 @@ export function checkToolNames(
   config: LoadedConfig,
   knownTools: readonly string[],
 ): ConfigWarning[] {
-  const source = hooksSources.get(config.hooks);
+  const source = config.hooksSource;
   const specs: readonly RuleSpec[] =
     source?.specs ??
     config.hooks.rules.map((rule) =>

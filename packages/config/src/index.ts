@@ -39,6 +39,7 @@ export { type ConfigJsonSchemaFile, generateConfigJsonSchemas } from './json-sch
 export {
   CONFIG_FILE,
   HOOKS_FILE,
+  type HooksSource,
   type LoadConfigOptions,
   type LoadedConfig,
   loadConfig,

@@ -68,6 +68,24 @@ describe('loadConfig', () => {
     expect(config.hooksFile).toBe(path.join(layout.home, 'hooks.json'));
     expect(config.configFile).toBe(path.join(layout.home, 'config.toml'));
     expect(config.warnings).toEqual([]);
+    expect(config.hooksSource).toBeNull();
+  });
+
+  it('carries where each rule is written when hooks.json was read', () => {
+    layout.write(
+      'hooks.json',
+      hooksJson({ PostToolUse: [guardRule()], PreToolUse: [guardRule()] }),
+    );
+    const source = load().hooksSource;
+    expect(source?.specs).toEqual([
+      { event: 'PostToolUse', matcher: { tool: 'bash' } },
+      { event: 'PreToolUse', matcher: { tool: 'bash' } },
+    ]);
+    expect(source?.rulePath(1)).toEqual(['hooks', 'PreToolUse', 0]);
+    expect(source?.locate(['hooks', 'PreToolUse', 0, 'matcher', 'tool'])).toEqual({
+      line: 20,
+      column: 19,
+    });
   });
 
   it('returns defaults and warns AGENT_HOME_MISSING when the home itself does not exist', () => {

@@ -12,7 +12,7 @@ import {
   writableWarning,
 } from './config-warnings.js';
 import { buildEnvAllowlist } from './env-allowlist.js';
-import type { JsonPath, Position } from './issues.js';
+import type { JsonPath } from './issues.js';
 import { parseHooks } from './parse-hooks.js';
 import { defaultSettings, parseSettings } from './parse-settings.js';
 import { readConfigFile } from './read-config-file.js';
@@ -42,7 +42,7 @@ export interface LoadConfigOptions {
   homeDir?: string;
   /**
    * The matcher types hooks.json may use.
-   * @default the matcher package's built-in types
+   * @default createMatcherRegistry(builtInMatchers), built for this call
    */
   registry?: MatcherRegistry;
 }
@@ -69,19 +69,24 @@ export interface LoadedConfig {
   configFile: string;
   /** Problems worth showing that do not stop the agent. */
   warnings: ConfigWarning[];
+  /**
+   * Where the rules of hooks.json are written, for warnings found after loading (`checkToolNames`)
+   * to carry a line and column; null when no hooks.json was read.
+   */
+  hooksSource: HooksSource | null;
 }
 
-/** What checkToolNames needs that LoadedConfig does not carry. */
+/** The rules of hooks.json as written, and how to find a value's line and column in the file. */
 export interface HooksSource {
+  /** Every rule's event and matcher as written, in `hooks.rules` order. */
   specs: readonly RuleSpec[];
-  rulePath(position: number): JsonPath;
-  locate(jsonPath: JsonPath): Position | undefined;
-  file: string;
+  /** The JSON path of rule number `position` (an index into `hooks.rules`), e.g. `['hooks', 'PreToolUse', 0]`. */
+  rulePath(position: number): readonly (string | number)[];
+  /** The 1-based line and column of the value at `jsonPath`, when it is in the file. */
+  locate(jsonPath: readonly (string | number)[]): { line: number; column: number } | undefined;
+  /** The OS home, shown as `~` in messages. */
   homeDir: string;
 }
-
-/** Source details of loaded hooks, for checkToolNames. */
-export const hooksSources = new WeakMap<CompiledHooks, HooksSource>();
 
 /**
  * Reads config.toml and hooks.json from the agent home, once: the session's snapshot. Missing files
@@ -111,6 +116,7 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   const hooksEnabled = settings.hooks.enabled && options.noHooks !== true;
   let hooks = emptyCompiledHooks();
   let hooksFingerprint: string | null = null;
+  let hooksSource: HooksSource | null = null;
   if (hooksEnabled) {
     const hooksContent = readConfigFile(hooksFile, homeDir);
     if (hooksContent !== undefined) {
@@ -125,13 +131,7 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
       });
       hooks = createCompiledHooks(parsed.rules, parsed.index);
       const locate = (jsonPath: JsonPath) => parsed.document.locate(jsonPath);
-      hooksSources.set(hooks, {
-        specs: parsed.specs,
-        rulePath: parsed.rulePath,
-        locate,
-        file: hooksFile,
-        homeDir,
-      });
+      hooksSource = { specs: parsed.specs, rulePath: parsed.rulePath, locate, homeDir };
       warnings.push(...writableWarning(hooksFile, hooksContent.mode, homeDir, 'hooks.json'));
       warnings.push(
         ...hookWarnings({
@@ -156,6 +156,7 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
     hooksFile,
     configFile,
     warnings,
+    hooksSource,
   };
 }
 

@@ -1,6 +1,8 @@
 import {
+  builtInMatchers,
   closestMatch,
   compileRules,
+  createMatcherRegistry,
   MatcherError,
   type MatcherRegistry,
   type RuleIndex,
@@ -107,7 +109,7 @@ export function parseHooks(options: {
   const compileOptions = {
     projectDir: options.projectDir,
     homeDir,
-    ...(options.registry === undefined ? {} : { registry: options.registry }),
+    registry: options.registry ?? createMatcherRegistry(builtInMatchers),
   };
   let index: RuleIndex | undefined;
   let compileError: unknown;

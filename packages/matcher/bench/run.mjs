@@ -16,7 +16,11 @@ const TARGET_MS = 150;
 const projectDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'soong-matcher-bench-')));
 for (let i = 0; i < 20; i++)
   fs.mkdirSync(path.join(projectDir, `pkg${i}`, 'src'), { recursive: true });
-const context = { projectDir, homeDir: os.homedir() };
+const context = {
+  projectDir,
+  homeDir: os.homedir(),
+  registry: createMatcherRegistry(builtInMatchers),
+};
 // The same tool type under a copy of its definition: compileRules cannot index it by tool name,
 // so every rule is evaluated. Shows what the tool-name index saves.
 const unindexedRegistry = createMatcherRegistry([

@@ -3,9 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { compileRules, type RuleSpec } from './compile-rules.js';
 import type { MatchSubject } from './define-matcher.js';
 import { normalizePathPrefix } from './path-forms.js';
+import { BUILT_IN_REGISTRY } from './test-helpers/registry.js';
 
 // A project dir that does not exist: no symlinks can be involved, so the written forms decide.
 const CONTEXT = {
+  registry: BUILT_IN_REGISTRY,
   projectDir: '/nonexistent-soong-matcher/project',
   homeDir: '/nonexistent-soong-matcher/home',
 };

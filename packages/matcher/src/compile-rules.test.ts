@@ -3,9 +3,10 @@ import { compileRules, type RuleSpec } from './compile-rules.js';
 import { defineMatcher } from './define-matcher.js';
 import { MatcherError } from './matcher-error.js';
 import { createMatcherRegistry } from './matcher-registry.js';
+import { BUILT_IN_REGISTRY } from './test-helpers/registry.js';
 import { toolMatcher } from './tool-matcher.js';
 
-const CONTEXT = { projectDir: '/work/project', homeDir: '/home/user' };
+const CONTEXT = { registry: BUILT_IN_REGISTRY, projectDir: '/work/project', homeDir: '/home/user' };
 
 function compile(rules: readonly RuleSpec[]) {
   return compileRules(rules, CONTEXT);

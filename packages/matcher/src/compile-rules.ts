@@ -1,11 +1,10 @@
 import path from 'node:path';
 import type { z } from 'zod';
-import { builtInMatchers } from './built-in-matchers.js';
-import type { MatcherContext, MatchPredicate } from './define-matcher.js';
+import type { MatchPredicate } from './define-matcher.js';
 import { MatcherError } from './matcher-error.js';
-import { createMatcherRegistry, type MatcherRegistry } from './matcher-registry.js';
+import type { MatcherRegistry } from './matcher-registry.js';
 import { type NameList, toNameArray } from './name-list.js';
-import { prefixForms, withCompileMemo } from './path-forms.js';
+import { type CompileContext, createCompileContext } from './path-forms.js';
 import { pathPrefixMatcher } from './path-prefix-matcher.js';
 import {
   type CompiledRule,
@@ -29,17 +28,15 @@ export interface RuleSpec {
 /** Options of {@link compileRules}. */
 export interface CompileRulesOptions {
   /**
-   * The matcher types rules may use.
-   * @default createMatcherRegistry(builtInMatchers)
+   * The matcher types rules may use: `createMatcherRegistry(builtInMatchers)`, plus your own
+   * definitions if any. Build it once and pass it to every compilation.
    */
-  registry?: MatcherRegistry;
+  registry: MatcherRegistry;
   /** The project dir (relative prefixes and subject paths are resolved against it; made absolute). */
   projectDir: string;
   /** The OS home dir, for `~` and `~/…` prefixes (made absolute). */
   homeDir: string;
 }
-
-let defaultRegistry: MatcherRegistry | undefined;
 
 /**
  * Validates and compiles rules once, at load time, into an index keyed by event. An event with no
@@ -49,25 +46,26 @@ let defaultRegistry: MatcherRegistry | undefined;
  * rule).
  */
 export function compileRules(rules: readonly RuleSpec[], options: CompileRulesOptions): RuleIndex {
-  if (options.registry === undefined && defaultRegistry === undefined) {
-    defaultRegistry = createMatcherRegistry(builtInMatchers);
-  }
-  const registry = options.registry ?? (defaultRegistry as MatcherRegistry);
-  const context: MatcherContext = Object.freeze({
-    projectDir: path.resolve(options.projectDir),
-    homeDir: path.resolve(options.homeDir),
-  });
-  const compiled = withCompileMemo(() =>
-    rules.map((rule, ruleIndex) => compileRule(rule, ruleIndex, registry, context)),
+  const { registry } = options;
+  const context = createCompileContext(
+    path.resolve(options.projectDir),
+    path.resolve(options.homeDir),
   );
-  return createRuleIndex(compiled, context);
+  try {
+    const compiled = rules.map((rule, ruleIndex) =>
+      compileRule(rule, ruleIndex, registry, context),
+    );
+    return createRuleIndex(compiled, context);
+  } finally {
+    context.pathForms.finishCompiling();
+  }
 }
 
 function compileRule(
   rule: RuleSpec,
   ruleIndex: number,
   registry: MatcherRegistry,
-  context: MatcherContext,
+  context: CompileContext,
 ): CompiledRule {
   const criteria: Criterion[] = [];
   for (const [type, value, basePath] of matcherEntries(rule.matcher, ruleIndex)) {
@@ -138,13 +136,15 @@ function compileRule(
 // The built-in tool and path_prefix criteria (the definitions themselves, not replacements under the
 // same key) can select their rules by map lookup; the rule then skips that criterion in match.
 // A rule with both is picked by tool, and its prefixes answer the path criterion by lookup too.
-function withIndexKey(rule: CompiledRule, context: MatcherContext): CompiledRule {
+function withIndexKey(rule: CompiledRule, context: CompileContext): CompiledRule {
   const byTool = rule.criteria.find((criterion) => criterion.definition === toolMatcher);
   const byPath = rule.criteria.find((criterion) => criterion.definition === pathPrefixMatcher);
   const prefixes =
     byPath === undefined
       ? undefined
-      : toNameArray(byPath.options as NameList).flatMap((prefix) => prefixForms(prefix, context));
+      : toNameArray(byPath.options as NameList).flatMap((prefix) =>
+          context.pathForms.prefix(prefix),
+        );
   if (byTool !== undefined) {
     rule.indexKey = { kind: 'tool', tools: toNameArray(byTool.options as NameList) };
     if (prefixes !== undefined) rule.pathFilter = prefixes;

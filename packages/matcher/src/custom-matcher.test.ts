@@ -5,6 +5,7 @@ import { compileRules } from './compile-rules.js';
 import { defineMatcher } from './define-matcher.js';
 import { MatcherError } from './matcher-error.js';
 import { createMatcherRegistry } from './matcher-registry.js';
+import { BUILT_IN_REGISTRY } from './test-helpers/registry.js';
 import { TOOL_CALL_EVENTS } from './tool-call-events.js';
 
 // A brand-new matcher type, defined here with no change to the package: the proof that adding a
@@ -107,6 +108,7 @@ describe('defineMatcher', () => {
   it('leaves the new type unknown to registries built without it', () => {
     expect(() =>
       compileRules([{ event: 'PreToolUse', matcher: { input_field: { key: 'a', equals: 'b' } } }], {
+        registry: BUILT_IN_REGISTRY,
         projectDir: '/project',
         homeDir: '/home/user',
       }),

@@ -7,6 +7,7 @@ import { compileRules, type RuleSpec } from './compile-rules.js';
 import { defineMatcher } from './define-matcher.js';
 import { createMatcherRegistry } from './matcher-registry.js';
 import { isPathUnder } from './path-forms.js';
+import { BUILT_IN_REGISTRY } from './test-helpers/registry.js';
 import { createTree, makeTempDir } from './test-helpers/temp-dir.js';
 
 const READ = { tool: 'read_file', tags: ['readonly'] } as const;
@@ -17,7 +18,10 @@ function guardsOf(
   projectDir: string,
   homeDir = '/nonexistent-home',
 ) {
-  return compileRules(rules, { projectDir, homeDir }).guardedPrefixes(call, [READ]);
+  return compileRules(rules, { registry: BUILT_IN_REGISTRY, projectDir, homeDir }).guardedPrefixes(
+    call,
+    [READ],
+  );
 }
 
 describe('RuleIndex.guardedPrefixes', () => {
@@ -54,7 +58,11 @@ describe('RuleIndex.guardedPrefixes', () => {
       tags: ['readonly'],
       paths: ['link/.env'],
     };
-    const index = compileRules(rules, { projectDir: project, homeDir: '/nonexistent-home' });
+    const index = compileRules(rules, {
+      registry: BUILT_IN_REGISTRY,
+      projectDir: project,
+      homeDir: '/nonexistent-home',
+    });
     expect(index.match(call)).toEqual([0]);
     expect(index.guardedPrefixes(call, [READ]).map((guard) => guard.prefix)).toEqual(['secrets']);
     expect(index.guardedPrefixes({ ...call, paths: ['secrets/../secrets/.env'] }, [READ])).toEqual(

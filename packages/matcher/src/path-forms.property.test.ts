@@ -4,6 +4,7 @@ import { isPathInside, pathForms } from '@soong-agent/paths';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileRules, type RuleSpec } from './compile-rules.js';
+import { BUILT_IN_REGISTRY } from './test-helpers/registry.js';
 import { createTree, makeTempDir } from './test-helpers/temp-dir.js';
 
 // SPEC §1.2's path forms of each path on its own, with nothing cached or shared:
@@ -73,7 +74,11 @@ describe('compileRules path forms (properties)', () => {
               path_prefix: rule.prefixes,
             },
           }));
-          const index = compileRules(specs, { projectDir: project, homeDir: project });
+          const index = compileRules(specs, {
+            registry: BUILT_IN_REGISTRY,
+            projectDir: project,
+            homeDir: project,
+          });
           expect(index.match({ event: 'PreToolUse', tool, paths })).toEqual(
             plainMatch(rules, { tool, paths }, project),
           );

@@ -16,73 +16,82 @@ export function normalizePathPrefix(prefix: string, context: MatcherContext): st
  */
 export const isPathUnder: (candidate: string, prefix: string) => boolean = isPathInside;
 
-const prefixFormsCache = new WeakMap<MatcherContext, Map<string, readonly string[]>>();
-
-let compileMemo: RealpathMemo | undefined;
-
 /**
- * Runs `compile` with one realpath memo shared by every prefix it resolves (200 prefixes under the
- * same missing folder cost one failed `realpath`, not 400), dropped when it returns.
+ * The path forms of one compiled rule set, memoised: owned by the context `compileRules` gives every
+ * matcher it compiles, and dropped with the compiled rules (no module state).
  */
-export function withCompileMemo<T>(compile: () => T): T {
-  const previous = compileMemo;
-  compileMemo = new Map();
-  try {
-    return compile();
-  } finally {
-    compileMemo = previous;
-  }
+export interface PathFormsMemo {
+  /** {@link pathForms} of a configured prefix, resolved once per compilation. */
+  prefix(prefix: string): readonly string[];
+  /** All forms of all the subject's paths, cached per subject object (recomputed if its paths change). */
+  subject(subject: MatchSubject): readonly string[];
+  /**
+   * Ends compilation: until then every prefix shares one realpath memo (200 prefixes under the same
+   * missing folder cost one failed `realpath`, not 400); after it the file system may change.
+   */
+  finishCompiling(): void;
+}
+
+/** The context `compileRules` gives the matchers it compiles: the public fields and the memo. */
+export interface CompileContext extends MatcherContext {
+  /** Path forms memoised for this compilation. */
+  readonly pathForms: PathFormsMemo;
+}
+
+/** A frozen context for one compilation, with its own {@link PathFormsMemo}. */
+export function createCompileContext(projectDir: string, homeDir: string): CompileContext {
+  const base: MatcherContext = Object.freeze({ projectDir, homeDir });
+  return Object.freeze({ ...base, pathForms: createPathFormsMemo(base) });
 }
 
 /**
- * {@link pathForms} of a configured prefix, memoised per context object (one per `compileRules`
- * call), so the symlink resolution of a prefix runs once per compilation.
+ * The memo of a context made by `compileRules`; a context built by hand (a matcher's `create`
+ * called directly) gets a memo of its own, kept by the caller (e.g. the predicate it returns).
  */
-export function prefixForms(prefix: string, context: MatcherContext): readonly string[] {
-  let cache = prefixFormsCache.get(context);
-  if (cache === undefined) {
-    cache = new Map();
-    prefixFormsCache.set(context, cache);
-  }
-  let forms = cache.get(prefix);
-  if (forms === undefined) {
-    forms = pathForms(prefix, context, compileMemo);
-    cache.set(prefix, forms);
-  }
-  return forms;
+export function pathFormsOf(context: MatcherContext): PathFormsMemo {
+  return (context as Partial<CompileContext>).pathForms ?? createPathFormsMemo(context);
 }
 
 interface CachedForms {
   paths: readonly string[];
   snapshot: string[];
-  byContext: Map<MatcherContext, readonly string[]>;
+  forms: readonly string[];
 }
 
-// Resolving symlinks costs syscalls; one subject is matched against many rules, so its path forms
-// are computed once per subject object (and recomputed if its paths array changes).
-const subjectCache = new WeakMap<MatchSubject, CachedForms>();
-
-/** All forms of all the subject's paths, cached per subject object. */
-export function subjectPathForms(
-  subject: MatchSubject,
-  context: MatcherContext,
-): readonly string[] {
-  const paths = subject.paths;
-  if (paths === undefined || paths.length === 0) return [];
-  let cached = subjectCache.get(subject);
-  if (cached === undefined || cached.paths !== paths || !sameItems(cached.snapshot, paths)) {
-    cached = { paths, snapshot: [...paths], byContext: new Map() };
-    subjectCache.set(subject, cached);
-  }
-  // Keyed by the context object: compileRules gives all the rules it compiles the same one.
-  let forms = cached.byContext.get(context);
-  if (forms === undefined) {
-    const memo: RealpathMemo = new Map();
-    forms = paths.flatMap((written) => pathForms(written, context, memo));
-    cached.byContext.set(context, forms);
-  }
-  return forms;
+function createPathFormsMemo(context: MatcherContext): PathFormsMemo {
+  let compileMemo: RealpathMemo | undefined = new Map();
+  const prefixes = new Map<string, readonly string[]>();
+  // Resolving symlinks costs syscalls; one subject is matched against many rules, so its path forms
+  // are computed once per subject object (and recomputed if its paths array changes).
+  const subjects = new WeakMap<MatchSubject, CachedForms>();
+  return {
+    prefix(prefix) {
+      let forms = prefixes.get(prefix);
+      if (forms === undefined) {
+        forms = pathForms(prefix, context, compileMemo);
+        prefixes.set(prefix, forms);
+      }
+      return forms;
+    },
+    subject(subject) {
+      const paths = subject.paths;
+      if (paths === undefined || paths.length === 0) return NO_FORMS;
+      let cached = subjects.get(subject);
+      if (cached === undefined || cached.paths !== paths || !sameItems(cached.snapshot, paths)) {
+        const memo: RealpathMemo = new Map();
+        const forms = paths.flatMap((written) => pathForms(written, context, memo));
+        cached = { paths, snapshot: [...paths], forms };
+        subjects.set(subject, cached);
+      }
+      return cached.forms;
+    },
+    finishCompiling() {
+      compileMemo = undefined;
+    },
+  };
 }
+
+const NO_FORMS: readonly string[] = Object.freeze([]);
 
 function sameItems(left: readonly string[], right: readonly string[]): boolean {
   if (left.length !== right.length) return false;

@@ -3,11 +3,13 @@ import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { compileRules } from './compile-rules.js';
 import { isPathUnder, normalizePathPrefix } from './path-forms.js';
-import { suggestPathPrefix } from './path-prefix-matcher.js';
+import { pathPrefixMatcher, suggestPathPrefix } from './path-prefix-matcher.js';
+import { BUILT_IN_REGISTRY } from './test-helpers/registry.js';
 import { createTree, makeTempDir } from './test-helpers/temp-dir.js';
 
 function prefixIndex(prefix: unknown, projectDir: string, homeDir = '/nonexistent-home') {
   const index = compileRules([{ event: 'PreToolUse', matcher: { path_prefix: prefix } }], {
+    registry: BUILT_IN_REGISTRY,
     projectDir,
     homeDir,
   });
@@ -79,6 +81,30 @@ describe('pathPrefixMatcher', () => {
     expect(matches('src/other')).toBe(false);
   });
 
+  it('matches through a symlink when its create is called with a hand-made context', () => {
+    const project = makeTempDir();
+    createTree(project, ['secrets/key', 'src/']);
+    fs.symlinkSync(path.join(project, 'secrets'), path.join(project, 'src/innocent'));
+    const predicate = pathPrefixMatcher.create('secrets', {
+      projectDir: project,
+      homeDir: project,
+    });
+    expect(predicate({ event: 'PreToolUse', paths: ['src/innocent/key'] })).toBe(true);
+    expect(predicate({ event: 'PreToolUse', paths: ['src/other'] })).toBe(false);
+  });
+
+  it('resolves a prefix afresh in each compilation when its symlink changes between them', () => {
+    const project = makeTempDir();
+    createTree(project, ['a/', 'b/']);
+    fs.symlinkSync(path.join(project, 'a'), path.join(project, 'guarded'));
+    const before = prefixIndex('guarded', project);
+    fs.rmSync(path.join(project, 'guarded'));
+    fs.symlinkSync(path.join(project, 'b'), path.join(project, 'guarded'));
+    const after = prefixIndex('guarded', project);
+    expect([before('a/x'), before('b/x')]).toEqual([true, false]);
+    expect([after('a/x'), after('b/x')]).toEqual([false, true]);
+  });
+
   it('matches through a symlink when the rule also has tool and tag keys, in configuration order', () => {
     const project = makeTempDir();
     createTree(project, ['secrets/key', 'src/']);
@@ -93,7 +119,7 @@ describe('pathPrefixMatcher', () => {
         { event: 'PreToolUse', matcher: { path_prefix: 'secrets' } },
         { event: 'PreToolUse', matcher: { tool: 'bash', path_prefix: 'secrets' } },
       ],
-      { projectDir: project, homeDir: project },
+      { registry: BUILT_IN_REGISTRY, projectDir: project, homeDir: project },
     );
     const subject = {
       event: 'PreToolUse',
@@ -151,6 +177,7 @@ describe('pathPrefixMatcher', () => {
   it('recomputes path forms when the same subject object gets new paths', () => {
     const project = makeTempDir();
     const index = compileRules([{ event: 'PreToolUse', matcher: { path_prefix: 'src' } }], {
+      registry: BUILT_IN_REGISTRY,
       projectDir: project,
       homeDir: project,
     });
@@ -228,7 +255,7 @@ describe('pathPrefixMatcher', () => {
         { event: 'PreToolUse', matcher: { path_prefix: 'secrets' } },
         { event: 'PreToolUse', matcher: { tool: 'write_file', path_prefix: 'secrets' } },
       ],
-      { projectDir: project, homeDir: project },
+      { registry: BUILT_IN_REGISTRY, projectDir: project, homeDir: project },
     );
     const subject = () => ({ event: 'PreToolUse', tool: 'write_file', paths: ['src/jump/key'] });
     expect(index.match(subject())).toEqual([]);
@@ -245,7 +272,7 @@ describe('pathPrefixMatcher', () => {
     const prefixes = ['gone/a', 'gone/b', 'gone/a/deeper', 'link/x', 'link/x/y'];
     const index = compileRules(
       prefixes.map((prefix) => ({ event: 'PreToolUse', matcher: { path_prefix: prefix } })),
-      { projectDir: project, homeDir: project },
+      { registry: BUILT_IN_REGISTRY, projectDir: project, homeDir: project },
     );
     const match = (written: string) => index.match({ event: 'PreToolUse', paths: [written] });
     expect(match('gone/a/file')).toEqual([0]);
@@ -265,7 +292,7 @@ describe('pathPrefixMatcher', () => {
           event: 'PreToolUse',
           matcher: { tool: 'write_file', path_prefix: `pkg/missing/area${rule}` },
         })),
-        { projectDir: project, homeDir: project },
+        { registry: BUILT_IN_REGISTRY, projectDir: project, homeDir: project },
       );
       expect(native.mock.calls.length).toBeLessThanOrEqual(2);
       expect(native.mock.results.filter((result) => result.type === 'throw')).toEqual([]);
@@ -287,6 +314,7 @@ describe('pathPrefixMatcher', () => {
     const index = compileRules(
       [{ event: 'PostToolUse', matcher: { path_prefix: ['src', '/etc'] } }],
       {
+        registry: BUILT_IN_REGISTRY,
         projectDir: '/nonexistent/project',
         homeDir: '/nonexistent/home',
       },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineMatcher, type MatchPredicate } from './define-matcher.js';
-import { isPathUnder, prefixForms, subjectPathForms } from './path-forms.js';
+import { isPathUnder, pathFormsOf } from './path-forms.js';
 import { TOOL_CALL_EVENTS } from './tool-call-events.js';
 
 const GLOB_CHARACTERS = /[*?]/;
@@ -103,13 +103,14 @@ export const pathPrefixMatcher = defineMatcher({
     },
   ),
   create(options, context) {
+    const memo = pathFormsOf(context);
     const formsByPrefix = (typeof options === 'string' ? [options] : options).map((prefix) =>
-      prefixForms(prefix, context),
+      memo.prefix(prefix),
     );
     const prefixes = [...new Set(formsByPrefix.flat())];
     const expected = [...new Set(formsByPrefix.map((forms) => forms[0]))].join(' | ');
     const predicate: MatchPredicate = (subject) => {
-      const forms = subjectPathForms(subject, context);
+      const forms = memo.subject(subject);
       for (let form = 0; form < forms.length; form++) {
         for (let prefix = 0; prefix < prefixes.length; prefix++) {
           if (isPathUnder(forms[form] as string, prefixes[prefix] as string)) return true;

@@ -1,12 +1,11 @@
 import path from 'node:path';
 import type {
   AnyMatcherDefinition,
-  MatcherContext,
   MatchMiss,
   MatchPredicate,
   MatchSubject,
 } from './define-matcher.js';
-import { isPathUnder, normalizePathPrefix, prefixForms, subjectPathForms } from './path-forms.js';
+import { type CompileContext, isPathUnder, normalizePathPrefix } from './path-forms.js';
 import { pathPrefixMatcher } from './path-prefix-matcher.js';
 import { showValue } from './show-value.js';
 import { tagMatcher } from './tag-matcher.js';
@@ -118,7 +117,7 @@ const NO_CANDIDATES: CompiledRule[] = [];
  */
 export function createRuleIndex(
   rules: readonly CompiledRule[],
-  context: MatcherContext,
+  context: CompileContext,
 ): RuleIndex {
   const groups = new Map<string, EventGroup>();
   for (const rule of rules) {
@@ -194,7 +193,7 @@ export function createRuleIndex(
         const prefixes = (typeof options === 'string' ? [options] : options).map((prefix) => ({
           ruleIndex: rule.ruleIndex,
           prefix,
-          forms: prefixForms(prefix, context),
+          forms: context.pathForms.prefix(prefix),
         }));
         const sawCall =
           written.some((item) =>
@@ -247,9 +246,9 @@ function addToBuckets(
 function prefixCandidates(
   byPrefix: Map<string, CompiledRule[]>,
   subject: MatchSubject,
-  context: MatcherContext,
+  context: CompileContext,
 ): CompiledRule[] {
-  const forms = subjectPathForms(subject, context);
+  const forms = context.pathForms.subject(subject);
   let found: CompiledRule[] = NO_CANDIDATES;
   for (const form of forms) {
     let current = form;
@@ -278,7 +277,7 @@ function evaluate(
   second: CompiledRule[],
   group: EventGroup,
   subject: MatchSubject,
-  context: MatcherContext,
+  context: CompileContext,
 ): number[] {
   const third = group.unindexed;
   let pathHits: CompiledRule[] | undefined;

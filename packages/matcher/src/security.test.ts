@@ -3,6 +3,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileRules } from './index.js';
+import { BUILT_IN_REGISTRY } from './test-helpers/registry.js';
 import { createTree, makeTempDir } from './test-helpers/temp-dir.js';
 
 // The attacker's side of path_prefix: a protected tree, and a project full of tricks (planted
@@ -37,7 +38,7 @@ function setUp() {
       { event: 'PreToolUse', matcher: { path_prefix: 'secrets' } },
       { event: 'PreToolUse', matcher: { path_prefix: '~/.ssh' } },
     ],
-    { projectDir, homeDir },
+    { registry: BUILT_IN_REGISTRY, projectDir, homeDir },
   );
   const matchedRules = (written: string): number[] =>
     index.match({ event: 'PreToolUse', tool: 'write_file', paths: [written] });
