@@ -102,9 +102,9 @@ describe('ConfigError', () => {
       }
       const error = caught as ConfigError;
       expect(error.message).toBe(
-        '~/.soong-agent/config.toml:2:1 hooks.default_timeout: expected number, got string "30"; write a number of seconds > 0 and ≤ 600',
+        '~/.soong-agent/config.toml:2:1 hooks.default_timeout: expected number, got string "30"; write a number of seconds from 0.1 to 600',
       );
-      expect(error.expected).toBe('a number of seconds > 0 and ≤ 600');
+      expect(error.expected).toBe('a number of seconds from 0.1 to 600');
     } finally {
       layout.cleanup();
     }

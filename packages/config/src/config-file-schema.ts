@@ -1,5 +1,6 @@
+import { RUN_LIMITS } from '@soong-agent/runner/limits';
 import { z } from 'zod';
-import { MAX_HOOK_TIMEOUT_SECONDS } from './hooks-file-schema.js';
+import { MAX_HOOK_TIMEOUT_SECONDS, NO_NUL, timeoutSecondsSchema } from './hooks-file-schema.js';
 
 /** The most seconds a declarative tool may run (SPEC §3). */
 export const MAX_TOOL_TIMEOUT_SECONDS = 3600;
@@ -24,19 +25,16 @@ const ToolSchema = z.strictObject({
     .describe('a tool name: a lowercase letter, then lowercase letters, digits or _'),
   description: z.string().regex(/\S/).describe('a description of the tool, for the model'),
   command: z
-    .union([z.string().regex(/\S/), z.array(z.string().min(1)).min(1)])
-    .describe('a shell string (/bin/sh -c) or a non-empty argv array (no shell)'),
+    .union([z.string().regex(/\S/).regex(NO_NUL), z.array(z.string().min(1).regex(NO_NUL)).min(1)])
+    .describe(
+      'a shell string (/bin/sh -c) or a non-empty argv array (no shell), without NUL bytes',
+    ),
   risk: z.enum(['readonly', 'write', 'dangerous']).describe('"readonly", "write" or "dangerous"'),
   tags: z
     .array(z.string().regex(/^[A-Za-z0-9_.:-]+$/))
     .default([])
     .describe('tags for hook matchers (the risk class is always one)'),
-  timeout: z
-    .number()
-    .gt(0)
-    .lte(MAX_TOOL_TIMEOUT_SECONDS)
-    .default(120)
-    .describe('a number of seconds > 0 and ≤ 3600'),
+  timeout: timeoutSecondsSchema(MAX_TOOL_TIMEOUT_SECONDS).default(120),
   parameters: z
     .record(
       z
@@ -58,12 +56,7 @@ export const ConfigFileSchema = z
           .boolean()
           .default(true)
           .describe('true or false (false switches all user hooks off)'),
-        default_timeout: z
-          .number()
-          .gt(0)
-          .lte(MAX_HOOK_TIMEOUT_SECONDS)
-          .default(30)
-          .describe('a number of seconds > 0 and ≤ 600'),
+        default_timeout: timeoutSecondsSchema(MAX_HOOK_TIMEOUT_SECONDS).default(30),
         on_failure: z
           .enum(['ignore', 'deny'])
           .default('ignore')
@@ -95,13 +88,19 @@ export const ConfigFileSchema = z
         max_output_bytes: z
           .int()
           .positive()
+          .max(RUN_LIMITS.maxOutputBytes.max)
           .default(1048576)
-          .describe('an integer > 0 (bytes kept in memory per stream)'),
+          .describe(
+            `an integer from 1 to ${RUN_LIMITS.maxOutputBytes.max} (bytes kept in memory per stream)`,
+          ),
         kill_grace_ms: z
           .int()
-          .min(0)
+          .min(RUN_LIMITS.killGraceMs.min)
+          .max(RUN_LIMITS.killGraceMs.max)
           .default(1000)
-          .describe('an integer ≥ 0 (milliseconds between SIGTERM and SIGKILL)'),
+          .describe(
+            `an integer from ${RUN_LIMITS.killGraceMs.min} to ${RUN_LIMITS.killGraceMs.max} (milliseconds between SIGTERM and SIGKILL)`,
+          ),
       })
       .prefault({}),
     permissions: z

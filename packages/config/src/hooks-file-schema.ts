@@ -1,3 +1,4 @@
+import { RUN_LIMITS } from '@soong-agent/runner/limits';
 import { z } from 'zod';
 
 /** The protocols a hook may speak (SPEC §7): ours, or Claude Code's command-hook protocol. */
@@ -14,6 +15,24 @@ export type HookMode = (typeof HOOK_MODES)[number];
 
 /** The most seconds a hook may run (SPEC §1.1). */
 export const MAX_HOOK_TIMEOUT_SECONDS = 600;
+
+/**
+ * The fewest seconds a hook or tool may run: the runner's shortest timeout (`RUN_LIMITS`, 0.1 s).
+ * A shorter one (`1e-300`) validated before, and made every run fail.
+ */
+export const MIN_TIMEOUT_SECONDS = RUN_LIMITS.timeoutMs.min / 1000;
+
+/** A timeout in seconds within the runner's bounds and at most `max`. */
+export function timeoutSecondsSchema(max: number) {
+  return z
+    .number()
+    .gte(MIN_TIMEOUT_SECONDS)
+    .lte(max)
+    .describe(`a number of seconds from ${MIN_TIMEOUT_SECONDS} to ${max}`);
+}
+
+/** No NUL byte: no process argument, path or variable can hold one, so the run would always fail. */
+export const NO_NUL = /^[^\0]*$/;
 
 const MatcherNameSchema = z
   .string()
@@ -55,23 +74,25 @@ const EditorMatcherSchema = z
 export const HookCommandSchema = z
   .strictObject({
     type: z.literal('command').describe('the hook kind, "command" (the only one)'),
-    command: z.string().regex(/\S/).describe('a non-empty shell command, run by /bin/sh -c'),
+    command: z
+      .string()
+      .regex(/\S/)
+      .regex(NO_NUL)
+      .describe('a non-empty shell command without NUL bytes, run by /bin/sh -c'),
     name: z
       .string()
       .regex(/\S/)
       .optional()
       .describe('a unique name, used as the hook id in logs (default: <Event>[<rule>][<hook>])'),
-    timeout: z
-      .number()
-      .gt(0)
-      .lte(MAX_HOOK_TIMEOUT_SECONDS)
+    timeout: timeoutSecondsSchema(MAX_HOOK_TIMEOUT_SECONDS)
       .optional()
       .describe(
-        'a number of seconds > 0 and ≤ 600 (default: hooks.default_timeout of config.toml)',
+        `a number of seconds from ${MIN_TIMEOUT_SECONDS} to ${MAX_HOOK_TIMEOUT_SECONDS} (default: hooks.default_timeout of config.toml)`,
       ),
     working_dir: z
       .string()
       .regex(/\S/)
+      .regex(NO_NUL)
       .optional()
       .describe(
         'the directory the hook runs in: relative to the project dir, absolute or ~/…; it must lie inside the project dir or the agent home',

@@ -18,6 +18,8 @@ describe('index', () => {
       'MAX_CONFIG_FILE_BYTES',
       'MAX_HOOK_TIMEOUT_SECONDS',
       'MAX_TOOL_TIMEOUT_SECONDS',
+      'MIN_TIMEOUT_SECONDS',
+      'argumentEnvName',
       'checkToolNames',
       'generateConfigJsonSchemas',
       'loadConfig',

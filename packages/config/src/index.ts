@@ -34,6 +34,7 @@ export {
   type HookProtocol,
   HooksFileSchema,
   MAX_HOOK_TIMEOUT_SECONDS,
+  MIN_TIMEOUT_SECONDS,
 } from './hooks-file-schema.js';
 export { type ConfigJsonSchemaFile, generateConfigJsonSchemas } from './json-schemas.js';
 export {
@@ -55,3 +56,4 @@ export {
   type ResolveAgentHomeOptions,
   resolveAgentHome,
 } from './resolve-agent-home.js';
+export { argumentEnvName } from './tool-arguments.js';

@@ -260,7 +260,7 @@ describe('loadConfig', () => {
         Stop: [{ hooks: [{ type: 'command', command: 'a' }] }],
         PostToolUse: [
           guardRule('b'),
-          { hooks: [{ type: 'command', command: 'c', working_dir: '~/w' }] },
+          { hooks: [{ type: 'command', command: 'c', working_dir: '~/.soong-agent/w' }] },
         ],
       }),
     );
@@ -273,7 +273,7 @@ describe('loadConfig', () => {
       [1, true, 1],
     ]);
     expect(hooks.match({ event: 'PostToolUse', tool: 'grep' })[0]?.workingDir).toBe(
-      path.join(layout.homeDir, 'w'),
+      path.join(layout.home, 'w'),
     );
     expect(Object.isFrozen(hooks.rules[1]?.hooks[0])).toBe(true);
   });

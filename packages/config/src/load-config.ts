@@ -126,6 +126,7 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
         file: hooksFile,
         homeDir,
         projectDir,
+        home,
         settings,
         registry: options.registry,
       });

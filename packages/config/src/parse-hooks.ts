@@ -1,3 +1,4 @@
+import path from 'node:path';
 import {
   builtInMatchers,
   closestMatch,
@@ -21,6 +22,7 @@ import {
 } from './hooks-file-schema.js';
 import { createIssue, type IssueText, type JsonPath, sortIssues } from './issues.js';
 import { isJsonSyntaxError, type JsonDocument, parseJsonDocument } from './json-document.js';
+import { workingDirProblem } from './working-dir-check.js';
 import { describeZodIssues } from './zod-issues.js';
 
 /** hooks.json validated and compiled. */
@@ -60,6 +62,8 @@ export function parseHooks(options: {
   file: string;
   homeDir: string;
   projectDir: string;
+  /** The agent home: with the project dir, the roots a `working_dir` must lie in. */
+  home: string;
   settings: Settings;
   registry?: MatcherRegistry | undefined;
 }): ParsedHooks {
@@ -179,9 +183,20 @@ export function parseHooks(options: {
     for (const { event, ruleIndex, spec } of located) {
       const rule = parsed.data.hooks?.[event]?.[ruleIndex];
       if (rule === undefined) continue;
-      const hooks = rule.hooks.map((hook, hookIndex) =>
-        Object.freeze(toHookConfig(hook, event, ruleIndex, hookIndex, options)),
-      );
+      const hooks = rule.hooks.map((hook, hookIndex) => {
+        const config = toHookConfig(hook, event, ruleIndex, hookIndex, options);
+        if (hook.working_dir !== undefined) {
+          const problem = workingDirProblem({
+            written: hook.working_dir,
+            resolved: path.resolve(options.projectDir, config.workingDir ?? hook.working_dir),
+            projectDir: options.projectDir,
+            home: options.home,
+          });
+          if (problem)
+            report(['hooks', event, ruleIndex, 'hooks', hookIndex, 'working_dir'], problem);
+        }
+        return Object.freeze(config);
+      });
       const ruleConfig: HookRuleConfig = {
         event,
         ruleIndex,

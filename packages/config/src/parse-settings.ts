@@ -1,8 +1,9 @@
 import { resolveUserPath } from '@soong-agent/paths';
 import { ConfigError, type ConfigIssue } from './config-error.js';
 import { ConfigFileSchema, type Settings } from './config-file-schema.js';
-import { createIssue, sortIssues } from './issues.js';
+import { createIssue, type IssueText, type JsonPath, sortIssues } from './issues.js';
 import { isTomlSyntaxError, parseTomlDocument } from './toml-document.js';
+import { parameterCollisions } from './tool-arguments.js';
 import { describeZodIssues } from './zod-issues.js';
 
 /** config.toml with every default filled in: what a missing file means. */
@@ -30,37 +31,30 @@ export function parseSettings(options: {
   }
   const parsed = ConfigFileSchema.safeParse(document.value, { reportInput: true });
   const issues: ConfigIssue[] = [];
+  const report = (jsonPath: JsonPath, text: IssueText) =>
+    issues.push(
+      createIssue({ file, homeDir, position: document.locate(jsonPath), jsonPath, text }),
+    );
   if (!parsed.success) {
     for (const problem of describeZodIssues(parsed.error.issues, ConfigFileSchema)) {
-      issues.push(
-        createIssue({
-          file,
-          homeDir,
-          position: document.locate(problem.jsonPath),
-          jsonPath: problem.jsonPath,
-          text: problem.text,
-        }),
-      );
+      report(problem.jsonPath, problem.text);
     }
   } else {
     const seen = new Set<string>();
     for (const [index, tool] of parsed.data.tools.entries()) {
       if (seen.has(tool.name)) {
-        const jsonPath = ['tools', index, 'name'];
-        issues.push(
-          createIssue({
-            file,
-            homeDir,
-            position: document.locate(jsonPath),
-            jsonPath,
-            text: {
-              problem: `a declarative tool named ${JSON.stringify(tool.name)} is already defined`,
-              fix: 'give each [[tools]] entry its own name',
-            },
-          }),
-        );
+        report(['tools', index, 'name'], {
+          problem: `a declarative tool named ${JSON.stringify(tool.name)} is already defined`,
+          fix: 'give each [[tools]] entry its own name',
+        });
       }
       seen.add(tool.name);
+      for (const collision of parameterCollisions(tool)) {
+        report(['tools', index, 'parameters', collision.name], {
+          problem: `parameters ${JSON.stringify(collision.earlier)} and ${JSON.stringify(collision.name)} both become ${collision.variable}: one argument would overwrite the other`,
+          fix: 'rename one of them',
+        });
+      }
     }
   }
   if (issues.length > 0 || !parsed.success) {

@@ -216,3 +216,116 @@ describe('loadConfig', () => {
     expect(second.hooksFingerprint).not.toBe(first.hooksFingerprint);
   });
 });
+
+// Issue 11 item 4: settings that validated but made every hook (or tool) fail, so guards failed
+// open. Each is now a config error at the value's line and column.
+describe('loadConfig run bounds', () => {
+  const hooksWith = (hook: Record<string, unknown>) =>
+    `{\n  "version": 1,\n  "hooks": {\n    "PreToolUse": [\n      { "hooks": [${JSON.stringify({ type: 'command', command: 'true', ...hook })}] }\n    ]\n  }\n}\n`;
+
+  it.each([
+    [
+      'kill_grace_ms = 2147483648',
+      '[runner]\nkill_grace_ms = 2147483648\n',
+      'runner.kill_grace_ms',
+      2,
+    ],
+    [
+      'kill_grace_ms over the runner bound',
+      '[runner]\nkill_grace_ms = 60001\n',
+      'runner.kill_grace_ms',
+      2,
+    ],
+    [
+      'max_output_bytes = 2e9',
+      '[runner]\nmax_output_bytes = 2_000_000_000\n',
+      'runner.max_output_bytes',
+      2,
+    ],
+    ['default_timeout = 1e-300', '[hooks]\ndefault_timeout = 1e-300\n', 'hooks.default_timeout', 2],
+    [
+      'a tool timeout of 1e-300',
+      '[[tools]]\nname = "t"\ndescription = "d"\ncommand = "true"\nrisk = "readonly"\ntimeout = 1e-300\n',
+      'tools[0].timeout',
+      6,
+    ],
+    [
+      'a NUL in a tool command',
+      '[[tools]]\nname = "t"\ndescription = "d"\ncommand = "true\\u0000rm"\nrisk = "readonly"\n',
+      'tools[0].command',
+      4,
+    ],
+    [
+      'a NUL in a tool argv',
+      '[[tools]]\nname = "t"\ndescription = "d"\ncommand = ["echo", "a\\u0000b"]\nrisk = "readonly"\n',
+      'tools[0].command[1]',
+      4,
+    ],
+    [
+      'parameters a-b and a_b',
+      '[[tools]]\nname = "t"\ndescription = "d"\ncommand = "true"\nrisk = "readonly"\n[tools.parameters]\na-b = { type = "string" }\na_b = { type = "string" }\n',
+      'tools[0].parameters.a_b',
+      8,
+    ],
+  ])('reports %s in config.toml with its line', (_what, toml, jsonPath, line) => {
+    layout.write('config.toml', toml);
+    const error = configError(load);
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.issues).toMatchObject([{ path: jsonPath, line }]);
+    expect(error.issues[0]?.column).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ['a timeout of 1e-300', { timeout: 1e-300 }, 'timeout'],
+    ['a NUL in the command', { command: 'true\u0000; rm -rf x' }, 'command'],
+    ['a NUL in working_dir', { working_dir: 'sub\u0000' }, 'working_dir'],
+    ['a relative working_dir escaping with ..', { working_dir: '../elsewhere' }, 'working_dir'],
+    ['an absolute working_dir outside both roots', { working_dir: '/' }, 'working_dir'],
+    ['a ~ working_dir outside the agent home', { working_dir: '~/other' }, 'working_dir'],
+  ])('reports %s in hooks.json at its line and column', (_what, hook, key) => {
+    layout.write('hooks.json', hooksWith(hook));
+    const error = configError(load);
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.issues).toMatchObject([{ path: `hooks.PreToolUse[0].hooks[0].${key}`, line: 5 }]);
+    expect(error.issues[0]?.column).toBeGreaterThan(10);
+  });
+
+  it('accepts a working_dir when it lies in the project or the agent home, does not exist yet, or is a symlink into the project', () => {
+    fs.mkdirSync(path.join(layout.projectDir, 'sub'));
+    fs.symlinkSync(path.join(layout.projectDir, 'sub'), path.join(layout.root, 'link-in'));
+    for (const working_dir of [
+      'sub',
+      'not/created/yet',
+      '.',
+      `${layout.projectDir}/sub`,
+      '~/.soong-agent/hooks',
+      layout.home,
+      path.join(layout.root, 'link-in'),
+      '../project/sub',
+    ]) {
+      layout.write('hooks.json', hooksWith({ working_dir }));
+      expect(load().hooks.ruleCount, working_dir).toBe(1);
+    }
+  });
+
+  it('leaves the check to run time when working_dir is a project symlink pointing outside', () => {
+    // Lexically inside the project: the runner resolves it again at run time (cwd_invalid there).
+    fs.symlinkSync(layout.root, path.join(layout.projectDir, 'out'));
+    layout.write('hooks.json', hooksWith({ working_dir: 'out' }));
+    expect(load().hooks.ruleCount).toBe(1);
+  });
+
+  it('accepts every value when it sits exactly on a bound', () => {
+    layout.write(
+      'config.toml',
+      '[hooks]\ndefault_timeout = 0.1\n[runner]\nkill_grace_ms = 60000\nmax_output_bytes = 67108864\n',
+    );
+    layout.write('hooks.json', hooksWith({ timeout: 600 }));
+    const config = load();
+    expect(config.settings.runner).toMatchObject({
+      kill_grace_ms: 60_000,
+      max_output_bytes: 67_108_864,
+    });
+    expect(config.settings.hooks.default_timeout).toBe(0.1);
+  });
+});

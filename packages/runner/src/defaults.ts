@@ -30,8 +30,5 @@ export const DEFAULT_TAIL_BYTES = 8_192;
 /** How long the runner waits for the pipes to close after the direct child exited. */
 export const DRAIN_WINDOW_MS = 50;
 
-/** Largest delay `setTimeout` honours; larger values would fire at once. */
-export const MAX_TIMER_MS = 2_147_483_647;
-
 /** The shell that runs a string command. */
 export const SHELL_PATH = '/bin/sh';

@@ -6,6 +6,17 @@ export {
   DEFAULT_TAIL_BYTES,
   DEFAULT_TIMEOUT_MS,
 } from './defaults.js';
+export {
+  describeRunLimit,
+  MAX_KILL_GRACE_MS,
+  MAX_OUTPUT_BYTES_LIMIT,
+  MAX_TIMER_MS,
+  MIN_TIMEOUT_MS,
+  RUN_LIMITS,
+  type RunLimit,
+  type RunLimitName,
+  withinRunLimit,
+} from './limits.js';
 export { killAllRuns } from './live-runs.js';
 export {
   type HideProcessEnvironmentResult,

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type RunOptions, runCommand } from './index.js';
+import { RUN_LIMITS } from './limits.js';
 import { RunnerError } from './runner-error.js';
 import { makeTempDir } from './test-helpers/temp-dir.js';
 
@@ -24,6 +25,13 @@ describe('runCommand options', () => {
     ['an infinite timeoutMs', { timeoutMs: Number.POSITIVE_INFINITY }],
     ['a timeoutMs beyond what timers can hold', { timeoutMs: 2 ** 31 }],
     ['a string timeoutMs', { timeoutMs: '100' }],
+    ['a timeoutMs too short to start anything', { timeoutMs: 1e-297 }],
+    ['a timeoutMs just under the minimum', { timeoutMs: RUN_LIMITS.timeoutMs.min - 0.5 }],
+    ['a killGraceMs beyond what timers can hold', { killGraceMs: 2_147_483_648 }],
+    ['a killGraceMs over its maximum', { killGraceMs: RUN_LIMITS.killGraceMs.max + 1 }],
+    ['a maxOutputBytes past the V8 string limit', { maxOutputBytes: 2e9 }],
+    ['a maxOutputBytes over its maximum', { maxOutputBytes: RUN_LIMITS.maxOutputBytes.max + 1 }],
+    ['a tailBytes over its maximum', { tailBytes: RUN_LIMITS.tailBytes.max + 1 }],
     ['a negative killGraceMs', { killGraceMs: -5 }],
     ['a NaN killGraceMs', { killGraceMs: Number.NaN }],
     ['a negative maxOutputBytes', { maxOutputBytes: -1 }],
@@ -81,7 +89,7 @@ describe('runCommand options', () => {
       (caught: unknown) => caught,
     );
     expect((error as RunnerError).message).toBe(
-      'timeoutMs must be a number of milliseconds from 0 to 2147483647, got -1; use 0 for no timeout',
+      'timeoutMs must be a number of milliseconds from 100 to 2147483647, or 0 for no timeout, got -1',
     );
   });
 

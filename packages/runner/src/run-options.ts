@@ -4,9 +4,9 @@ import {
   DEFAULT_MAX_OUTPUT_BYTES,
   DEFAULT_TAIL_BYTES,
   DEFAULT_TIMEOUT_MS,
-  MAX_TIMER_MS,
   SHELL_PATH,
 } from './defaults.js';
+import { describeRunLimit, RUN_LIMITS, type RunLimitName, withinRunLimit } from './limits.js';
 import { RunnerError } from './runner-error.js';
 
 /** Options of `runCommand`. */
@@ -116,15 +116,10 @@ export function normalizeRunOptions(options: RunOptions): NormalizedRunOptions {
     env: normalizeEnv(options.env),
     parentEnv: normalizeParentEnv(options.parentEnv),
     input: normalizeInput(options.input),
-    timeoutMs: duration(
-      'timeoutMs',
-      options.timeoutMs,
-      DEFAULT_TIMEOUT_MS,
-      '; use 0 for no timeout',
-    ),
-    killGraceMs: duration('killGraceMs', options.killGraceMs, DEFAULT_KILL_GRACE_MS, ''),
-    maxOutputBytes: byteCount('maxOutputBytes', options.maxOutputBytes, DEFAULT_MAX_OUTPUT_BYTES),
-    tailBytes: byteCount('tailBytes', options.tailBytes, DEFAULT_TAIL_BYTES),
+    timeoutMs: bounded('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS),
+    killGraceMs: bounded('killGraceMs', options.killGraceMs, DEFAULT_KILL_GRACE_MS),
+    maxOutputBytes: bounded('maxOutputBytes', options.maxOutputBytes, DEFAULT_MAX_OUTPUT_BYTES),
+    tailBytes: bounded('tailBytes', options.tailBytes, DEFAULT_TAIL_BYTES),
     stopOnOutputLimit: optionalBoolean('stopOnOutputLimit', options.stopOnOutputLimit),
     signal: normalizeSignal(options.signal),
   };
@@ -233,20 +228,12 @@ function normalizeInput(value: unknown): string | Uint8Array | undefined {
   throw invalid(`input must be a string or a Uint8Array, got ${describe(value)}`);
 }
 
-function duration(name: string, value: unknown, fallback: number, hint: string): number {
+/** A numeric option checked against the shared bounds table (`RUN_LIMITS`). */
+function bounded(name: RunLimitName, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > MAX_TIMER_MS) {
-    throw invalid(
-      `${name} must be a number of milliseconds from 0 to ${MAX_TIMER_MS}, got ${describe(value)}${hint}`,
-    );
-  }
-  return value;
-}
-
-function byteCount(name: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw invalid(`${name} must be a whole number of bytes >= 0, got ${describe(value)}`);
+  const limit = RUN_LIMITS[name];
+  if (!withinRunLimit(limit, value)) {
+    throw invalid(`${name} must be ${describeRunLimit(limit)}, got ${describe(value)}`);
   }
   return value;
 }

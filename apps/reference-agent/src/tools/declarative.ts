@@ -1,4 +1,4 @@
-import type { Settings } from '@soong-agent/config';
+import { argumentEnvName, type Settings } from '@soong-agent/config';
 import { runToolCommand } from './command-tool.js';
 import { type FieldSpec, readToolInput, toJsonSchema } from './input.js';
 import type { AgentTool, ToolContext } from './types.js';
@@ -9,10 +9,8 @@ export const MAX_ENV_VARIABLE_BYTES = 131_071;
 /** A `[[tools]]` entry of config.toml, defaults filled in by the config package. */
 export type DeclarativeToolConfig = Settings['tools'][number];
 
-/** `SOONG_ARG_<NAME>`: the name upper-cased, every character other than a letter or digit as `_`. */
-export function argumentEnvName(name: string): string {
-  return `SOONG_ARG_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
-}
+/** `SOONG_ARG_<NAME>` (config owns the rule, and refuses two parameters with the same variable). */
+export { argumentEnvName };
 
 /** The env value of an argument: strings as they are, other values as JSON. */
 export function argumentEnvValue(value: unknown): string {
