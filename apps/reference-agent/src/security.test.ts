@@ -394,7 +394,7 @@ describe('soong-agent run: the agent editing its own hooks', () => {
 
 describe('soong-agent run: hook working_dir', () => {
   it(
-    'runs nothing for a working_dir that escapes the project and the home, and runs the ones inside',
+    'runs nothing for a working_dir that escapes the project through a symlink, and runs the ones inside',
     async () => {
       const workspace = makeWorkspace({ project: { 'a.txt': 'a', 'sub/.keep': '' } });
       const { root, home, project, osHome } = workspace;
@@ -404,16 +404,12 @@ describe('soong-agent run: hook working_dir', () => {
       fs.symlinkSync(root, path.join(project, 'link-up'));
       fs.symlinkSync(home, path.join(project, 'link-home'));
       fs.symlinkSync(path.join(project, 'sub'), path.join(project, 'link-in'));
+      // Escapes through a symlink inside the project load fine (the path is inside as written) and
+      // are caught by the runner when the hook runs; the others are config errors (test below).
       const escapes: Record<string, string> = {
-        parent: '..',
-        'fs-root': '/',
-        absolute: outside,
-        climb: 'sub/../..',
         'link-out': 'link-out',
         'link-up': 'link-up',
-        'os-home': '~',
-        'os-home-child': '~/..',
-        'project-sibling': `${project}-sibling/../outside`,
+        'link-up-climb': 'link-in/../link-up',
       };
       const inside: Record<string, [string, string]> = {
         sub: ['sub', path.join(project, 'sub')],
@@ -461,6 +457,42 @@ describe('soong-agent run: hook working_dir', () => {
         expect(fs.readFileSync(path.join(project, `ran-${name}`), 'utf8').trim(), name).toBe(real);
       }
       expect(fs.readdirSync(outside)).toEqual([]);
+    },
+    TIMEOUT,
+  );
+  it(
+    'refuses to start, at the line and column, when a working_dir surely lies outside the project and the home',
+    async () => {
+      const workspace = makeWorkspace({ project: { 'a.txt': 'a' } });
+      const { root, home, project, osHome } = workspace;
+      const outside = path.join(root, 'outside');
+      fs.mkdirSync(outside);
+      fs.symlinkSync(outside, path.join(root, 'link-out'));
+      for (const workingDir of [
+        '..',
+        '/',
+        outside,
+        'sub/../..',
+        '~',
+        '~/..',
+        `${project}-sibling/../outside`,
+        path.join(root, 'link-out'),
+      ]) {
+        fs.writeFileSync(
+          path.join(home, 'hooks.json'),
+          `{"version":1,"hooks":{"PreToolUse":[{"hooks":[\n${JSON.stringify(
+            command('touch ran', { working_dir: workingDir }),
+          )}]}]}}`,
+        );
+        const result = await run(workspace, [{ text: 'done' }], {
+          env: { ...workspace.env, HOME: osHome },
+        });
+        expect(result.code, workingDir).toBe(2);
+        expect(result.stderr, workingDir).toContain(`hooks.json:2:`);
+        expect(result.stderr, workingDir).toContain('working_dir');
+      }
+      expect(fs.readdirSync(outside)).toEqual([]);
+      expect(fs.existsSync(path.join(home, 'sessions'))).toBe(false);
     },
     TIMEOUT,
   );

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { BLOCKING_EVENTS, type HookEvent, type HookFailureKind } from '@soong-agent/protocol';
 import { describe, expect, it } from 'vitest';
 import type { HookPayload } from './hook-engine.js';
@@ -19,6 +21,8 @@ interface FaultCase {
   exitCode?: number;
   bigPayload?: boolean;
   abort?: boolean;
+  /** A symlink made in the project dir after loading: [name, target]. */
+  symlink?: [string, string];
 }
 
 const CASES: FaultCase[] = [
@@ -95,8 +99,11 @@ const CASES: FaultCase[] = [
     failure: 'cwd_invalid',
   },
   {
+    // A working dir surely outside the roots is a config error; through a symlink it loads and
+    // the runner refuses it when the hook runs.
     name: 'a working dir outside the roots',
-    hook: { command: hookCommand('allow.sh'), working_dir: '/' },
+    hook: { command: hookCommand('allow.sh'), working_dir: 'link-to-root' },
+    symlink: ['link-to-root', '/'],
     records: ['hook_started', 'hook_failed'],
     failure: 'cwd_invalid',
   },
@@ -163,7 +170,7 @@ describe.concurrent('createHookEngine fault matrix', () => {
         const blocking = BLOCKING_EVENTS.includes(event);
         const denies = fault.failure !== undefined && onFailure === 'deny' && blocking;
         it(`${denies ? 'denies' : 'goes on'} when a ${event} hook has ${fault.name} and on_failure = ${onFailure}`, async (context) => {
-          const { engine, sink } = setup(
+          const { engine, sink, projectDir } = setup(
             tempDirFor(context),
             {
               [event]: [
@@ -177,6 +184,9 @@ describe.concurrent('createHookEngine fault matrix', () => {
             },
             CONFIG,
           );
+          if (fault.symlink) {
+            fs.symlinkSync(fault.symlink[1], path.join(projectDir, fault.symlink[0]));
+          }
           const controller = new AbortController();
           if (fault.abort) setTimeout(() => controller.abort(), 300);
           const outcome = await engine.run(
