@@ -281,10 +281,13 @@ describe('createHookEngine with worker hooks', () => {
   );
 
   it(
-    'fails with cwd_invalid and starts nothing when the working dir is outside the roots',
+    'fails with cwd_invalid and starts nothing when the working dir leads outside the roots',
     async () => {
+      // A working dir surely outside the roots is a config error; a project symlink to one loads
+      // and is refused when the worker starts.
       const outside = tempDir();
-      const { engine, sink } = workerSetup(NODE_WORKER, { working_dir: outside });
+      const { engine, sink, projectDir } = workerSetup(NODE_WORKER, { working_dir: 'link-out' });
+      fs.symlinkSync(outside, path.join(projectDir, 'link-out'));
       const outcome = await engine.run('PreToolUse', call('allow'));
       await engine.close();
       expect(outcome.results[0]).toMatchObject({ status: 'failed', failure: 'cwd_invalid' });
