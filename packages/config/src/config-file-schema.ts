@@ -116,12 +116,29 @@ export const ConfigFileSchema = z
           .string()
           .regex(/\S/)
           .optional()
-          .describe('a model provider name, e.g. "scripted"'),
+          .describe('a model provider name: "scripted", "openai" or "anthropic"'),
         script: z
           .string()
           .regex(/\S/)
           .optional()
           .describe('a script file for the scripted provider, relative to the agent home'),
+        model: z
+          .string()
+          .regex(/\S/)
+          .optional()
+          .describe('a model name of the provider, e.g. "gpt-4.1" (openai, anthropic)'),
+        base_url: z
+          .url({ protocol: /^https?$/ })
+          .optional()
+          .describe("an http(s) URL of the provider's API (default: the vendor's)"),
+        api_key_env: EnvNameSchema.optional().describe(
+          'the environment variable holding the API key (default OPENAI_API_KEY / ANTHROPIC_API_KEY)',
+        ),
+        max_tokens: z
+          .int()
+          .min(1)
+          .default(4096)
+          .describe('an integer ≥ 1 (most tokens of one model answer)'),
       })
       .prefault({}),
     tools: z.array(ToolSchema).default([]).describe('[[tools]] entries: declarative tools'),

@@ -58,7 +58,7 @@ describe('loadConfig', () => {
         kill_grace_ms: 1000,
       },
       permissions: { readonly: 'allow', write: 'ask', dangerous: 'ask' },
-      model: {},
+      model: { max_tokens: 4096 },
       tools: [],
     });
     expect(config.hooksEnabled).toBe(true);
@@ -162,6 +162,7 @@ describe('loadConfig', () => {
     expect(settings.model).toEqual({
       provider: 'scripted',
       script: path.join(layout.home, 'session.json'),
+      max_tokens: 4096,
     });
     expect(settings.tools).toEqual([
       {
@@ -174,6 +175,41 @@ describe('loadConfig', () => {
         parameters: { filter: { type: 'string', required: false } },
       },
     ]);
+  });
+
+  it('fills the provider keys of [model] when an openai model is configured', () => {
+    layout.write(
+      'config.toml',
+      [
+        '[model]',
+        'provider = "openai"',
+        'model = "gpt-4.1-mini"',
+        'base_url = "http://127.0.0.1:8080/v1"',
+        'api_key_env = "LOCAL_LLM_KEY"',
+        'max_tokens = 1024',
+      ].join('\n'),
+    );
+    expect(load().settings.model).toEqual({
+      provider: 'openai',
+      model: 'gpt-4.1-mini',
+      base_url: 'http://127.0.0.1:8080/v1',
+      api_key_env: 'LOCAL_LLM_KEY',
+      max_tokens: 1024,
+    });
+  });
+
+  it('throws CONFIG_INVALID at model.base_url when it is not an http(s) URL', () => {
+    layout.write('config.toml', ['[model]', 'base_url = "file:///etc/passwd"'].join('\n'));
+    const error = catchError(() => load());
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect([error.path, error.line]).toEqual(['model.base_url', 2]);
+  });
+
+  it('throws CONFIG_INVALID at model.api_key_env when it is not an env name', () => {
+    layout.write('config.toml', ['[model]', 'api_key_env = "sk-abc 123"'].join('\n'));
+    const error = catchError(() => load());
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.path).toBe('model.api_key_env');
   });
 
   it('compiles hooks.json into rules with ids and resolved defaults', () => {
