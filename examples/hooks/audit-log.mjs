@@ -11,11 +11,11 @@
 //     PreToolUse         tool: { name, call_id, risk, tags, paths, input, input_truncated }
 //     PostToolUse        tool (as above), result: { is_error, bytes, artifact_ref }, duration_ms
 //     Stop               stop_hook_active, prevented_count, previous_reasons, last_assistant_message
-//   Input that is not a hook input is logged as { "ts", "error", "input_bytes" }.
 //   Each line is written with one write() on a file opened with O_APPEND (and O_NOFOLLOW), so
 //   concurrent sessions append whole lines without a lock.
-//   It never fails the hook: on its own errors it writes a note to stderr (recorded as hook_log)
-//   and exits 0. It prints nothing on stdout, so it never takes a decision.
+//   It never fails the hook on its own errors: it writes a note to stderr (recorded as hook_log)
+//   and answers no decision. It never takes a decision. (Input that is not a hook input, which
+//   the agent never sends, fails the hook: exit 1, recorded, ignored.)
 //
 // Usage
 //   audit-log.mjs [FILE]     FILE: another log file (default: $SOONG_AGENT_HOME/audit.jsonl,
@@ -24,7 +24,7 @@
 // Events
 //   All five: SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop.
 //
-// Configure (hooks.json in the agent home; needs node >= 18 on PATH; no dependencies)
+// Configure (hooks.json in the agent home; needs node >= 18 on PATH and soong-hook.mjs next to it)
 //   Put it first in each event's list: hooks of a blocking event run in order and stop at the first
 //   deny, so a hook placed after a guard would not see the calls the guard denied.
 //     "PreToolUse": [ { "hooks": [ { "type": "command", "name": "audit-log",
@@ -39,10 +39,17 @@
 //   - Prompts and tool inputs may contain secrets; the file is 0600, but it is plain text.
 //   - It never rotates the file. Lines up to a few KiB append atomically on local file systems;
 //     network file systems (NFS) may interleave concurrent appends.
-//   - One node start per event (about 40 ms).
+//   - One node start per event (about 40 ms), unless it runs as a worker (below).
+//
+// Worker mode
+//   Add "mode": "worker" to each of its hooks.json entries: one node process per entry then serves
+//   the whole session (one JSON line per event, well under a millisecond) instead of one start per
+//   event. Each entry (audit-session-start, audit-pre-tool-use, ...) is its own hook id, so its
+//   own worker. The lines it writes are the same.
 
 import fs from 'node:fs';
 import path from 'node:path';
+import { defineHook } from './soong-hook.mjs';
 
 const HOOK_NAME = 'audit-log';
 const LOG_FILE = 'audit.jsonl';
@@ -129,12 +136,6 @@ function serialise(record) {
   return `${line}\n`;
 }
 
-async function readStdin() {
-  const chunks = [];
-  for await (const chunk of process.stdin) chunks.push(chunk);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 function appendLine(file, line) {
   const { O_WRONLY, O_APPEND, O_CREAT, O_NOFOLLOW } = fs.constants;
   const fd = fs.openSync(file, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW, 0o600);
@@ -146,22 +147,10 @@ function appendLine(file, line) {
   }
 }
 
-async function main() {
-  const ts = new Date().toISOString();
-  const text = await readStdin();
-  let input;
-  try {
-    input = JSON.parse(text);
-  } catch {
-    input = undefined;
-  }
-  const valid = input !== null && typeof input === 'object' && !Array.isArray(input);
-  const record = valid
-    ? recordFor(input, ts)
-    : { ts, error: 'stdin is not a hook input', input_bytes: Buffer.byteLength(text) };
-
+function audit(input) {
+  const record = recordFor(input, new Date().toISOString());
   // biome-ignore lint/suspicious/noUndeclaredEnvVars: set by the agent for the hook, not a build input
-  const home = process.env.SOONG_AGENT_HOME || (valid ? input.agent_home : undefined);
+  const home = process.env.SOONG_AGENT_HOME || input.agent_home;
   const file =
     process.argv[2] ??
     (typeof home === 'string' && home !== '' ? path.join(home, LOG_FILE) : undefined);
@@ -170,12 +159,12 @@ async function main() {
   appendLine(file, serialise(record));
 }
 
-main().catch((error) => {
-  // Observe-only: a broken audit log must never turn into a failed hook.
+await defineHook((input) => {
   try {
+    audit(input);
+  } catch (error) {
+    // Observe-only: a broken audit log must never turn into a failed hook.
     process.stderr.write(`${HOOK_NAME}: not logged: ${error?.message ?? String(error)}\n`);
-  } catch {
-    // stderr is gone too; nothing left to tell
   }
-  process.exitCode = 0;
+  return undefined;
 });

@@ -45,11 +45,19 @@ Limits
   - A protect-paths.txt that cannot be read denies every call that has paths (fail closed), with
     the reason saying why. Input that is not a hook input exits 1 (the hook failed; with
     `on_failure: "deny"` the call is denied).
+  - Needs soong_hook.py next to it (the helper that speaks both modes).
+
+Worker mode
+  Add `"mode": "worker"` to its hooks.json entry and one python3 process serves the whole session
+  (one JSON line per call) instead of one start per call; decisions are the same. The rules file is
+  still read on every call, so an edit to protect-paths.txt applies to the next call.
 """
 
-import json
 import os
 import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the agent home
+from soong_hook import run_hook  # noqa: E402 - next to this script
 
 HOOK_NAME = "protect-paths"
 RULES_FILE = "protect-paths.txt"
@@ -79,8 +87,7 @@ def answer(decision, reason=None, metadata=None):
         output["reason"] = reason
     if metadata is not None:
         output["metadata"] = metadata
-    sys.stdout.write(json.dumps(output) + "\n")
-    sys.exit(0)
+    return output
 
 
 def load_rules():
@@ -138,19 +145,12 @@ def rule_matches(compiled, path_forms, project_forms):
     return False
 
 
-def main():
-    try:
-        payload = json.loads(sys.stdin.read())
-    except (ValueError, UnicodeError) as error:
-        sys.stderr.write(f"{HOOK_NAME}: stdin is not a hook input: {error}\n")
-        return 1
-    if not isinstance(payload, dict):
-        sys.stderr.write(f"{HOOK_NAME}: stdin is not a hook input (a JSON object was expected)\n")
-        return 1
+def decide(payload):
+    """The decision on one hook input (a dict, checked by run_hook)."""
     tool = payload.get("tool")
     paths = tool.get("paths") if isinstance(tool, dict) else None
     if payload.get("event") != "PreToolUse" or not isinstance(paths, list) or not paths:
-        answer("allow")
+        return answer("allow")
 
     project_dir = payload.get("project_dir")
     if not isinstance(project_dir, str) or not os.path.isabs(project_dir):
@@ -158,7 +158,7 @@ def main():
     try:
         rules, source = load_rules()
     except (OSError, UnicodeError) as error:
-        answer(
+        return answer(
             "deny",
             f"{HOOK_NAME}: cannot read the rules file, so every write is denied: {error}",
             {"rule": None, "path": None},
@@ -172,13 +172,13 @@ def main():
         path_forms = forms(os.path.join(project_dir, path))
         for rule, rule_compiled in compiled:
             if rule_matches(rule_compiled, path_forms, project_forms):
-                answer(
+                return answer(
                     "deny",
                     f"{HOOK_NAME}: {path} is protected by the rule '{rule}' ({source})",
                     {"path": path, "rule": rule},
                 )
-    answer("allow")
+    return answer("allow")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_hook(decide, HOOK_NAME)

@@ -23,6 +23,10 @@ const PROTECT = path.join(EXAMPLES_DIR, 'protect-paths.py');
 const REQUIRE_TESTS = path.join(EXAMPLES_DIR, 'require-tests-before-stop.mjs');
 const AUDIT = path.join(EXAMPLES_DIR, 'audit-log.mjs');
 const HOOK_SCRIPTS = [BLOCK, PROTECT, REQUIRE_TESTS, AUDIT];
+/** The helpers the converted hooks import from their own directory (copied with them). */
+const NODE_HELPER = path.join(EXAMPLES_DIR, 'soong-hook.mjs');
+const PYTHON_HELPER = path.join(EXAMPLES_DIR, 'soong_hook.py');
+const HOOK_HELPERS = [NODE_HELPER, PYTHON_HELPER];
 /** Per-test upper bound for tests that start processes (the machine is slow and shared). */
 const PROCESS_TEST_MS = 60_000;
 
@@ -619,6 +623,7 @@ describe('protect-paths.py', () => {
       fs.mkdirSync(hooksDir);
       const script = path.join(hooksDir, 'protect-paths.py');
       fs.copyFileSync(PROTECT, script);
+      fs.copyFileSync(PYTHON_HELPER, path.join(hooksDir, 'soong_hook.py'));
       fs.chmodSync(script, 0o755);
       const outside = makeTempDir('soong-examples-outside-');
       fs.writeFileSync(
@@ -653,10 +658,31 @@ describe('protect-paths.py', () => {
       fs.mkdirSync(path.join(hooksDir, 'protect-paths.txt'), { recursive: true });
       const script = path.join(hooksDir, 'protect-paths.py');
       fs.copyFileSync(PROTECT, script);
+      fs.copyFileSync(PYTHON_HELPER, path.join(hooksDir, 'soong_hook.py'));
       fs.chmodSync(script, 0o755);
       const output = await decideWrite(workspace, [`${workspace.projectDir}/src/a.ts`], script);
       expect(output.decision).toBe('deny');
       expect(metadataOf(output)).toEqual({ path: null, rule: null });
+    },
+    PROCESS_TEST_MS,
+  );
+
+  it(
+    'exits non-zero with nothing on stdout when soong_hook.py is not next to it',
+    async () => {
+      const workspace = projectWithSecrets();
+      const hooksDir = path.join(workspace.agentHome, 'hooks');
+      fs.mkdirSync(hooksDir);
+      const script = path.join(hooksDir, 'protect-paths.py');
+      fs.copyFileSync(PROTECT, script);
+      fs.chmodSync(script, 0o755);
+      const run = await runHook(
+        script,
+        workspace,
+        writeInput(workspace, [`${workspace.projectDir}/.env`]),
+      );
+      expect(run.code).not.toBe(0);
+      expect(run.stdout).toBe('');
     },
     PROCESS_TEST_MS,
   );
@@ -1015,14 +1041,14 @@ describe('audit-log.mjs', () => {
   );
 
   it(
-    'logs input that is not a hook input as an error line and still exits 0',
+    'fails with exit 1 and logs nothing when stdin is not a hook input',
     async () => {
       const workspace = makeWorkspace();
       const run = await runHook(AUDIT, workspace, 'this is not json');
-      expect(outputOf(run)).toBeNull();
-      expect(auditLines(workspace)).toEqual([
-        expect.objectContaining({ error: expect.any(String), input_bytes: 16 }),
-      ]);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toContain('audit-log');
+      expect(fs.existsSync(path.join(workspace.agentHome, 'audit.jsonl'))).toBe(false);
     },
     PROCESS_TEST_MS,
   );
@@ -1038,7 +1064,8 @@ describe('audit-log.mjs', () => {
       expect(run.stderr).toContain('audit-log');
 
       const { SOONG_AGENT_HOME: _unused, ...noHome } = hookEnv(workspace, 'Stop');
-      const withoutHome = await runHook(AUDIT, workspace, '{"event":"Stop"}', { env: noHome });
+      const homeless = JSON.stringify({ ...stopInput(workspace), agent_home: '' });
+      const withoutHome = await runHook(AUDIT, workspace, homeless, { env: noHome });
       expect(outputOf(withoutHome)).toBeNull();
       expect(withoutHome.stderr).toContain('audit-log');
     },
@@ -1060,6 +1087,9 @@ function installReadmeHooks(workspace: Workspace): void {
     const installed = path.join(hooksDir, path.basename(script));
     fs.copyFileSync(script, installed);
     fs.chmodSync(installed, 0o755);
+  }
+  for (const helper of HOOK_HELPERS) {
+    fs.copyFileSync(helper, path.join(hooksDir, path.basename(helper)));
   }
 }
 
