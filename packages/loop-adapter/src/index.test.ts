@@ -19,6 +19,7 @@ describe('index', () => {
       'SUMMARY_TAIL_BYTES',
       'UNKNOWN_TOOL_TEXT',
       'claudeCodeToolName',
+      'createClaudeCodeTranscript',
       'createFileArtifactStore',
       'createHookEngine',
       'createJsonlEventSink',

@@ -9,6 +9,11 @@ export {
   toClaudeCodeToolInput,
 } from './claude-code-protocol.js';
 export {
+  type ClaudeCodeTranscript,
+  type ClaudeCodeTranscriptOptions,
+  createClaudeCodeTranscript,
+} from './claude-code-transcript.js';
+export {
   HOOK_LOG_LINE_BYTES,
   HOOK_LOG_LINES_MAX,
   HOOK_REASON_BYTES,

@@ -1,5 +1,6 @@
 import {
   type ArtifactStore,
+  type ClaudeCodeTranscript,
   createStopController,
   type EventSink,
   executeToolBatch,
@@ -45,6 +46,11 @@ export interface AgentLoopOptions {
   maxTurns?: number;
   /** Aborts the loop: in-flight hooks and tools are killed, the loop ends with `aborted`. @default undefined */
   signal?: AbortSignal;
+  /**
+   * The session transcript Claude Code hooks read (SPEC §7): each assistant turn, tool results and
+   * hook-context messages are appended before the hooks that may read them run. @default undefined
+   */
+  transcript?: ClaudeCodeTranscript;
 }
 
 /** How a loop ended. `error` is set when the reason is `error`. */
@@ -90,7 +96,7 @@ function messageText(message: ChatMessage | undefined): {
  * failing provider ends the loop with `error` and the error in the result.
  */
 export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoopResult> {
-  const { provider, sink, signal, messages } = options;
+  const { provider, sink, signal, messages, transcript } = options;
   const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
   // Ids the provider leaves out become call_1, call_2, …; a provider-given id used twice is an error.
   const ids = createCallIdGenerator();
@@ -142,6 +148,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
         content: response.text,
         ...(calls.length > 0 ? { toolCalls: calls } : {}),
       });
+      transcript?.assistant(response.text, calls);
       if (response.text.trim() !== '') finalText = response.text;
       if (aborted()) return end('aborted');
 
@@ -154,6 +161,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
           sink,
           ...(signal === undefined ? {} : { signal }),
         });
+        transcript?.toolResults(results);
         for (const result of results) {
           messages.push({
             role: 'tool',
@@ -172,7 +180,9 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       );
       if (aborted()) return end('aborted');
       if (!decision.continue) return end('completed');
-      messages.push(hookContextToMessage(decision.node));
+      const message = hookContextToMessage(decision.node);
+      transcript?.user(message.content);
+      messages.push(message);
     }
   } catch (error) {
     return end(aborted() ? 'aborted' : 'error', error);

@@ -9,6 +9,8 @@ import {
   resolveAgentHome,
 } from '@soong-agent/config';
 import {
+  type ClaudeCodeTranscript,
+  createClaudeCodeTranscript,
   createFileArtifactStore,
   createHookEngine,
   createJsonlEventSink,
@@ -172,7 +174,10 @@ export async function runSession(options: RunSessionOptions): Promise<SessionOut
     });
   }
   let engine: HookEngine | undefined;
+  // SPEC §7: the transcript Claude Code hooks read (transcript_path), kept current by the loop.
+  let transcript: ClaudeCodeTranscript | undefined;
   try {
+    transcript = createClaudeCodeTranscript(paths.transcript, { projectDir: config.projectDir });
     const artifacts = createFileArtifactStore(paths.artifacts);
     engine = createHookEngine({
       config,
@@ -180,6 +185,7 @@ export async function runSession(options: RunSessionOptions): Promise<SessionOut
       sessionId,
       projectDir: config.projectDir,
       artifacts,
+      transcriptPath: transcript.file,
     });
     recordSessionStarted(sink, { projectDir: config.projectDir, agentHome: config.home });
     // config_loaded carries the loader's warnings plus unknown tool names in matchers.
@@ -190,6 +196,7 @@ export async function runSession(options: RunSessionOptions): Promise<SessionOut
     );
     const signalOption = options.signal === undefined ? {} : { signal: options.signal };
     await runSessionStart(engine, signalOption);
+    transcript.user(options.prompt);
     await runUserPromptSubmit(engine, options.prompt, signalOption);
     const result = await runAgentLoop({
       provider: options.provider,
@@ -201,6 +208,7 @@ export async function runSession(options: RunSessionOptions): Promise<SessionOut
       messages: [{ role: 'user', content: options.prompt }],
       stopLoopLimit: config.settings.hooks.stop_loop_limit,
       inlineResultBytes: config.settings.hooks.inline_result_bytes,
+      transcript,
       ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
       ...signalOption,
     });
@@ -208,6 +216,7 @@ export async function runSession(options: RunSessionOptions): Promise<SessionOut
   } finally {
     // Worker hooks end with the session (SPEC §8), their worker_stopped records before the log closes.
     await engine?.close();
+    transcript?.close();
     await sink.close();
   }
 }

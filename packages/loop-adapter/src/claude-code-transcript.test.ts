@@ -1,0 +1,94 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createClaudeCodeTranscript } from './claude-code-transcript.js';
+import { LoopAdapterError } from './loop-adapter-error.js';
+import { useTempDirs } from './test-helpers/temp-dir.js';
+
+const tempDir = useTempDirs();
+
+const lines = (file: string) =>
+  fs
+    .readFileSync(file, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+
+describe('createClaudeCodeTranscript', () => {
+  it('writes Claude Code lines with Claude Code tool names and bounded results, mode 0600', () => {
+    const root = tempDir();
+    const file = path.join(root, 'sessions', 's', 'transcript.jsonl');
+    const transcript = createClaudeCodeTranscript(file, { projectDir: '/p', resultHeadBytes: 8 });
+    transcript.user('fix it');
+    transcript.user('fix it');
+    expect(lines(file)).toHaveLength(2);
+    transcript.assistant('Reading.', [
+      { id: 'call_1', name: 'read_file', input: { path: 'src/a.ts' } },
+      { id: 'call_2', name: 'run_tests', input: {} },
+    ]);
+    transcript.toolResults([
+      {
+        callId: 'call_1',
+        name: 'read_file',
+        content: 'x'.repeat(100),
+        isError: false,
+        status: 'ok',
+        bytes: 100,
+      },
+      {
+        callId: 'call_2',
+        name: 'run_tests',
+        content: 'fail',
+        isError: true,
+        status: 'error',
+        bytes: 4,
+      },
+    ]);
+    transcript.assistant('All done.');
+    transcript.close();
+    transcript.close();
+    const written = lines(file);
+    expect(written[0]).toEqual({ type: 'user', message: { role: 'user', content: 'fix it' } });
+    expect(written[2]).toEqual({
+      type: 'assistant',
+      message: {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Reading.' },
+          { type: 'tool_use', id: 'call_1', name: 'Read', input: { file_path: '/p/src/a.ts' } },
+          { type: 'tool_use', id: 'call_2', name: 'run_tests', input: {} },
+        ],
+      },
+    });
+    const results = written[3].message.content;
+    expect(results[0]).toMatchObject({
+      type: 'tool_result',
+      tool_use_id: 'call_1',
+      is_error: false,
+    });
+    expect(results[0].content.length).toBeLessThan(100);
+    expect(results[1]).toEqual({
+      type: 'tool_result',
+      tool_use_id: 'call_2',
+      content: 'fail',
+      is_error: true,
+    });
+    expect(written[4]).toEqual({
+      type: 'assistant',
+      message: { role: 'assistant', content: [{ type: 'text', text: 'All done.' }] },
+    });
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
+    expect(() => transcript.user('late')).toThrow(LoopAdapterError);
+  });
+
+  it('refuses to follow a symlink planted at the transcript path', () => {
+    const root = tempDir();
+    const target = path.join(root, 'hooks.json');
+    fs.writeFileSync(target, '{}');
+    const file = path.join(root, 'transcript.jsonl');
+    fs.symlinkSync(target, file);
+    expect(() => createClaudeCodeTranscript(file, { projectDir: root })).toThrow(/symbolic link/);
+    expect(fs.readFileSync(target, 'utf8')).toBe('{}');
+  });
+});
