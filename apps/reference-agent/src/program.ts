@@ -123,7 +123,16 @@ export function createProgram(
       collect,
       [],
     )
-    .option('--prompt <text>', 'the prompt (UserPromptSubmit) or last assistant message (Stop)')
+    .option(
+      '--prompt <text>',
+      "the prompt (UserPromptSubmit; on Stop the loop's prompt, and the last assistant message unless --stop gives one)",
+    )
+    .option('--result <text>', 'the tool result (PostToolUse), bounded as in a session')
+    .option('--result-error', 'the tool result is an error (PostToolUse)')
+    .option(
+      '--stop <json>',
+      'Stop counters, e.g. \'{"prevented_count":1,"last_assistant_message":"All done."}\'',
+    )
     .action(bind(async () => (await import('./commands/hooks.js')).testAction as Action));
 
   withCommonOptions(hooks.command('import'))

@@ -3,10 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ConfigWarning, ConfigWarningCode, LoadedConfig } from '@soong-agent/config';
 import {
+  type ClaudeCodeTranscript,
+  createClaudeCodeTranscript,
   createFileArtifactStore,
   createHookEngine,
   createMemoryEventSink,
   type HookOutcome,
+  summarizeText,
 } from '@soong-agent/loop-adapter';
 import { closestMatch, type MatchSubject } from '@soong-agent/matcher';
 import { HOOK_EVENTS, type HookEvent } from '@soong-agent/protocol';
@@ -229,16 +232,116 @@ function parseInput(text: string | undefined): Record<string, unknown> | undefin
   return value as Record<string, unknown>;
 }
 
+/** Options of `soong-agent hooks test` (SPEC §6). */
+export interface TestOptions extends SubjectOptions {
+  /** `--input JSON`: the tool call's input object. */
+  input?: string;
+  /** `--prompt TEXT`: the prompt (UserPromptSubmit; on Stop, the loop's prompt in the transcript). */
+  prompt?: string;
+  /** `--result TEXT`: the PostToolUse result. */
+  result?: string;
+  /** `--result-error`: the PostToolUse result is an error. */
+  resultError?: boolean;
+  /** `--stop JSON`: Stop's `prevented_count`, `last_assistant_message` (and `previous_reasons`). */
+  stop?: string;
+}
+
+// Which flags each event takes; any other given flag is a usage error (SPEC §6).
+const EVENT_FLAGS: Record<HookEvent, readonly (keyof TestOptions)[]> = {
+  SessionStart: [],
+  UserPromptSubmit: ['prompt'],
+  PreToolUse: ['tool', 'input', 'path'],
+  PostToolUse: ['tool', 'input', 'path', 'result', 'resultError'],
+  Stop: ['stop', 'prompt'],
+};
+const FLAG_NAMES: Partial<Record<keyof TestOptions, string>> = {
+  tool: '--tool',
+  input: '--input',
+  path: '--path',
+  prompt: '--prompt',
+  result: '--result',
+  resultError: '--result-error',
+  stop: '--stop',
+};
+
+function checkFlags(event: HookEvent, options: TestOptions): void {
+  for (const [key, flag] of Object.entries(FLAG_NAMES) as [keyof TestOptions, string][]) {
+    const value = options[key];
+    const given = Array.isArray(value) ? value.length > 0 : value !== undefined && value !== false;
+    if (!given || EVENT_FLAGS[event].includes(key)) continue;
+    const takes = EVENT_FLAGS[event].map((name) => FLAG_NAMES[name]).join(', ');
+    throw new CliError({
+      code: 'USAGE',
+      message: `${flag} does not apply to ${event}; ${event} takes ${takes === '' ? 'no flags' : takes}`,
+    });
+  }
+}
+
+interface StopFlags {
+  prevented_count: number;
+  last_assistant_message?: string;
+  previous_reasons?: string[];
+}
+
+function parseStop(text: string | undefined): StopFlags {
+  if (text === undefined) return { prevented_count: 0 };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new CliError({
+      code: 'USAGE',
+      message: `--stop is not valid JSON: ${(error as Error).message}`,
+    });
+  }
+  const usage = (problem: string) =>
+    new CliError({
+      code: 'USAGE',
+      message: `--stop ${problem}; e.g. --stop '{"prevented_count": 1, "last_assistant_message": "All done."}'`,
+    });
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw usage('must be a JSON object');
+  }
+  const fields = value as Record<string, unknown>;
+  for (const key of Object.keys(fields)) {
+    if (!['prevented_count', 'last_assistant_message', 'previous_reasons'].includes(key)) {
+      throw usage(
+        `has an unknown key ${JSON.stringify(key)} (keys: prevented_count, last_assistant_message, previous_reasons)`,
+      );
+    }
+  }
+  const count = fields.prevented_count ?? 0;
+  if (typeof count !== 'number' || !Number.isInteger(count) || count < 0) {
+    throw usage('prevented_count must be an integer >= 0');
+  }
+  const stop: StopFlags = { prevented_count: count };
+  if (fields.last_assistant_message !== undefined) {
+    if (typeof fields.last_assistant_message !== 'string') {
+      throw usage('last_assistant_message must be a string');
+    }
+    stop.last_assistant_message = fields.last_assistant_message;
+  }
+  if (fields.previous_reasons !== undefined) {
+    const reasons = fields.previous_reasons;
+    if (!Array.isArray(reasons) || !reasons.every((reason) => typeof reason === 'string')) {
+      throw usage('previous_reasons must be an array of strings');
+    }
+    stop.previous_reasons = reasons;
+  }
+  return stop;
+}
+
 /**
  * `soong-agent hooks test EVENT`: builds the event's input like a session would (risk and tags from
- * the tool registry, paths from the tool plus `--path`), runs the matching hooks through the engine
- * with a memory sink, prints every hook run; exit 3 when a deny stands, else 0.
+ * the tool registry, paths from the tool plus `--path`, `--result` bounded with an artifact, Stop
+ * counters from `--stop`), writes a transcript for Claude Code hooks, runs the matching hooks
+ * through the engine with a memory sink and prints every hook run; exit 3 when a deny stands, else
+ * 0. A flag that does not apply to EVENT is a usage error.
  */
-export async function testAction(
-  eventName: string,
-  options: SubjectOptions & { input?: string; prompt?: string },
-): Promise<number> {
+export async function testAction(eventName: string, options: TestOptions): Promise<number> {
   const event = parseEvent(eventName);
+  checkFlags(event, options);
+  const stop = parseStop(options.stop);
   const config = loadConfigOrExit(resolveLocations(options));
   const tools = toolsOf(config);
   const input = parseInput(options.input) ?? {};
@@ -251,20 +354,35 @@ export async function testAction(
   }
   const { subject } = buildSubject(event, options, config, tools, input);
   const sink = createMemoryEventSink({ sessionId: HOOKS_TEST_SESSION_ID });
-  // As in a session, an --input too large for hook stdin reaches the hook as a summary plus
-  // tool.input_artifact_ref; the artifact lives as long as this command.
-  const artifactDir = mkdtempSync(path.join(os.tmpdir(), 'soong-agent-hooks-test-'));
+  // As in a session, an --input or --result too large for hook stdin reaches the hook as a summary
+  // plus an artifact ref; the artifacts and the transcript live as long as this command.
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'soong-agent-hooks-test-'));
   try {
+    const transcript = createClaudeCodeTranscript(path.join(scratch, 'transcript.jsonl'), {
+      projectDir: config.projectDir,
+    });
     const engine = createHookEngine({
       config,
       sink,
       sessionId: HOOKS_TEST_SESSION_ID,
       projectDir: config.projectDir,
-      artifacts: createFileArtifactStore(artifactDir),
+      artifacts: createFileArtifactStore(path.join(scratch, 'artifacts')),
+      transcriptPath: transcript.file,
     });
-    return await runHooksTest({ event, engine, sink, config, subject, tools, input, options });
+    return await runHooksTest({
+      event,
+      engine,
+      sink,
+      config,
+      subject,
+      tools,
+      input,
+      options,
+      stop,
+      transcript,
+    });
   } finally {
-    rmSync(artifactDir, { recursive: true, force: true });
+    rmSync(scratch, { recursive: true, force: true });
   }
 }
 
@@ -277,6 +395,8 @@ async function runHooksTest({
   tools,
   input,
   options,
+  stop,
+  transcript,
 }: {
   event: HookEvent;
   engine: ReturnType<typeof createHookEngine>;
@@ -285,7 +405,9 @@ async function runHooksTest({
   subject: ReturnType<typeof buildSubject>['subject'];
   tools: ReturnType<typeof toolsOf>;
   input: Record<string, unknown>;
-  options: { prompt?: string };
+  options: TestOptions;
+  stop: StopFlags;
+  transcript: ClaudeCodeTranscript;
 }): Promise<number> {
   const toolInfo = {
     name: subject.tool ?? '',
@@ -295,6 +417,15 @@ async function runHooksTest({
     tags: [...(subject.tags ?? [])],
     paths: [...subject.paths],
   };
+  // The transcript a Claude Code hook may read: the prompt, then what the assistant said or called.
+  if (options.prompt !== undefined) transcript.user(options.prompt);
+  if (TOOL_EVENTS.includes(event)) {
+    transcript.assistant('', [{ id: toolInfo.call_id, name: toolInfo.name, input }]);
+  }
+  // Without a last_assistant_message in --stop, --prompt stands in for it (what it meant before --stop).
+  const lastAssistantMessage = stop.last_assistant_message ?? options.prompt ?? '';
+  if (event === 'Stop') transcript.assistant(lastAssistantMessage);
+  transcript.close();
   let outcome: HookOutcome;
   switch (event) {
     case 'SessionStart':
@@ -306,19 +437,34 @@ async function runHooksTest({
     case 'PreToolUse':
       outcome = await engine.run('PreToolUse', { tool: toolInfo }, { callId: toolInfo.call_id });
       break;
-    case 'PostToolUse':
+    case 'PostToolUse': {
+      const content = options.result ?? '';
+      const isError = options.resultError === true;
+      const bytes = Buffer.byteLength(content);
+      const limit = config.settings.hooks.inline_result_bytes;
+      const artifacts = engine.artifacts;
+      const result =
+        bytes <= limit || artifacts === undefined
+          ? { is_error: isError, bytes, content }
+          : {
+              is_error: isError,
+              bytes,
+              summary: summarizeText(content),
+              artifact_ref: await artifacts.put(content),
+            };
       outcome = await engine.run(
         'PostToolUse',
-        { tool: toolInfo, result: { is_error: false, bytes: 0, content: '' }, duration_ms: 0 },
+        { tool: toolInfo, result, duration_ms: 0 },
         { callId: toolInfo.call_id },
       );
       break;
+    }
     case 'Stop':
       outcome = await engine.run('Stop', {
-        stop_hook_active: false,
-        prevented_count: 0,
-        previous_reasons: [],
-        last_assistant_message: options.prompt ?? '',
+        stop_hook_active: stop.prevented_count > 0,
+        prevented_count: stop.prevented_count,
+        previous_reasons: stop.previous_reasons ?? [],
+        last_assistant_message: lastAssistantMessage,
       });
       break;
   }
