@@ -498,6 +498,42 @@ describe('soong-agent run: hook working_dir', () => {
   );
 });
 
+describe('soong-agent run: deeply nested model output', () => {
+  it.each([5_000, 100_000])(
+    'gives the call an is_error result and ends the session cleanly when a tool input nests %i levels deep',
+    async (depth) => {
+      const workspace = makeWorkspace({ project: { 'a.txt': 'a' } });
+      const script = path.join(workspace.root, 'deep-script.json');
+      // Written by hand: JSON.stringify itself cannot serialise it.
+      fs.writeFileSync(
+        script,
+        `{"turns":[{"text":"x","tool_calls":[{"name":"read_file","input":{"path":"a.txt","deep":${'['.repeat(depth)}${']'.repeat(depth)}}}]},{"text":"done"}]}`,
+      );
+      const result = await runCli(
+        [
+          'run',
+          'go',
+          '--model',
+          `scripted:${script}`,
+          '--yes',
+          '--json',
+          '--home',
+          workspace.home,
+          '--project',
+          workspace.project,
+        ],
+        { env: workspace.env },
+      );
+      expect(result.code, result.stderr).toBe(0);
+      const records = parseRecords(result.stdout);
+      expect(ofType(records, 'tool_started')).toHaveLength(1);
+      expect(ofType(records, 'tool_finished')).toMatchObject([{ is_error: true }]);
+      expect(ofType(records, 'loop_ended')).toHaveLength(1);
+    },
+    TIMEOUT,
+  );
+});
+
 describe('soong-agent run: path_prefix', () => {
   const attacks = [
     'secrets/key.txt',

@@ -17,6 +17,7 @@ describe('index', () => {
       'SKIPPED_TOOL_TEXT',
       'SUMMARY_HEAD_BYTES',
       'SUMMARY_TAIL_BYTES',
+      'TOO_DEEP_INPUT_TEXT',
       'UNKNOWN_TOOL_TEXT',
       'claudeCodeToolName',
       'createClaudeCodeTranscript',

@@ -79,6 +79,7 @@ export {
   executeToolBatch,
   type PermissionCallback,
   SKIPPED_TOOL_TEXT,
+  TOO_DEEP_INPUT_TEXT,
   type ToolCall,
   type ToolDefinition,
   type ToolExecutionResult,

@@ -16,6 +16,7 @@ import {
   executeToolBatch,
   type PermissionCallback,
   SKIPPED_TOOL_TEXT,
+  TOO_DEEP_INPUT_TEXT,
   type ToolCall,
   type ToolDefinition,
   UNKNOWN_TOOL_TEXT,
@@ -196,6 +197,43 @@ describe.concurrent('executeToolBatch deny semantics', () => {
 
 describe('executeToolBatch', () => {
   const allow: PermissionCallback = async () => ({ allow: true });
+
+  it.each([5_000, 100_000])(
+    'returns a non-halting error, runs no hook and closes tool_started when the input nests %i levels deep',
+    async (depth) => {
+      const root = tempDir();
+      const marker = path.join(root, 'hook-ran');
+      const { engine, sink } = setup(root, {
+        PreToolUse: [{ hooks: [{ command: `touch '${marker}'` }] }],
+      });
+      let deep: unknown = [];
+      for (let level = 1; level < depth; level++) deep = [deep];
+      const results = await executeToolBatch(
+        [
+          { id: 'c1', name: 'write_file', input: { path: 'a', content: deep } },
+          { id: 'c2', name: 'read_file', input: { path: 'b' } },
+        ],
+        {
+          tools: TOOLS,
+          engine,
+          permission: allow,
+          artifacts: createFileArtifactStore(path.join(root, 'a')),
+          sink,
+        },
+      );
+      expect(results.map((r) => [r.status, r.isError, r.content])).toEqual([
+        ['error', true, TOO_DEEP_INPUT_TEXT],
+        ['ok', false, 'read_file ran on b'],
+      ]);
+      expect(recordTypes(sink.records).slice(0, 2)).toEqual(['tool_started', 'tool_finished']);
+      expect(sink.records[0]).toMatchObject({ risk: 'write', input_truncated: true });
+      // The hook ran for the second call only.
+      expect(recordsOf(sink.records, 'hook_started').map((r) => r.call_id)).toEqual(['c2']);
+      expect(fs.existsSync(marker)).toBe(true);
+      expect(JSON.stringify(sink.records).length).toBeLessThan(100_000);
+    },
+    PROCESS_TIMEOUT,
+  );
 
   it('returns a non-halting "unknown tool" error when a call names no known tool', async () => {
     const root = tempDir();

@@ -1,5 +1,11 @@
 import path from 'node:path';
-import type { ArtifactRef, RiskClass, ToolCallInfo } from '@soong-agent/protocol';
+import {
+  type ArtifactRef,
+  jsonValueDepth,
+  MAX_JSON_DEPTH,
+  type RiskClass,
+  type ToolCallInfo,
+} from '@soong-agent/protocol';
 import type { ArtifactStore } from './artifact-store.js';
 import { boundToolInput, boundToolResult } from './bound-tool-io.js';
 import type { EventSink } from './event-sink.js';
@@ -19,6 +25,8 @@ function errorText(isError: boolean, content: string): { error_text?: string } {
 export const SKIPPED_TOOL_TEXT = 'not executed: an earlier tool call in this turn was denied';
 /** The text of a call that names no known tool. */
 export const UNKNOWN_TOOL_TEXT = 'unknown tool';
+/** The text of a call whose input nests deeper than `MAX_JSON_DEPTH` (64) levels: it is not run. */
+export const TOO_DEEP_INPUT_TEXT = `invalid tool input: arrays and objects nested more than ${MAX_JSON_DEPTH} levels deep`;
 /** The text of a call not run because the batch was cancelled. */
 export const ABORTED_TOOL_TEXT = 'aborted';
 
@@ -138,6 +146,20 @@ export async function executeToolBatch(
         denied_call_id: denial.callId,
       });
       results.push(textResult(call, SKIPPED_TOOL_TEXT, 'skipped'));
+      continue;
+    }
+    if (jsonValueDepth(call.input) > MAX_JSON_DEPTH) {
+      // Serialising it would overflow the stack (issue 11): not run, not shown to hooks, and
+      // recorded without the input; a non-halting error like an unknown tool.
+      sink.emit({
+        type: 'tool_started',
+        call_id: call.id,
+        tool: call.name,
+        risk: tool?.risk ?? 'dangerous',
+        input: { truncated_json: `not recorded: nested more than ${MAX_JSON_DEPTH} levels deep` },
+        input_truncated: true,
+      });
+      results.push(finishWithError(sink, call, TOO_DEEP_INPUT_TEXT, 'error'));
       continue;
     }
     const bounded = await boundToolInput(call.input, { limitBytes, artifacts });
