@@ -386,14 +386,15 @@ export function boundReason(reason: string): string {
   });
 }
 
-/** @internal shared with the Claude Code protocol. */
-export function exitMessage(result: RunResult): string {
+/** Why a hook that exited non-zero failed (for exit 2, how to write a deny instead). */
+function exitMessage(result: RunResult): string {
   if (result.exitCode === null) return `hook was killed by ${result.signal ?? 'a signal'}`;
   const base = `hook exited with code ${result.exitCode}`;
   if (result.exitCode !== 2) return base;
   return (
     `${base}. Claude Code treats exit 2 as a block; here a deny is printed as JSON on stdout, ` +
-    `e.g. {"decision":"deny","reason":"..."} (exit 0)`
+    `e.g. {"decision":"deny","reason":"..."} (exit 0), or a Claude Code hook declares ` +
+    `"protocol": "claude-code" in hooks.json`
   );
 }
 

@@ -330,6 +330,7 @@ describe('createHookEngine', () => {
       const failed = recordsOf(sink.records, 'hook_failed')[0];
       expect(failed?.failure).toBe('exit_code');
       expect(failed?.message).toContain('Claude Code treats exit 2 as a block');
+      expect(failed?.message).toContain('"protocol": "claude-code"');
       expect(failed?.message).toContain('{"decision":"deny","reason":"..."}');
       expect(recordsOf(sink.records, 'hook_log')[0]).toMatchObject({
         source: 'stderr',
