@@ -1,7 +1,28 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { CLI, makeWorkspace, parseRecords, runCli, runShell } from './test-helpers/cli.js';
+
+const PTY_RUN = fileURLToPath(new URL('./test-helpers/pty-run.py', import.meta.url));
+// Select Graphic Rendition: the colour escapes (the live line's erase-line is not one).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: looking for escape sequences
+const SGR = /\x1b\[[0-9;]*m/;
+
+/** The demo's temp dirs left in `tmp` (the demo makes them with mkdtemp under TMPDIR). */
+const demoDirsIn = (tmp: string) =>
+  fs.readdirSync(tmp).filter((name) => name.startsWith('soong-agent-demo-'));
+
+async function demoOnTerminal(env: Record<string, string>) {
+  const { stdout } = await promisify(execFile)(
+    'python3',
+    [PTY_RUN, 'no prompt expected', 'n', '--', process.execPath, CLI, 'demo'],
+    { env },
+  );
+  return JSON.parse(stdout) as { code: number; output: string };
+}
 
 describe('soong-agent demo', () => {
   it('shows every deny path of SPEC §4 in one offline session and completes', async () => {
@@ -95,6 +116,76 @@ describe('soong-agent demo', () => {
     expect(events.code, events.stderr).toBe(0);
     expect(events.stdout).toContain('denied by permission');
   }, 120_000);
+
+  it('removes its temp dir at the end and says how to keep it when given no --home or --project', async () => {
+    const workspace = makeWorkspace();
+    const tmp = path.join(workspace.root, 'tmp');
+    fs.mkdirSync(tmp);
+    const result = await runCli(['demo'], {
+      env: { ...workspace.env, TMPDIR: tmp },
+      cwd: workspace.root,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('Done.');
+    expect(demoDirsIn(tmp)).toEqual([]);
+    expect(result.stderr).toMatch(/was removed; .* demo --keep$/m);
+    expect(result.stderr).not.toContain('inspect it:');
+  }, 120_000);
+
+  it('keeps its temp dir and prints an events command that works when given --keep', async () => {
+    const workspace = makeWorkspace();
+    const tmp = path.join(workspace.root, 'tmp');
+    fs.mkdirSync(tmp);
+    const result = await runCli(['demo', '--keep'], {
+      env: { ...workspace.env, TMPDIR: tmp },
+      cwd: workspace.root,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(demoDirsIn(tmp)).toHaveLength(1);
+    const hint = /^inspect it: (.+)$/m.exec(result.stderr)?.[1];
+    expect(hint).toContain(path.join(tmp, demoDirsIn(tmp)[0] ?? '?', 'home'));
+    const events = await runShell(hint ?? 'false', { env: workspace.env });
+    expect(events.code, events.stderr).toBe(0);
+    expect(events.stdout).toContain('denied by permission');
+  }, 120_000);
+
+  it('keeps a --home it was given and removes only its own temp project dir', async () => {
+    const workspace = makeWorkspace();
+    const tmp = path.join(workspace.root, 'tmp');
+    fs.mkdirSync(tmp);
+    const home = path.join(workspace.root, 'demo-home');
+    const result = await runCli(['demo', '--json', '--home', home], {
+      env: { ...workspace.env, TMPDIR: tmp },
+      cwd: workspace.root,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(demoDirsIn(tmp)).toEqual([]);
+    expect(fs.existsSync(path.join(home, 'sessions'))).toBe(true);
+  }, 120_000);
+
+  it('shows the real defaults of --home and --project and the --keep flag when given --help', async () => {
+    const result = await runCli(['demo', '--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('default: a fresh temp dir, removed at the end unless --keep');
+    expect(result.stdout).toContain('--keep');
+    expect(result.stdout).not.toContain('$SOONG_AGENT_HOME');
+  });
+
+  it('writes no colour on a terminal when FORCE_COLOR=0, and colours without it', async () => {
+    const workspace = makeWorkspace();
+    const env = {
+      PATH: workspace.env.PATH ?? '/usr/bin:/bin',
+      HOME: workspace.osHome,
+      TERM: 'xterm',
+    };
+    const plain = await demoOnTerminal({ ...env, FORCE_COLOR: '0' });
+    expect(plain.code, plain.output).toBe(0);
+    expect(plain.output).toContain('stop prevented by require-tests');
+    expect(plain.output).not.toMatch(SGR);
+    const coloured = await demoOnTerminal(env);
+    expect(coloured.code, coloured.output).toBe(0);
+    expect(coloured.output).toMatch(SGR);
+  }, 240_000);
 
   it('refuses a --home that is not empty, so it never overwrites a real agent home', async () => {
     const workspace = makeWorkspace({ home: { 'hooks.json': '{}' } });

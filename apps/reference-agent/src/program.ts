@@ -82,10 +82,20 @@ export function createProgram(
     .option('--no-hooks', 'run without hooks (recorded in config_loaded)')
     .action(bind(async () => (await import('./commands/run.js')).runAction as Action));
 
-  withCommonOptions(program.command('demo'))
+  program
+    .command('demo')
     .description(
-      'run the bundled offline demo that shows every deny path (its own home and project, copied to a temp dir or to --home/--project, which must be empty)',
+      'run the bundled offline demo that shows every deny path, in its own home and project (never your ~/.soong-agent)',
     )
+    .option(
+      '--home <dir>',
+      'where to copy the demo agent home; must be empty or new (default: a fresh temp dir, removed at the end unless --keep)',
+    )
+    .option(
+      '--project <dir>',
+      'where to copy the demo project; must be empty or new (default: a fresh temp dir, removed at the end unless --keep)',
+    )
+    .option('--keep', 'keep the temp dirs, to inspect the event log afterwards')
     .option('--json', 'print the event records as JSON lines on stdout instead of the timeline')
     .action(bind(async () => (await import('./commands/demo.js')).demoAction as Action));
 

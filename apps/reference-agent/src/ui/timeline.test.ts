@@ -24,7 +24,11 @@ describe('colorEnabled', () => {
     expect(colorEnabled({ isTTY: false }, {})).toBe(false);
     expect(colorEnabled({ isTTY: true }, { NO_COLOR: '1' })).toBe(false);
     expect(colorEnabled({ isTTY: false }, { FORCE_COLOR: '1', NO_COLOR: '1' })).toBe(true);
-    expect(colorEnabled({ isTTY: true }, { FORCE_COLOR: '0' })).toBe(true);
+    expect(colorEnabled({ isTTY: true }, { FORCE_COLOR: '' })).toBe(true);
+  });
+
+  it.each(['0', 'false'])('turns colour off on a terminal when FORCE_COLOR is %j', (value) => {
+    expect(colorEnabled({ isTTY: true }, { FORCE_COLOR: value })).toBe(false);
   });
 });
 

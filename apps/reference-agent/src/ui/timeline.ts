@@ -17,7 +17,9 @@ export function colorEnabled(
   env: NodeJS.ProcessEnv = process.env,
 ): boolean {
   const force = env.FORCE_COLOR;
-  if (force !== undefined && force !== '' && force !== '0' && force !== 'false') return true;
+  // FORCE_COLOR=0 (or false) means "no colour", as in chalk and Node's own util.inspect.
+  if (force === '0' || force === 'false') return false;
+  if (force !== undefined && force !== '') return true;
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
   return stream.isTTY === true;
 }
