@@ -45,7 +45,7 @@ async function importSettings(workspace: Workspace, hooks: Record<string, unknow
   expect(imported.code, imported.stderr).toBe(0);
 }
 
-async function session(workspace: Workspace, turns: unknown[]) {
+async function session(workspace: Workspace, turns: unknown[], options: { yes?: boolean } = {}) {
   const script = writeScript(workspace.root, turns);
   const result = await runCli(
     [
@@ -53,7 +53,7 @@ async function session(workspace: Workspace, turns: unknown[]) {
       'go',
       '--model',
       `scripted:${script}`,
-      '--yes',
+      ...(options.yes === false ? [] : ['--yes']),
       '--json',
       '--home',
       workspace.home,
@@ -180,6 +180,66 @@ describe('soong-agent with Claude Code hooks', () => {
       expect(lines.map((line) => line.type)).toEqual(['user', 'assistant', 'user', 'assistant']);
       expect(lines[0]?.message.content).toBe('go');
       expect(String(lines[2]?.message.content)).toContain('confirm that the tests pass');
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'asks for permission when a hook answers ask, even for a readonly tool, and says which hook asked',
+    async () => {
+      const workspace = makeWorkspace();
+      const ask = JSON.stringify({
+        hookSpecificOutput: {
+          hookEventName: 'PreToolUse',
+          permissionDecision: 'ask',
+          permissionDecisionReason: 'reads outside src',
+        },
+      });
+      await importSettings(workspace, {
+        PreToolUse: [
+          {
+            matcher: 'Read',
+            hooks: [{ type: 'command', command: `cat >/dev/null; echo '${ask}'` }],
+          },
+        ],
+      });
+      fs.writeFileSync(path.join(workspace.project, 'README.md'), 'hello');
+      const turns = [
+        { text: '', tool_calls: [{ name: 'read_file', input: { path: 'README.md' } }] },
+        { text: 'Done.' },
+      ];
+      const headless = await session(workspace, turns, { yes: false });
+      expect(ofType(headless, 'permission_denied').map((record) => record.reason)).toEqual([
+        'hook PreToolUse[0][0] asked: reads outside src; no TTY to ask on; pass --yes to allow',
+      ]);
+      expect(
+        ofType(headless, 'hook_finished').map(
+          (record) => (record as { permission_decision?: string }).permission_decision,
+        ),
+      ).toEqual(['ask']);
+      const allowed = await session(workspace, turns);
+      expect(ofType(allowed, 'tool_finished').map((record) => record.is_error)).toEqual([false]);
+
+      const tested = await runCli(
+        [
+          'hooks',
+          'test',
+          'PreToolUse',
+          '--tool',
+          'read_file',
+          '--input',
+          '{"path":"README.md"}',
+          '--home',
+          workspace.home,
+          '--project',
+          workspace.project,
+        ],
+        { env: workspace.env },
+      );
+      expect(tested.code).toBe(0);
+      expect(tested.stdout).toContain(
+        'outcome: no deny; hook PreToolUse[0][0] asked for the permission prompt: reads outside src → exit 0',
+      );
     },
     TIMEOUT,
   );

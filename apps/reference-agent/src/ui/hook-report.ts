@@ -70,7 +70,9 @@ function headline(run: HookRun, c: Colors): string {
         ? c.red('deny')
         : result.decision === 'allow'
           ? c.green('allow')
-          : c.dim('none (no decision)');
+          : result.ask === true
+            ? c.yellow('ask (the permission prompt is shown, whatever the risk class)')
+            : c.dim('none (no decision)');
   }
   if (result.ignored === true) verdict += c.dim(' (ignored: this event cannot block)');
   const name = `${c.bold(result.hookId)}${event === undefined ? '' : c.dim(` ${event}`)}`;
@@ -114,7 +116,11 @@ export function formatHookReport(options: {
       `outcome: ${c.red('deny stands')} (hook ${outcome.hookId ?? '?'}): ${printable(outcome.reason ?? '')} → exit 3`,
     );
   } else {
-    lines.push(`outcome: ${outcome.decision === 'allow' ? 'allow' : 'no deny'} → exit 0`);
+    const asked =
+      outcome.ask === undefined
+        ? ''
+        : `; hook ${outcome.ask.hookId} asked for the permission prompt: ${printable(outcome.ask.reason)}`;
+    lines.push(`outcome: ${outcome.decision === 'allow' ? 'allow' : 'no deny'}${asked} → exit 0`);
   }
   return lines;
 }

@@ -81,7 +81,9 @@ function hookLine(
       ? c.red('deny')
       : record.decision === 'allow'
         ? c.green('allow')
-        : c.dim('none');
+        : (record as { permission_decision?: string }).permission_decision === 'ask'
+          ? c.yellow('ask')
+          : c.dim('none');
   const reason = record.reason === undefined ? '' : ` ${oneLine(record.reason, 160)}`;
   return `${head} ${decision} ${c.dim(formatDuration(record.duration_ms))}${reason}`;
 }
