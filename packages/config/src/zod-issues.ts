@@ -1,5 +1,5 @@
 import { closestMatch } from '@soong-agent/matcher';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { type IssueText, type JsonPath, showTypedValue, showValue } from './issues.js';
 
 /** A schema problem, placed by JSON path; `atKey` when the key itself (not its value) is wrong. */
@@ -9,29 +9,39 @@ export interface SchemaProblem {
   text: IssueText;
 }
 
-interface Def {
-  type: string;
-  innerType?: z.ZodType;
-  shape?: Record<string, z.ZodType>;
-  element?: z.ZodType;
-  valueType?: z.ZodType;
-  options?: readonly z.ZodType[];
-  in?: z.ZodType;
-}
+// Walks schemas through zod 4's public classes and accessors (`unwrap()`, `shape`, `element`,
+// `valueType`, `options`, `in`), never through `_zod` internals.
+type Wrapper =
+  | z.ZodOptional
+  | z.ZodDefault
+  | z.ZodPrefault
+  | z.ZodNullable
+  | z.ZodReadonly
+  | z.ZodCatch;
+const WRAPPERS = [
+  z.ZodOptional,
+  z.ZodDefault,
+  z.ZodPrefault,
+  z.ZodNullable,
+  z.ZodReadonly,
+  z.ZodCatch,
+];
 
-const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
+const isWrapper = (schema: z.ZodType): schema is Wrapper =>
+  WRAPPERS.some((wrapper) => schema instanceof wrapper);
 
-const WRAPPERS = new Set(['optional', 'default', 'prefault', 'nullable', 'readonly', 'catch']);
-
-/** Walks wrappers, collecting the first description on the way. */
+/** Walks wrappers and pipes, collecting the first description on the way. */
 function unwrap(schema: z.ZodType): { schema: z.ZodType; description: string | undefined } {
   let current = schema;
   let description = current.description;
   for (;;) {
-    const def = defOf(current);
-    const next = WRAPPERS.has(def.type) ? def.innerType : def.type === 'pipe' ? def.in : undefined;
+    const next = isWrapper(current)
+      ? current.unwrap()
+      : current instanceof z.ZodPipe
+        ? current.in
+        : undefined;
     if (next === undefined) return { schema: current, description };
-    current = next;
+    current = next as z.ZodType;
     description ??= current.description;
   }
 }
@@ -47,13 +57,16 @@ function schemaAt(root: z.ZodType, jsonPath: JsonPath): z.ZodType | undefined {
 }
 
 function childOf(schema: z.ZodType, segment: string | number): z.ZodType | undefined {
-  const def = defOf(schema);
-  if (def.type === 'object' && typeof segment === 'string') return def.shape?.[segment];
-  if (def.type === 'array') return def.element;
-  if (def.type === 'record') return def.valueType;
-  if (def.type === 'union') {
-    for (const option of def.options ?? []) {
-      const child = childOf(unwrap(option).schema, segment);
+  if (schema instanceof z.ZodObject) {
+    return typeof segment === 'string'
+      ? (schema.shape[segment] as z.ZodType | undefined)
+      : undefined;
+  }
+  if (schema instanceof z.ZodArray) return schema.element as z.ZodType;
+  if (schema instanceof z.ZodRecord) return schema.valueType as z.ZodType;
+  if (schema instanceof z.ZodUnion) {
+    for (const option of schema.options) {
+      const child = childOf(unwrap(option as z.ZodType).schema, segment);
       if (child !== undefined) return child;
     }
   }
@@ -63,8 +76,8 @@ function childOf(schema: z.ZodType, segment: string | number): z.ZodType | undef
 function keysAt(root: z.ZodType, jsonPath: JsonPath): string[] {
   const schema = schemaAt(root, jsonPath);
   if (schema === undefined) return [];
-  const def = defOf(unwrap(schema).schema);
-  return def.type === 'object' ? Object.keys(def.shape ?? {}) : [];
+  const inner = unwrap(schema).schema;
+  return inner instanceof z.ZodObject ? Object.keys(inner.shape) : [];
 }
 
 function describedAt(root: z.ZodType, jsonPath: JsonPath): string | undefined {

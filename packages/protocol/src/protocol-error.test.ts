@@ -74,6 +74,16 @@ describe('parseHookInput', () => {
     expect((error as ProtocolError).issues.map((issue) => issue.path)).toEqual([['tool', 'risk']]);
     expect((error as ProtocolError).message).toContain('tool.risk');
   });
+
+  it('shows an array item of the path in brackets when the item is wrong', () => {
+    const input = readFixture('PreToolUseInputSchema/valid-write-file.json') as {
+      tool: Record<string, unknown>;
+    };
+    input.tool.tags = ['write', 7];
+    const error = caught(() => parseHookInput(input)) as ProtocolError;
+    expect(error.issues.map((issue) => issue.path)).toEqual([['tool', 'tags', 1]]);
+    expect(error.message).toContain('tool.tags[1]: ');
+  });
 });
 
 describe('parseEventRecord', () => {

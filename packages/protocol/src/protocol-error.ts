@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /**
  * Every `code` a {@link ProtocolError} can carry, as a runtime list (pinned by a test).
@@ -76,11 +76,12 @@ export function toProtocolIssues(error: z.ZodError): ProtocolIssue[] {
   }));
 }
 
-/** Formats issues as `at tool.risk: message; ...`. */
+/** Formats issues as `tool.risk: message; previous_reasons[0]: message` (zod's `toDotPath`). */
 export function describeIssues(issues: readonly ProtocolIssue[]): string {
   return issues
     .map(
-      (issue) => `${issue.path.length === 0 ? '(root)' : issue.path.join('.')}: ${issue.message}`,
+      (issue) =>
+        `${issue.path.length === 0 ? '(root)' : z.core.toDotPath(issue.path)}: ${issue.message}`,
     )
     .join('; ');
 }
