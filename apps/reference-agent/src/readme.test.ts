@@ -79,7 +79,43 @@ describe('root README', () => {
     expect(result.stderr).toContain('denied by hook block-destructive');
     expect(result.stderr).toContain('stop prevented by require-tests (1)');
     expect(result.stderr).toMatch(/^end completed$/m);
-    expect(result.stderr).toMatch(/^inspect it: node \S+ events --home \S+$/m);
+    expect(result.stderr).toMatch(/was removed; .* demo --keep$/m);
     expect(fs.existsSync(path.join(osHome, '.soong-agent'))).toBe(false);
+    // The README's next step, `npm run demo -- --keep`, appends --keep to that last step.
+    expect(ROOT_README).toContain('`npm run demo -- --keep`');
+    const kept = await runShell(`${steps.at(-1)} --keep`, {
+      cwd: REPO_ROOT,
+      env: cliEnv(osHome, { TMPDIR: makeTempDir('soong-agent-demo-tmp-') }),
+    });
+    expect(kept.code, kept.stderr).toBe(0);
+    const hint = /^inspect it: (node \S+ events --home \S+)$/m.exec(kept.stderr)?.[1];
+    const events = await runShell(hint ?? 'false', { env: cliEnv(osHome) });
+    expect(events.code, events.stderr).toBe(0);
+    expect(events.stdout).toContain('denied by hook block-destructive');
+  }, 120_000);
+
+  it('writes no escape codes into a pipe when npm test runs vitest after its colour prelude', async () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    const prelude = (manifest.scripts.test ?? '').split('&&')[0]?.trim() ?? '';
+    expect(prelude).toBe('. ./scripts/plain-unless-tty.sh');
+    // One small test file of another package, run by the repository's vitest into a pipe.
+    const vitest = 'node_modules/.bin/vitest run --root packages/paths src/expand-home.test.ts';
+    const env = { ...cliEnv(makeTempDir('soong-agent-os-home-')), TERM: 'xterm' };
+    delete (env as Record<string, string>).NO_COLOR;
+    const bare = await runShell(vitest, { cwd: REPO_ROOT, env });
+    expect(bare.code, bare.stderr).toBe(0);
+    // vitest colours into a pipe whenever TERM is set: the prelude is what prevents it.
+    expect(bare.stdout + bare.stderr).toContain('\x1b[');
+    for (const extra of [{}, { FORCE_COLOR: '0' }]) {
+      const plain = await runShell(`${prelude} && ${vitest}`, {
+        cwd: REPO_ROOT,
+        env: { ...env, ...extra },
+      });
+      expect(plain.code, plain.stderr).toBe(0);
+      expect(plain.stdout).toContain('passed');
+      expect(plain.stdout + plain.stderr).not.toContain('\x1b[');
+    }
   }, 120_000);
 });
