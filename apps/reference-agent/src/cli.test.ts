@@ -536,6 +536,41 @@ describe('soong-agent hooks list, explain and test', () => {
 
 describe('soong-agent hooks list', () => {
   it(
+    'escapes control characters in hook names, commands and working dirs when printing for a terminal',
+    async () => {
+      const workspace = makeWorkspace({
+        home: {
+          'hooks.json': hooksJson({
+            PreToolUse: [
+              {
+                hooks: [
+                  {
+                    name: 'evil\u001b]52;c;cGF5bG9hZA==\u0007\u001b[2J\u202e',
+                    type: 'command',
+                    command: 'true # \u001b[31mred\u009b',
+                    working_dir: 'dir\u001b[1m',
+                  },
+                ],
+              },
+            ],
+          }),
+        },
+      });
+      const result = await runCli(
+        ['hooks', 'list', '--home', workspace.home, '--project', workspace.project],
+        { env: workspace.env },
+      );
+      expect(result.code, result.stderr).toBe(0);
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: checking that none get through
+      expect(result.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+      expect(result.stdout).toContain('evil\\x1b]52;c;cGF5bG9hZA==\\x07\\x1b[2J\\u202e');
+      expect(result.stdout).toContain('true # \\x1b[31mred\\x9b');
+      expect(result.stdout).toContain('working_dir=dir\\x1b[1m');
+    },
+    TIMEOUT,
+  );
+
+  it(
     'prints rules with hook ids, timeout, on_failure, protocol and mode when given --json',
     async () => {
       const workspace = makeWorkspace({

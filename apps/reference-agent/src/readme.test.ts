@@ -40,6 +40,36 @@ describe('README', () => {
   }, 60_000);
 });
 
+describe('README starter audit-log hook', () => {
+  it('appends whole lines when 8 sessions write 300 KB inputs at the same time', async () => {
+    const hooks = JSON.parse(starterHooksJson()) as {
+      hooks: { PostToolUse: { hooks: { name: string; command: string }[] }[] };
+    };
+    const audit = hooks.hooks.PostToolUse.flatMap((rule) => rule.hooks).find(
+      (hook) => hook.name === 'audit-log',
+    );
+    expect(audit).toBeDefined();
+    const home = makeTempDir('soong-agent-audit-');
+    const inputs = Array.from({ length: 8 }, (_, writer) => {
+      const line = JSON.stringify({ writer, pad: String(writer).repeat(300_000) });
+      const file = path.join(home, `input-${writer}.json`);
+      fs.writeFileSync(file, line);
+      return { line, file };
+    });
+    const runs = await Promise.all(
+      inputs.map(({ file }) =>
+        runShell(`(${audit?.command}) < '${file}'`, {
+          env: cliEnv(home, { SOONG_AGENT_HOME: home }),
+        }),
+      ),
+    );
+    for (const run of runs) expect(run.code, run.stderr).toBe(0);
+    const lines = fs.readFileSync(path.join(home, 'audit.jsonl'), 'utf8').split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines.sort()).toEqual(inputs.map(({ line }) => line).sort());
+  }, 60_000);
+});
+
 describe('root README', () => {
   it('keeps the quick start at npm run demo and npm test, both defined by the root package.json', () => {
     expect(quickStartCommands()).toEqual(['npm run demo', 'npm test']);

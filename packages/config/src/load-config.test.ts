@@ -443,6 +443,22 @@ describe('loadConfig', () => {
     expect(catchError(() => load()).code).toBe('CONFIG_PARSE_FAILED');
   });
 
+  it.each([
+    ['a stray byte on line 1', [0xff, 0x0a], 1, 1],
+    ['a byte after a multi-byte character', [...Buffer.from('# é\n# ü'), 0xc0, 0xaf], 2, 4],
+    ['a cut-short sequence at the end', [...Buffer.from('a = 1\nb = "'), 0xe2, 0x82], 2, 6],
+    ['a surrogate', [...Buffer.from('\n\n  x'), 0xed, 0xa0, 0x80], 3, 4],
+    ['a byte order mark before it', [0xef, 0xbb, 0xbf, 0x61, 0x80], 1, 2],
+  ])(
+    'reports the line and column of the first invalid byte when a file has %s',
+    (_what, bytes, line, column) => {
+      layout.write('hooks.json', Buffer.from(bytes));
+      const error = catchError(() => load());
+      expect(error.code).toBe('CONFIG_PARSE_FAILED');
+      expect(error.issues).toMatchObject([{ line, column }]);
+    },
+  );
+
   it('reports every problem of hooks.json, each with its position, in file order', () => {
     layout.write(
       'hooks.json',

@@ -1,5 +1,5 @@
 import { ConfigError } from './config-error.js';
-import { createIssue } from './issues.js';
+import { createIssue, type Position } from './issues.js';
 import { type RegularFileSyncRead, readRegularFileSync } from './read-regular-file.js';
 
 /** Larger configuration files are refused rather than read. */
@@ -66,17 +66,67 @@ export function readConfigFile(file: string, homeDir: string): ConfigFileContent
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch (error) {
+    const offset = firstInvalidUtf8Byte(bytes);
     throw new ConfigError({
       code: 'CONFIG_PARSE_FAILED',
       issues: [
         createIssue({
           file,
           homeDir,
-          text: { problem: 'not valid UTF-8', fix: 'save the file as UTF-8' },
+          position: bytePosition(bytes, offset),
+          text: {
+            problem: `not valid UTF-8: byte 0x${(bytes[offset] ?? 0).toString(16).padStart(2, '0')} at byte offset ${offset}`,
+            fix: 'save the file as UTF-8',
+          },
         }),
       ],
       cause: error,
     });
   }
   return { bytes, text, mode };
+}
+
+/**
+ * The offset of the first byte that starts no valid UTF-8 sequence (a stray continuation byte, an
+ * overlong form, a surrogate, a value past U+10FFFF, or a sequence cut short), as the WHATWG
+ * decoder judges; `bytes.length` when every byte is valid.
+ */
+export function firstInvalidUtf8Byte(bytes: Uint8Array): number {
+  let index = 0;
+  while (index < bytes.length) {
+    const lead = bytes[index] as number;
+    if (lead < 0x80) {
+      index++;
+      continue;
+    }
+    // [continuation bytes, lowest and highest allowed second byte]
+    let need: number;
+    let low = 0x80;
+    let high = 0xbf;
+    if (lead >= 0xc2 && lead <= 0xdf) need = 1;
+    else if (lead === 0xe0) [need, low] = [2, 0xa0];
+    else if (lead === 0xed) [need, high] = [2, 0x9f];
+    else if (lead >= 0xe1 && lead <= 0xef) need = 2;
+    else if (lead === 0xf0) [need, low] = [3, 0x90];
+    else if (lead === 0xf4) [need, high] = [3, 0x8f];
+    else if (lead >= 0xf1 && lead <= 0xf3) need = 3;
+    else return index;
+    for (let next = 1; next <= need; next++) {
+      const byte = bytes[index + next];
+      const [min, max] = next === 1 ? [low, high] : [0x80, 0xbf];
+      if (byte === undefined || byte < min || byte > max) return index;
+    }
+    index += need + 1;
+  }
+  return bytes.length;
+}
+
+/** 1-based line and column (UTF-16 units, as other positions) of a byte offset; the prefix is valid UTF-8. */
+function bytePosition(bytes: Uint8Array, offset: number): Position {
+  const lineStart = offset === 0 ? 0 : bytes.lastIndexOf(0x0a, offset - 1) + 1;
+  let line = 1;
+  for (let index = 0; index < lineStart; index++) if (bytes[index] === 0x0a) line++;
+  // A byte order mark is not part of the text (the decoder drops it), so not counted either.
+  const before = new TextDecoder('utf-8').decode(bytes.subarray(lineStart, offset));
+  return { line, column: before.length + 1 };
 }

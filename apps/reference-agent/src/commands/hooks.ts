@@ -24,7 +24,7 @@ import type { CommonOptions } from '../program.js';
 import { createToolRegistry } from '../tools/registry.js';
 import type { AgentTool } from '../tools/types.js';
 import { formatHookReport } from '../ui/hook-report.js';
-import { colorEnabled } from '../ui/timeline.js';
+import { colorEnabled, printable } from '../ui/timeline.js';
 
 /** Session id used by `hooks test` (no session dir is created). */
 export const HOOKS_TEST_SESSION_ID = 'hooks-test';
@@ -139,13 +139,15 @@ export async function listAction(options: CommonOptions & { json?: boolean }): P
   if (rules.length === 0) process.stdout.write(`no hooks configured in ${config.hooksFile}\n`);
   for (const rule of rules) {
     const matcher = rule.matcher === null ? 'every occurrence' : JSON.stringify(rule.matcher);
-    process.stdout.write(`${rule.event}[${rule.rule_index}]  matcher: ${matcher}\n`);
+    process.stdout.write(`${rule.event}[${rule.rule_index}]  matcher: ${printable(matcher)}\n`);
     for (const hook of rule.hooks) {
-      const cwd = hook.working_dir === undefined ? '' : `  working_dir=${hook.working_dir}`;
+      // Names, commands and dirs come from hooks.json: escape control characters, as the timeline does.
+      const cwd =
+        hook.working_dir === undefined ? '' : `  working_dir=${printable(hook.working_dir)}`;
       const protocol = hook.protocol === 'soong' ? '' : `  protocol=${hook.protocol}`;
       const mode = hook.mode === 'spawn' ? '' : `  mode=${hook.mode}`;
       process.stdout.write(
-        `  ${hook.id}  timeout=${hook.timeout}s  on_failure=${hook.on_failure}${protocol}${mode}${cwd}\n    ${hook.command}\n`,
+        `  ${printable(hook.id)}  timeout=${hook.timeout}s  on_failure=${hook.on_failure}${protocol}${mode}${cwd}\n    ${printable(hook.command)}\n`,
       );
     }
   }
