@@ -1,9 +1,14 @@
+import { PLAIN_NAME_PATTERN } from '@soong-agent/matcher';
+import { RiskClassSchema } from '@soong-agent/protocol';
 import { RUN_LIMITS } from '@soong-agent/runner/limits';
 import { z } from 'zod';
 import { MAX_HOOK_TIMEOUT_SECONDS, NO_NUL, timeoutSecondsSchema } from './hooks-file-schema.js';
 
 /** The most seconds a declarative tool may run (SPEC §3). */
 export const MAX_TOOL_TIMEOUT_SECONDS = 3600;
+
+/** The seconds a declarative tool (and the reference agent's `bash`) may run by default (SPEC §3). */
+export const DEFAULT_TOOL_TIMEOUT_SECONDS = 120;
 
 const EnvNameSchema = z
   .string()
@@ -29,12 +34,12 @@ const ToolSchema = z.strictObject({
     .describe(
       'a shell string (/bin/sh -c) or a non-empty argv array (no shell), without NUL bytes',
     ),
-  risk: z.enum(['readonly', 'write', 'dangerous']).describe('"readonly", "write" or "dangerous"'),
+  risk: RiskClassSchema.describe('"readonly", "write" or "dangerous"'),
   tags: z
-    .array(z.string().regex(/^[A-Za-z0-9_.:-]+$/))
+    .array(z.string().regex(PLAIN_NAME_PATTERN))
     .default([])
     .describe('tags for hook matchers (the risk class is always one)'),
-  timeout: timeoutSecondsSchema(MAX_TOOL_TIMEOUT_SECONDS).default(120),
+  timeout: timeoutSecondsSchema(MAX_TOOL_TIMEOUT_SECONDS).default(DEFAULT_TOOL_TIMEOUT_SECONDS),
   parameters: z
     .record(
       z

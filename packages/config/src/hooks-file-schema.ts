@@ -1,3 +1,4 @@
+import { PLAIN_NAME_PATTERN } from '@soong-agent/matcher';
 import { RUN_LIMITS } from '@soong-agent/runner/limits';
 import { z } from 'zod';
 
@@ -36,7 +37,7 @@ export const NO_NUL = /^[^\0]*$/;
 
 const MatcherNameSchema = z
   .string()
-  .regex(/^[A-Za-z0-9_.:-]+$/)
+  .regex(PLAIN_NAME_PATTERN)
   .describe('an exact name: letters, digits, _ . : - (no regex or glob)');
 
 const NamesSchema = z

@@ -10,6 +10,7 @@ describe('index', () => {
       'ConfigError',
       'ConfigFileSchema',
       'DEFAULT_HOME_DIRNAME',
+      'DEFAULT_TOOL_TIMEOUT_SECONDS',
       'HOOKS_FILE',
       'HOOK_MODES',
       'HOOK_PROTOCOLS',

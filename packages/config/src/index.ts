@@ -15,6 +15,7 @@ export {
 } from './config-error.js';
 export {
   ConfigFileSchema,
+  DEFAULT_TOOL_TIMEOUT_SECONDS,
   type DeclarativeToolConfig,
   type DeclarativeToolParameter,
   MAX_TOOL_TIMEOUT_SECONDS,

@@ -8,6 +8,7 @@ import {
   type HookEvent,
   type HookInputFor,
   PROTOCOL_VERSION,
+  TOOL_EVENTS,
   type ToolCallInfo,
 } from '@soong-agent/protocol';
 import { runCommand } from '@soong-agent/runner';
@@ -129,7 +130,7 @@ const NO_HOOKS: HookOutcome = Object.freeze({
   decision: 'none',
   results: Object.freeze([]),
 }) as HookOutcome;
-const TOOL_EVENT_NAMES: ReadonlySet<string> = new Set(['PreToolUse', 'PostToolUse']);
+const TOOL_EVENT_NAMES: ReadonlySet<string> = new Set(TOOL_EVENTS);
 
 /**
  * The hook engine: which hooks run, in what order, with what stdin and env, and what their output

@@ -1,3 +1,5 @@
+import { PLAIN_NAME_PATTERN } from './name-list.js';
+
 /**
  * Claude Code tool names and the canonical soong-agent names they map to (SPEC §1.2), used to
  * suggest the exact-match way to write a regex-looking `tool` value. Frozen.
@@ -14,7 +16,6 @@ export const CLAUDE_TOOL_ALIASES: Readonly<Record<string, string>> = Object.free
 
 const WORD_BOUNDARY = /\\[bB]/g;
 const REGEX_DECORATION = /[\^$()\\]/g;
-const PLAIN_NAME = /^[A-Za-z0-9_.:-]+$/;
 
 /**
  * Splits a regex-looking value into the plain names it most likely means: splits on `|`, strips
@@ -25,7 +26,7 @@ export function splitAlternatives(value: string): string[] {
   const names: string[] = [];
   for (const part of value.split('|')) {
     const name = part.replace(WORD_BOUNDARY, '').replace(REGEX_DECORATION, '').trim();
-    if (PLAIN_NAME.test(name) && !names.includes(name)) names.push(name);
+    if (PLAIN_NAME_PATTERN.test(name) && !names.includes(name)) names.push(name);
   }
   return names;
 }

@@ -1,6 +1,6 @@
 import { MAX_HOOK_TIMEOUT_SECONDS } from '@soong-agent/config';
 import { CLAUDE_TOOL_ALIASES } from '@soong-agent/matcher';
-import { HOOK_EVENTS } from '@soong-agent/protocol';
+import { HOOK_EVENTS, TOOL_EVENTS } from '@soong-agent/protocol';
 
 /** Something of the settings file that was left out, with where it is and why. */
 export interface ImportRefusal {
@@ -56,7 +56,7 @@ const DROPPED_HOOK_KEYS: Readonly<Record<string, string>> = {
   statusMessage: 'statusMessage dropped (soong-agent shows no hook status line)',
   once: 'once dropped (it applies to skills only)',
 };
-const TOOL_EVENTS: ReadonlySet<string> = new Set(['PreToolUse', 'PostToolUse']);
+const TOOL_EVENT_NAMES: ReadonlySet<string> = new Set(TOOL_EVENTS);
 
 /**
  * Converts the `hooks` of a Claude Code settings file into soong-agent hooks.json rules with
@@ -165,7 +165,7 @@ function convertMatcher(
     );
     return false;
   }
-  if (!TOOL_EVENTS.has(event)) {
+  if (!TOOL_EVENT_NAMES.has(event)) {
     note(matcherPath, `${shown} ignored (Claude Code ignores matchers on ${event})`);
     return undefined;
   }

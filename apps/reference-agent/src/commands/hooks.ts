@@ -12,7 +12,7 @@ import {
   summarizeText,
 } from '@soong-agent/loop-adapter';
 import { closestMatch, type MatchSubject } from '@soong-agent/matcher';
-import { HOOK_EVENTS, type HookEvent } from '@soong-agent/protocol';
+import { HOOK_EVENTS, type HookEvent, TOOL_EVENTS } from '@soong-agent/protocol';
 import {
   allWarnings,
   loadConfigOrExit,
@@ -28,7 +28,6 @@ import { colorEnabled, printable } from '../ui/timeline.js';
 
 /** Session id used by `hooks test` (no session dir is created). */
 export const HOOKS_TEST_SESSION_ID = 'hooks-test';
-const TOOL_EVENTS: readonly string[] = ['PreToolUse', 'PostToolUse'];
 
 function toolsOf(config: LoadedConfig): Map<string, AgentTool> {
   return createToolRegistry(toolContextFor(config, HOOKS_TEST_SESSION_ID), config.settings);

@@ -2,10 +2,6 @@ import type { ToolExecutionResult } from '@soong-agent/loop-adapter';
 import { RunnerError, type RunResult, runCommand } from '@soong-agent/runner';
 import type { ToolContext } from './types.js';
 
-/** Default timeout of `bash` and declarative tools, in seconds (SPEC §3). */
-export const DEFAULT_TOOL_TIMEOUT_SEC = 120;
-/** Largest timeout `bash` and declarative tools accept, in seconds (SPEC §3). */
-export const MAX_TOOL_TIMEOUT_SEC = 3600;
 /** Characters of output an `is_error` result of a failed command carries (the tails of stdout and stderr, shared). */
 export const ERROR_OUTPUT_TAIL_CHARS = 4000;
 

@@ -1,13 +1,10 @@
-import { argumentEnvName, type Settings } from '@soong-agent/config';
+import { argumentEnvName, type DeclarativeToolConfig } from '@soong-agent/config';
 import { runToolCommand } from './command-tool.js';
 import { type FieldSpec, readToolInput, toJsonSchema } from './input.js';
 import type { AgentTool, ToolContext } from './types.js';
 
 /** Largest `NAME=value` string Linux passes to a program (MAX_ARG_STRLEN, 32 pages). */
 export const MAX_ENV_VARIABLE_BYTES = 131_071;
-
-/** A `[[tools]]` entry of config.toml, defaults filled in by the config package. */
-export type DeclarativeToolConfig = Settings['tools'][number];
 
 /** `SOONG_ARG_<NAME>` (config owns the rule, and refuses two parameters with the same variable). */
 export { argumentEnvName };
