@@ -12,7 +12,7 @@ import {
   createMemoryEventSink,
   type HookOutcome,
 } from '@soong-agent/loop-adapter';
-import type { ToolCallInfo } from '@soong-agent/protocol';
+import { type EventRecord, EventRecordSchema, type ToolCallInfo } from '@soong-agent/protocol';
 import { describe, expect, it } from 'vitest';
 import { makeTempDir } from './test-helpers/temp.js';
 
@@ -338,6 +338,56 @@ function essence(outcomes: HookOutcome[]) {
   }));
 }
 
+/**
+ * The SPEC §5 invariants, with worker records in the log: every record valid, `seq` from 1 without
+ * gaps; a hook run is `hook_started`, its `hook_log`s, one `hook_finished` / `hook_failed`, then at
+ * most one `hook_denied` / `hook_decision_ignored`; `worker_started` / `worker_stopped` never fall
+ * inside a run, alternate per hook id, and no worker is left running at the end.
+ */
+function expectValidLog(records: readonly EventRecord[]): void {
+  const live = new Set<string>();
+  let run: { hookId: string; stage: 'running' | 'done' } | undefined;
+  records.forEach((record, index) => {
+    const where = `record ${index + 1} (${record.type}): ${JSON.stringify(records.slice(Math.max(0, index - 3), index + 1).map((r) => r.type))}`;
+    expect(EventRecordSchema.safeParse(record).success, where).toBe(true);
+    expect(record.seq, where).toBe(index + 1);
+    const hookId = 'hook_id' in record ? String(record.hook_id) : '';
+    switch (record.type) {
+      case 'hook_started':
+        expect(run?.stage, where).not.toBe('running');
+        run = { hookId, stage: 'running' };
+        break;
+      case 'hook_log':
+        if (run?.stage === 'running') expect(run.hookId, where).toBe(hookId);
+        else expect(live.has(hookId) || run?.hookId === hookId, where).toBe(true);
+        break;
+      case 'hook_finished':
+      case 'hook_failed':
+        expect(run, where).toEqual({ hookId, stage: 'running' });
+        run = { hookId, stage: 'done' };
+        break;
+      case 'hook_denied':
+      case 'hook_decision_ignored':
+        expect(run, where).toEqual({ hookId, stage: 'done' });
+        run = undefined;
+        break;
+      case 'worker_started':
+        expect(run?.stage, where).not.toBe('running');
+        expect(live.has(hookId), where).toBe(false);
+        live.add(hookId);
+        break;
+      case 'worker_stopped':
+        expect(run?.stage, where).not.toBe('running');
+        expect(live.delete(hookId), where).toBe(true);
+        break;
+      default:
+        break;
+    }
+  });
+  expect(run?.stage).not.toBe('running');
+  expect([...live]).toEqual([]);
+}
+
 async function bothModes(
   setup: ExampleSetup,
   hook: { name: string; command: string; on_failure?: 'deny' | 'ignore' },
@@ -351,6 +401,7 @@ async function bothModes(
     const { engine, sink } = engineFor(setup, hook, mode);
     results[mode].outcomes = await runSession(engine, setup.projectDir);
     await engine.close();
+    expectValidLog(sink.records);
     results[mode].types = sink.records.map((record) => record.type);
     between?.();
   }
