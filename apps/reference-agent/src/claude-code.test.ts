@@ -212,11 +212,9 @@ describe('soong-agent with Claude Code hooks', () => {
       expect(ofType(headless, 'permission_denied').map((record) => record.reason)).toEqual([
         'hook PreToolUse[0][0] asked: reads outside src; no TTY to ask on; pass --yes to allow',
       ]);
-      expect(
-        ofType(headless, 'hook_finished').map(
-          (record) => (record as { permission_decision?: string }).permission_decision,
-        ),
-      ).toEqual(['ask']);
+      expect(ofType(headless, 'hook_finished').map((record) => record.permission_decision)).toEqual(
+        ['ask'],
+      );
       const allowed = await session(workspace, turns);
       expect(ofType(allowed, 'tool_finished').map((record) => record.is_error)).toEqual([false]);
 

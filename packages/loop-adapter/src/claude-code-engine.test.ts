@@ -112,7 +112,7 @@ describe('createHookEngine with "protocol": "claude-code"', () => {
           record.hook_id,
           record.decision,
           record.exit_code,
-          (record as { permission_decision?: string }).permission_decision,
+          record.permission_decision,
         ]),
       ).toEqual([
         ['asker', 'none', 0, 'ask'],

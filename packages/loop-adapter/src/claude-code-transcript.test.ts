@@ -91,4 +91,21 @@ describe('createClaudeCodeTranscript', () => {
     expect(() => createClaudeCodeTranscript(file, { projectDir: root })).toThrow(/symbolic link/);
     expect(fs.readFileSync(target, 'utf8')).toBe('{}');
   });
+
+  it('still writes the line when a tool input is nested too deep to serialise', () => {
+    const root = tempDir();
+    const file = path.join(root, 'transcript.jsonl');
+    let deep: unknown = [];
+    for (let depth = 0; depth < 100_000; depth += 1) deep = [deep];
+    const transcript = createClaudeCodeTranscript(file, { projectDir: root });
+    transcript.assistant('x', [{ id: 'c1', name: 'read_file', input: { path: 'a', deep } }]);
+    transcript.close();
+    const [line] = lines(file);
+    expect(line.message.content[1]).toMatchObject({
+      type: 'tool_use',
+      id: 'c1',
+      name: 'Read',
+      input: { unserializable_input: expect.any(String) },
+    });
+  });
 });

@@ -77,7 +77,7 @@ export function createClaudeCodeTranscript(
           type: 'tool_use',
           id: call.id,
           name: claudeCodeToolName(call.name),
-          input: toClaudeCodeToolInput(call.name, call.input, options.projectDir),
+          input: serializable(toClaudeCodeToolInput(call.name, call.input, options.projectDir)),
         });
       }
       append({ type: 'assistant', message: { role: 'assistant', content } });
@@ -104,4 +104,15 @@ export function createClaudeCodeTranscript(
       fs.closeSync(closing);
     },
   };
+}
+
+// A model can send an input JSON.stringify cannot write (nested too deep for the stack): the line
+// is still written, with a note in place of that input.
+function serializable(input: unknown): unknown {
+  try {
+    JSON.stringify(input);
+    return input;
+  } catch (error) {
+    return { unserializable_input: (error as Error).message };
+  }
 }

@@ -168,7 +168,13 @@ export const HookFinishedRecordSchema = record('hook_finished', {
   decision: z.enum(['allow', 'deny', 'none']),
   reason: z.string().optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
+  /**
+   * `"ask"`: a `"protocol": "claude-code"` hook answered `permissionDecision: "ask"` on PreToolUse
+   * (SPEC §7); `decision` is `none` and the permission prompt is shown whatever the risk class.
+   */
+  permission_decision: z.literal('ask').optional(),
   duration_ms: durationMs,
+  /** 0; 2 when a Claude Code hook blocked with exit 2 (SPEC §7). */
   exit_code: z.number().int(),
 });
 

@@ -81,7 +81,7 @@ function hookLine(
       ? c.red('deny')
       : record.decision === 'allow'
         ? c.green('allow')
-        : (record as { permission_decision?: string }).permission_decision === 'ask'
+        : record.permission_decision === 'ask'
           ? c.yellow('ask')
           : c.dim('none');
   const reason = record.reason === undefined ? '' : ` ${oneLine(record.reason, 160)}`;
