@@ -1,6 +1,7 @@
+import { isNormalizedPathInside } from '@soong-agent/paths';
 import { z } from 'zod';
 import { defineMatcher, type MatchPredicate } from './define-matcher.js';
-import { isPathUnder, pathFormsOf } from './path-forms.js';
+import { pathFormsOf } from './path-forms.js';
 import { TOOL_CALL_EVENTS } from './tool-call-events.js';
 
 const GLOB_CHARACTERS = /[*?]/;
@@ -113,7 +114,9 @@ export const pathPrefixMatcher = defineMatcher({
       const forms = memo.subject(subject);
       for (let form = 0; form < forms.length; form++) {
         for (let prefix = 0; prefix < prefixes.length; prefix++) {
-          if (isPathUnder(forms[form] as string, prefixes[prefix] as string)) return true;
+          // Forms come from pathForms: normalised by construction, so the unchecked comparison.
+          if (isNormalizedPathInside(forms[form] as string, prefixes[prefix] as string))
+            return true;
         }
       }
       return false;

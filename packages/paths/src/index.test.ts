@@ -6,6 +6,7 @@ describe('index', () => {
     expect(Object.keys(paths).sort()).toEqual(
       [
         'expandHome',
+        'isNormalizedPathInside',
         'isPathInside',
         'pathForms',
         'realPathOfLongestAncestor',

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isPathInside } from './is-path-inside.js';
+import { isNormalizedPathInside, isPathInside } from './is-path-inside.js';
 
 // The rule written as plainly as possible: split both normalised paths into segments and compare
 // them one by one.
@@ -92,6 +92,24 @@ describe('isPathInside', () => {
         expect(isPathInside(target, root)).toBe(expected);
       }),
       { numRuns: 1000 },
+    );
+  });
+});
+
+describe('isNormalizedPathInside', () => {
+  it('is true when the target is the root or lies under it, by whole segments', () => {
+    expect(isNormalizedPathInside('/a/b/c', '/a/b')).toBe(true);
+    expect(isNormalizedPathInside('/a/b', '/a/b')).toBe(true);
+    expect(isNormalizedPathInside('/a/bc', '/a/b')).toBe(false);
+    expect(isNormalizedPathInside('/x', '/')).toBe(true);
+  });
+
+  it('agrees with isPathInside when both paths are normalised', () => {
+    fc.assert(
+      fc.property(normalisedPath, normalisedPath, (target, root) => {
+        expect(isNormalizedPathInside(target, root)).toBe(isPathInside(target, root));
+      }),
+      { numRuns: 2000 },
     );
   });
 });

@@ -15,14 +15,22 @@ const NOT_NORMALISED = /\/(?:\.\.?)?(?:\/|$)/;
  * compare real paths (see {@link realPathOfLongestAncestor}) to decide where a path really leads.
  */
 export function isPathInside(target: string, root: string): boolean {
-  const normalTarget = normalised(target, 'target');
-  const normalRoot = normalised(root, 'root');
-  if (!normalTarget.startsWith(normalRoot)) return false;
+  return isNormalizedPathInside(normalised(target, 'target'), normalised(root, 'root'));
+}
+
+/**
+ * {@link isPathInside} without the checks, for hot loops over paths that are absolute and normalised
+ * by construction (`path.resolve` or `realpath` output, the forms `pathForms` returns): a string
+ * comparison and nothing else. Given a relative or non-normalised path it answers wrongly
+ * (`/p/../etc` would be inside `/p`); when in doubt, call {@link isPathInside}.
+ */
+export function isNormalizedPathInside(target: string, root: string): boolean {
+  if (!target.startsWith(root)) return false;
   return (
-    normalTarget.length === normalRoot.length ||
+    target.length === root.length ||
     // Only the filesystem root `/` still ends with a separator.
-    normalRoot.endsWith(SEPARATOR) ||
-    normalTarget[normalRoot.length] === SEPARATOR
+    root.endsWith(SEPARATOR) ||
+    target[root.length] === SEPARATOR
   );
 }
 

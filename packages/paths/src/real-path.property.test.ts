@@ -111,9 +111,10 @@ describe('pathForms (properties)', () => {
       fc.property(fc.array(written, { minLength: 1, maxLength: 4 }), (values) => {
         const memo: RealpathMemo = new Map();
         for (const value of values) {
-          expect(new Set(pathForms(value, context, memo))).toEqual(
-            new Set(plainForms(value, project, context.homeDir)),
-          );
+          const forms = pathForms(value, context, memo);
+          expect(new Set(forms)).toEqual(new Set(plainForms(value, project, context.homeDir)));
+          // Normalised by construction: what isNormalizedPathInside may be given.
+          for (const form of forms) expect(path.resolve(form)).toBe(form);
         }
       }),
       { numRuns: 500 },
