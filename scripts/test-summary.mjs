@@ -1,6 +1,8 @@
 // Sums every workspace's vitest JSON report into one plain closing line: "N passed, N failed".
 // Exits non-zero when a report is missing, a test failed, or no test ran at all.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+//   node scripts/test-summary.mjs [LABEL]   prefixes the line with "LABEL:" (e.g. node22);
+//   SOONG_TEST_TALLY=FILE also appends "passed failed skipped" to FILE, for a total over passes.
+import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -24,5 +26,11 @@ for (const group of ['packages', 'apps']) {
   }
 }
 for (const name of missing) console.error(`no test report for ${name} (did its tests run?)`);
-console.log(`${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`);
+const label = process.argv[2] === undefined ? '' : `${process.argv[2]}: `;
+console.log(
+  `${label}${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`,
+);
+if (process.env.SOONG_TEST_TALLY) {
+  appendFileSync(process.env.SOONG_TEST_TALLY, `${passed} ${failed} ${skipped}\n`);
+}
 process.exitCode = failed > 0 || passed === 0 || missing.length > 0 ? 1 : 0;
