@@ -83,6 +83,8 @@ interface Slot {
   /** The call in flight's handlers; undefined when idle. */
   pending: ((line: string) => void) | undefined;
   overflow: ((bytes: number) => void) | undefined;
+  /** The call in flight's exit handler (one `exited` subscription per worker, not one per call). */
+  exit: ((exit: WorkerExit) => void) | undefined;
   /** Set once the pool decided why this worker stops (so `exited` does not record it again). */
   stopReason: WorkerStopReason | undefined;
 }
@@ -129,6 +131,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       stderrKept: 0,
       pending: undefined,
       overflow: undefined,
+      exit: undefined,
       stopReason: undefined,
     };
     try {
@@ -147,8 +150,13 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     slots.set(hook.id, slot);
     onStarted({ type: 'worker_started', pid: slot.worker.pid });
     void slot.worker.exited.then((exit) => {
-      // Exited while idle: record it once, now. (A call in flight records it with its own result.)
-      if (slot.stopReason !== undefined || slot.pending !== undefined) return;
+      // Exited while serving a call: that call records it with its own result.
+      if (slot.pending !== undefined) {
+        slot.exit?.(exit);
+        return;
+      }
+      // Exited while idle: record it once, now.
+      if (slot.stopReason !== undefined) return;
       slot.stopReason = 'exited';
       const log = takeStderr(slot);
       if (log !== undefined) options.emit(hook.id, slot.event, log);
@@ -226,6 +234,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
         done = true;
         slot.pending = undefined;
         slot.overflow = undefined;
+        slot.exit = undefined;
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
         void settle(outcome).then(resolve);
@@ -326,9 +335,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
         setImmediate(() => finish({ output: response.output }));
       };
       slot.overflow = () => finish({ kill: 'output_too_large' });
-      void slot.worker.exited.then((exit) => {
-        if (slot.pending !== undefined) finish({ exited: exit });
-      });
+      slot.exit = (exit) => finish({ exited: exit });
       if (signal?.aborted) {
         onAbort();
         return;
