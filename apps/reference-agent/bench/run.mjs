@@ -47,3 +47,5 @@ console.log(
   `cold start, ${ROUNDS} interleaved runs each (ratio = median / median of node -e 0; target for --version <= 2)`,
 );
 console.table(rows);
+
+await import('./provider.mjs');

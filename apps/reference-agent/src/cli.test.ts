@@ -131,13 +131,17 @@ describe('soong-agent run', () => {
   );
 
   it(
-    'exits 2 when the provider is not available yet or the scripted file is invalid',
+    'exits 2 when the provider is unknown or the scripted file is invalid, 1 when the key is missing',
     async () => {
       const workspace = makeWorkspace();
       const base = ['run', 'hi', '--home', workspace.home, '--project', workspace.project];
+      const unknown = await runCli([...base, '--model', 'gemini:pro'], { env: workspace.env });
+      expect(unknown.code, unknown.stderr).toBe(2);
+      expect(unknown.stderr).toContain('unknown model provider "gemini"');
       const openai = await runCli([...base, '--model', 'openai:gpt-4o'], { env: workspace.env });
-      expect(openai.code, openai.stderr).toBe(2);
-      expect(openai.stderr).toContain('not available yet');
+      expect(openai.code, openai.stderr).toBe(1);
+      expect(openai.stderr).toContain('OPENAI_API_KEY');
+      expect(openai.stderr.trim().split('\n')).toHaveLength(1);
       const bad = path.join(workspace.root, 'bad.json');
       fs.writeFileSync(bad, JSON.stringify({ turns: [{ tool_calls: [{ input: {} }] }] }));
       const invalid = await runCli([...base, '--model', `scripted:${bad}`], { env: workspace.env });

@@ -69,7 +69,7 @@ export function createProgram(
     .argument('<prompt>', 'the user prompt')
     .option(
       '--model <spec>',
-      'model to use, e.g. scripted:session.json (default: [model] in config.toml)',
+      'model to use: openai:MODEL, anthropic:MODEL or scripted:FILE (default: [model] in config.toml)',
     )
     .option('--yes', 'treat permission "ask" as allow (never "deny")')
     .option('--json', 'print the event records as JSON lines on stdout instead of the timeline')
@@ -81,6 +81,24 @@ export function createProgram(
     )
     .option('--no-hooks', 'run without hooks (recorded in config_loaded)')
     .action(bind(async () => (await import('./commands/run.js')).runAction as Action));
+
+  withCommonOptions(program.command('chat'))
+    .description(
+      'an interactive session on a terminal: each line is a prompt; Ctrl-C cancels what runs, /exit or Ctrl-D ends',
+    )
+    .option(
+      '--model <spec>',
+      'model to use: openai:MODEL, anthropic:MODEL or scripted:FILE (default: [model] in config.toml)',
+    )
+    .option('--yes', 'treat permission "ask" as allow (never "deny")')
+    .option(
+      '--max-turns <n>',
+      'model calls per prompt before its loop stops with max_turns',
+      positiveInteger,
+      20,
+    )
+    .option('--no-hooks', 'run without hooks (recorded in config_loaded)')
+    .action(bind(async () => (await import('./commands/chat.js')).chatAction as Action));
 
   program
     .command('demo')

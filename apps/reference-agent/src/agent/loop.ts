@@ -1,4 +1,5 @@
 import {
+  ABORTED_TOOL_TEXT,
   type ArtifactStore,
   type ClaudeCodeTranscript,
   createStopController,
@@ -51,6 +52,8 @@ export interface AgentLoopOptions {
    * hook-context messages are appended before the hooks that may read them run. @default undefined
    */
   transcript?: ClaudeCodeTranscript;
+  /** The model's text as it streams in (streaming providers only). @default undefined */
+  onText?: (text: string) => void;
 }
 
 /** How a loop ended. `error` is set when the reason is `error`. */
@@ -60,6 +63,32 @@ export interface AgentLoopResult {
   finalText: string;
   turns: number;
   error?: unknown;
+}
+
+/**
+ * Closes tool calls an aborted loop left without results (the abort came between the model's
+ * answer and the tool batch): each gets an `is_error` result `aborted`, so the conversation can go
+ * on (APIs refuse a tool call without its result).
+ */
+export function closeOpenToolCalls(messages: ChatMessage[]): void {
+  const last = messages.findLastIndex((message) => message.role === 'assistant');
+  const assistant = messages[last];
+  if (assistant?.role !== 'assistant') return;
+  const answered = new Set(
+    messages
+      .slice(last + 1)
+      .flatMap((message) => (message.role === 'tool' ? [message.callId] : [])),
+  );
+  for (const call of assistant.toolCalls ?? []) {
+    if (call.id === undefined || answered.has(call.id)) continue;
+    messages.push({
+      role: 'tool',
+      callId: call.id,
+      name: call.name,
+      content: ABORTED_TOOL_TEXT,
+      isError: true,
+    });
+  }
 }
 
 /** Bounds a text for an event record: head and tail with counts when it is long. */
@@ -123,6 +152,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
         messages,
         tools: specs,
         ...(signal === undefined ? {} : { signal }),
+        ...(options.onText === undefined ? {} : { onText: options.onText }),
       });
       const calls: ToolCall[] = response.toolCalls.map((call) => {
         if (call.id !== undefined && ids.taken.has(call.id)) {

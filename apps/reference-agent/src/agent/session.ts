@@ -27,10 +27,11 @@ import {
 import type { EventRecord } from '@soong-agent/protocol';
 import { killAllRuns } from '@soong-agent/runner';
 import { CliError, diskErrorMessage } from '../errors.js';
-import type { ModelProvider } from '../model/provider.js';
+import type { ChatMessage, ModelProvider } from '../model/provider.js';
+import { selectModelProvider } from '../model/select.js';
 import { createToolRegistry } from '../tools/registry.js';
 import type { AgentTool, ToolContext } from '../tools/types.js';
-import { type AgentLoopResult, runAgentLoop } from './loop.js';
+import { type AgentLoopResult, closeOpenToolCalls, runAgentLoop } from './loop.js';
 
 /** Where a command works: the agent home and the project dir, both absolute. */
 export interface Locations {
@@ -99,6 +100,26 @@ export function loadConfigOrExit(
   }
 }
 
+/**
+ * What `run` and `chat` need before a session: the locations, the config snapshot and the model
+ * (`--model` over `[model]`; a real provider's key is taken from the env here).
+ */
+export function loadSessionSetup(options: {
+  home?: string;
+  project?: string;
+  model?: string;
+  hooks?: boolean;
+}): { config: LoadedConfig; provider: ModelProvider } {
+  const config = loadConfigOrExit(resolveLocations(options), { noHooks: options.hooks === false });
+  const provider = selectModelProvider({
+    ...(options.model === undefined ? {} : { flag: options.model }),
+    settings: config.settings.model,
+    home: config.home,
+    cwd: process.cwd(),
+  });
+  return { config, provider };
+}
+
 /** The tool context of a session. */
 export function toolContextFor(config: LoadedConfig, sessionId: string): ToolContext {
   return {
@@ -120,24 +141,44 @@ export function allWarnings(
   return [...config.warnings, ...checkToolNames(config, [...tools.keys()])];
 }
 
-/** What {@link runSession} needs besides the config. */
-export interface RunSessionOptions {
+/** What {@link startSession} needs besides the config. */
+export interface StartSessionOptions {
   /** The configuration snapshot (from {@link loadConfigOrExit}). */
   config: LoadedConfig;
   /** The model. */
   provider: ModelProvider;
-  /** The user prompt of the loop. */
-  prompt: string;
   /** The permission check for tool calls. */
   permission: PermissionCallback;
   /** Each record, after it is written (timeline or `--json`). @default undefined */
   onRecord?: (record: EventRecord) => void;
-  /** Model calls before `max_turns`. @default DEFAULT_MAX_TURNS (20) */
+  /** The model's text as it streams in. @default undefined */
+  onText?: (text: string) => void;
+  /** Model calls per loop before `max_turns`. @default DEFAULT_MAX_TURNS (20) */
   maxTurns?: number;
-  /** Aborts the session (SIGINT / SIGTERM). @default undefined */
+  /** Aborts SessionStart. @default undefined */
   signal?: AbortSignal;
   /** `--no-hooks` was given: `config_loaded` carries `no_hooks: true`. @default false */
   noHooks?: boolean;
+}
+
+/** An open session: one event log, one hook engine, one conversation across its prompts. */
+export interface AgentSession {
+  sessionId: string;
+  eventLog: string;
+  /**
+   * One user prompt: `user_prompt_submitted`, UserPromptSubmit hooks, then one agent loop on the
+   * conversation so far (the history of earlier prompts included). Tool calls an aborted loop left
+   * open are closed with `aborted` results first.
+   */
+  prompt(text: string, options?: { signal?: AbortSignal }): Promise<AgentLoopResult>;
+  /** Ends the session: worker hooks stop, the event log is closed (fsync). Idempotent. */
+  close(): Promise<void>;
+}
+
+/** What {@link runSession} needs besides the config. */
+export interface RunSessionOptions extends StartSessionOptions {
+  /** The user prompt of the loop. */
+  prompt: string;
 }
 
 /** What a session left behind. */
@@ -147,11 +188,10 @@ export interface SessionOutcome extends AgentLoopResult {
 }
 
 /**
- * One `run`: session dir and event log, `session_started`, `config_loaded`, SessionStart hooks,
- * `user_prompt_submitted` and UserPromptSubmit hooks, then the agent loop. The sink is closed
- * (fsync) before it resolves.
+ * Opens a session: session dir and event log, `session_started`, `config_loaded`, SessionStart
+ * hooks. Call `close()` at its end (also after a failure of `prompt`).
  */
-export async function runSession(options: RunSessionOptions): Promise<SessionOutcome> {
+export async function startSession(options: StartSessionOptions): Promise<AgentSession> {
   const { config } = options;
   const sessionId = createSessionId();
   // Built before the session dir exists: a bad [[tools]] entry is exit 2 with nothing written.
@@ -176,10 +216,23 @@ export async function runSession(options: RunSessionOptions): Promise<SessionOut
   let engine: HookEngine | undefined;
   // SPEC §7: the transcript Claude Code hooks read (transcript_path), kept current by the loop.
   let transcript: ClaudeCodeTranscript | undefined;
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    // Worker hooks end with the session (SPEC §8), their worker_stopped records before the log closes.
+    closing ??= (async () => {
+      try {
+        await engine?.close();
+      } finally {
+        transcript?.close();
+        await sink.close();
+      }
+    })();
+    return closing;
+  };
   try {
     transcript = createClaudeCodeTranscript(paths.transcript, { projectDir: config.projectDir });
     const artifacts = createFileArtifactStore(paths.artifacts);
-    engine = createHookEngine({
+    const hooks = createHookEngine({
       config,
       sink,
       sessionId,
@@ -187,6 +240,7 @@ export async function runSession(options: RunSessionOptions): Promise<SessionOut
       artifacts,
       transcriptPath: transcript.file,
     });
+    engine = hooks;
     recordSessionStarted(sink, { projectDir: config.projectDir, agentHome: config.home });
     // config_loaded carries the loader's warnings plus unknown tool names in matchers.
     recordConfigLoaded(
@@ -194,30 +248,56 @@ export async function runSession(options: RunSessionOptions): Promise<SessionOut
       { ...config, warnings: allWarnings(config, tools) },
       options.noHooks === true ? { no_hooks: true } : {},
     );
-    const signalOption = options.signal === undefined ? {} : { signal: options.signal };
-    await runSessionStart(engine, signalOption);
-    transcript.user(options.prompt);
-    await runUserPromptSubmit(engine, options.prompt, signalOption);
-    const result = await runAgentLoop({
-      provider: options.provider,
-      tools,
-      engine,
-      sink,
-      artifacts,
-      permission: options.permission,
-      messages: [{ role: 'user', content: options.prompt }],
-      stopLoopLimit: config.settings.hooks.stop_loop_limit,
-      inlineResultBytes: config.settings.hooks.inline_result_bytes,
-      transcript,
-      ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
-      ...signalOption,
-    });
-    return { ...result, sessionId, eventLog: paths.eventLog };
+    await runSessionStart(hooks, options.signal === undefined ? {} : { signal: options.signal });
+    const messages: ChatMessage[] = [];
+    return {
+      sessionId,
+      eventLog: paths.eventLog,
+      async prompt(text, promptOptions = {}) {
+        const signalOption =
+          promptOptions.signal === undefined ? {} : { signal: promptOptions.signal };
+        closeOpenToolCalls(messages);
+        transcript?.user(text);
+        await runUserPromptSubmit(hooks, text, signalOption);
+        messages.push({ role: 'user', content: text });
+        return runAgentLoop({
+          provider: options.provider,
+          tools,
+          engine: hooks,
+          sink,
+          artifacts,
+          permission: options.permission,
+          messages,
+          stopLoopLimit: config.settings.hooks.stop_loop_limit,
+          inlineResultBytes: config.settings.hooks.inline_result_bytes,
+          ...(transcript === undefined ? {} : { transcript }),
+          ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
+          ...(options.onText === undefined ? {} : { onText: options.onText }),
+          ...signalOption,
+        });
+      },
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/**
+ * One `run`: {@link startSession}, one prompt, then the session is closed (the sink fsynced)
+ * before it resolves.
+ */
+export async function runSession(options: RunSessionOptions): Promise<SessionOutcome> {
+  const session = await startSession(options);
+  try {
+    const result = await session.prompt(
+      options.prompt,
+      options.signal === undefined ? {} : { signal: options.signal },
+    );
+    return { ...result, sessionId: session.sessionId, eventLog: session.eventLog };
   } finally {
-    // Worker hooks end with the session (SPEC §8), their worker_stopped records before the log closes.
-    await engine?.close();
-    transcript?.close();
-    await sink.close();
+    await session.close();
   }
 }
 

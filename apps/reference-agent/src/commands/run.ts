@@ -1,20 +1,18 @@
 import type { EventRecord } from '@soong-agent/protocol';
 import {
   abortOnSignals,
-  loadConfigOrExit,
-  resolveLocations,
+  loadSessionSetup,
   runSession,
   type SessionOutcome,
 } from '../agent/session.js';
 import { CliError, EXIT_CODES } from '../errors.js';
-import { selectModelProvider } from '../model/select.js';
 import { createPermissionCallback, createTerminalAsk } from '../permissions.js';
 import type { CommonOptions } from '../program.js';
 import { createTimeline, printableLines } from '../ui/timeline.js';
 
 /** Options of `soong-agent run`. */
 export interface RunCommandOptions extends CommonOptions {
-  /** `--model`: `scripted:FILE` (FILE relative to the current dir). @default `[model]` of config.toml */
+  /** `--model`: `scripted:FILE` (FILE relative to the current dir), `openai:MODEL`, `anthropic:MODEL`. @default `[model]` of config.toml */
   model?: string;
   /** `--yes`: permission `ask` becomes `allow` (never `deny`). @default false */
   yes?: boolean;
@@ -52,14 +50,7 @@ export async function runWithPresentation(
   options: RunCommandOptions,
   presentation: RunPresentation = {},
 ): Promise<{ exitCode: number; outcome: SessionOutcome }> {
-  const locations = resolveLocations(options);
-  const config = loadConfigOrExit(locations, { noHooks: options.hooks === false });
-  const provider = selectModelProvider({
-    ...(options.model === undefined ? {} : { flag: options.model }),
-    settings: config.settings.model,
-    home: config.home,
-    cwd: process.cwd(),
-  });
+  const { config, provider } = loadSessionSetup(options);
   const json = options.json === true;
   const timeline = json ? undefined : createTimeline({ stream: process.stderr });
   const onRecord = (record: EventRecord) => {
@@ -88,6 +79,7 @@ export async function runWithPresentation(
       prompt,
       permission,
       onRecord,
+      ...(timeline === undefined ? {} : { onText: (text: string) => timeline.text(text) }),
       signal: signals.signal,
       noHooks: options.hooks === false,
       ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),

@@ -32,6 +32,8 @@ export interface ModelRequest {
   messages: readonly ChatMessage[];
   tools: readonly ToolSpec[];
   signal?: AbortSignal;
+  /** Streaming providers call this with each piece of text as it arrives. @default undefined */
+  onText?: (text: string) => void;
 }
 
 /** What one model call returns: text and zero or more tool calls. No tool calls means the model stops. */
@@ -40,9 +42,9 @@ export interface ModelResponse {
   toolCalls: ModelToolCall[];
 }
 
-/** A model provider: `scripted` today, `openai` / `anthropic` later. */
+/** A model provider: `scripted`, `openai` or `anthropic`. */
 export interface ModelProvider {
-  /** e.g. `scripted:/abs/session.json`, shown in the timeline. */
+  /** e.g. `scripted:/abs/session.json` or `openai:gpt-4.1`, shown in the timeline; never holds a key. */
   readonly id: string;
   /** One model turn. Rejects with a `CliError` when the provider cannot go on (e.g. an unmet `expect`). */
   complete(request: ModelRequest): Promise<ModelResponse>;

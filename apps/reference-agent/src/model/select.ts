@@ -1,30 +1,71 @@
 import path from 'node:path';
 import { CliError } from '../errors.js';
+import { createAnthropicProvider } from './anthropic.js';
+import { createOpenAIProvider } from './openai.js';
 import type { ModelProvider } from './provider.js';
 import { createScriptedProvider, loadModelScript } from './scripted.js';
 
-/** Providers known by name; only `scripted` is available in this version. */
+/** Providers known by name. */
 export const KNOWN_PROVIDERS: readonly string[] = ['scripted', 'openai', 'anthropic'];
 
+/** The env variable holding the key of each real provider unless `api_key_env` names another. */
+export const DEFAULT_API_KEY_ENV: Readonly<Record<string, string>> = {
+  openai: 'OPENAI_API_KEY',
+  anthropic: 'ANTHROPIC_API_KEY',
+};
+
 const HOW_TO_CHOOSE =
-  'pass --model scripted:FILE (a scripted-model file, relative to the current dir), or set [model] in config.toml:\n' +
-  '  [model]\n  provider = "scripted"\n  script = "session.json"   # relative to the agent home';
+  'pass --model openai:MODEL, --model anthropic:MODEL or --model scripted:FILE (relative to the current dir), or set [model] in config.toml:\n' +
+  '  [model]\n  provider = "openai"   # or "anthropic", or "scripted" with script = "session.json"\n  model = "gpt-4.1"';
+
+/** `[model]` of config.toml, as the loader returns it. */
+export interface ModelSettings {
+  provider?: string | undefined;
+  script?: string | undefined;
+  model?: string | undefined;
+  base_url?: string | undefined;
+  api_key_env?: string | undefined;
+  max_tokens?: number | undefined;
+}
 
 /**
- * Picks the model: `--model` (`scripted:FILE`, FILE relative to `cwd`) wins over `[model]` of
- * config.toml (`script` relative to the agent home). No model, an unknown or not yet available
- * provider, or a bad scripted file is a `CliError` (exit 2) that says how to choose one.
+ * The API key of a real provider from `env`, removed from `env` once read (children never see it,
+ * and a later reader of the environment does not either). Missing or empty: `CliError` `RUNTIME`
+ * (exit 1) naming the variable.
+ */
+export function takeApiKey(env: NodeJS.ProcessEnv, name: string, provider: string): string {
+  const key = env[name];
+  delete env[name];
+  if (key === undefined || key.trim() === '') {
+    throw new CliError({
+      code: 'RUNTIME',
+      message: `no API key for the ${provider} provider: set ${name} (or name another variable with api_key_env in [model] of config.toml)`,
+    });
+  }
+  return key.trim();
+}
+
+/**
+ * Picks the model: `--model` (`scripted:FILE`, FILE relative to `cwd`; `openai:MODEL`;
+ * `anthropic:MODEL`) wins over `[model]` of config.toml (`script` relative to the agent home).
+ * `base_url` and `api_key_env` of `[model]` apply when it names the same provider, `max_tokens`
+ * always. The key is read from the env and removed from it ({@link takeApiKey}). No model, an
+ * unknown provider or a bad scripted file is a `CliError` (exit 2) that says how to choose one; a
+ * missing key is exit 1.
  */
 export function selectModelProvider(options: {
   /** The `--model` flag. */
   flag?: string;
   /** `[model]` of config.toml. */
-  settings: { provider?: string | undefined; script?: string | undefined };
+  settings: ModelSettings;
   home: string;
   cwd: string;
+  /** Where the API key is read from (and removed). @default process.env */
+  env?: NodeJS.ProcessEnv;
 }): ModelProvider {
   let provider: string;
   let file: string | undefined;
+  let model: string | undefined;
   if (options.flag !== undefined) {
     const colon = options.flag.indexOf(':');
     provider = colon === -1 ? options.flag : options.flag.slice(0, colon);
@@ -37,6 +78,14 @@ export function selectModelProvider(options: {
         });
       }
       file = path.resolve(options.cwd, rest);
+    } else if (provider === 'openai' || provider === 'anthropic') {
+      if (rest.trim() === '') {
+        throw new CliError({
+          code: 'USAGE',
+          message: `--model ${provider} needs a model name: --model ${provider}:MODEL`,
+        });
+      }
+      model = rest;
     }
   } else if (options.settings.provider !== undefined) {
     provider = options.settings.provider;
@@ -48,17 +97,34 @@ export function selectModelProvider(options: {
         });
       }
       file = path.resolve(options.home, options.settings.script);
+    } else if (provider === 'openai' || provider === 'anthropic') {
+      model = options.settings.model;
+      if (model === undefined) {
+        throw new CliError({
+          code: 'NO_MODEL',
+          message: `[model] provider = "${provider}" needs model = "NAME" in config.toml, or pass --model ${provider}:MODEL`,
+        });
+      }
     }
   } else {
     throw new CliError({ code: 'NO_MODEL', message: `no model chosen: ${HOW_TO_CHOOSE}` });
   }
   if (provider === 'scripted' && file !== undefined)
     return createScriptedProvider(loadModelScript(file));
-  if (KNOWN_PROVIDERS.includes(provider)) {
-    throw new CliError({
-      code: 'MODEL_UNAVAILABLE',
-      message: `model provider "${provider}" is not available yet; ${HOW_TO_CHOOSE}`,
-    });
+  if ((provider === 'openai' || provider === 'anthropic') && model !== undefined) {
+    // base_url and api_key_env belong to the provider [model] names; max_tokens applies to any.
+    const own = options.settings.provider === provider;
+    const keyEnv =
+      (own ? options.settings.api_key_env : undefined) ?? (DEFAULT_API_KEY_ENV[provider] as string);
+    const baseUrl = own ? options.settings.base_url : undefined;
+    const common = {
+      model,
+      apiKey: takeApiKey(options.env ?? process.env, keyEnv, provider),
+      keyEnv,
+      maxTokens: options.settings.max_tokens ?? 4096,
+      ...(baseUrl === undefined ? {} : { baseUrl }),
+    };
+    return provider === 'openai' ? createOpenAIProvider(common) : createAnthropicProvider(common);
   }
   throw new CliError({
     code: 'MODEL_UNAVAILABLE',

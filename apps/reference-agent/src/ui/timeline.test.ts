@@ -175,6 +175,28 @@ describe('createTimeline', () => {
     expect(out.text()).not.toContain('\x1b[');
   });
 
+  it('streams model text on one growing line, escaped and indented, ended by the next record', async () => {
+    const out = capture();
+    const timeline = createTimeline({ stream: out.stream, colors: false, live: false });
+    timeline.text('Let me ');
+    timeline.text('look.\r\nSecond \x1b[2Jline');
+    timeline.onRecord(
+      record({
+        type: 'model_turn',
+        turn: 0,
+        request_tail: { role: 'user', text: 'hi' },
+        text: 'x',
+        tool_calls: 0,
+      }),
+    );
+    timeline.text('tail');
+    timeline.close();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(out.text()).toBe(
+      'model Let me look.\n      Second \\x1b[2Jline\nmodel turn 0 → no tool calls “x”\nmodel tail\n',
+    );
+  });
+
   it('draws no live indicator when live is off even while a hook runs', async () => {
     const out = capture();
     const timeline = createTimeline({ stream: out.stream, colors: false, live: false });

@@ -235,6 +235,11 @@ export interface Timeline {
   onRecord(record: EventRecord): void;
   /** Clears the live indicator and stops redrawing it, e.g. while a permission prompt is up. */
   suspend<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Shows model text as it streams in: a `model` line that grows until the next record starts a
+   * new line. Control characters are escaped as in the final answer ({@link printableLines}).
+   */
+  text(chunk: string): void;
   close(): void;
 }
 
@@ -259,6 +264,8 @@ export function createTimeline(options: {
   const running: { key: string; label: string; startedAt: number }[] = [];
   let drawn = false;
   let suspended = false;
+  // A streamed model text line is open (no newline written after it yet).
+  let streaming = false;
   let timer: NodeJS.Timeout | undefined;
 
   const clear = () => {
@@ -288,8 +295,13 @@ export function createTimeline(options: {
   };
   // A hook's log lines arrive before its outcome; show them under its line instead.
   const pendingLogs = new Map<string, string[]>();
+  const endStream = () => {
+    if (streaming) options.stream.write('\n');
+    streaming = false;
+  };
   const write = (line: string) => {
     clear();
+    endStream();
     options.stream.write(`${line}\n`);
   };
   const finish = (key: string) => {
@@ -335,9 +347,18 @@ export function createTimeline(options: {
       }
       sync();
     },
+    text(chunk) {
+      const shown = printableLines(chunk.replaceAll('\r', '')).replaceAll('\n', '\n      ');
+      if (shown === '') return;
+      clear();
+      if (!streaming) options.stream.write(`${c.magenta('model')} `);
+      streaming = true;
+      options.stream.write(c.dim(shown));
+    },
     async suspend(work) {
       suspended = true;
       clear();
+      endStream();
       try {
         return await work();
       } finally {
@@ -350,6 +371,7 @@ export function createTimeline(options: {
       running.length = 0;
       sync();
       clear();
+      endStream();
     },
   };
 }

@@ -1,0 +1,165 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CLI, makeWorkspace, parseRecords, runCli } from '../test-helpers/cli.js';
+import { openaiVendor, startModelServer } from '../test-helpers/model-server.js';
+import { CHAT_PROMPT } from './chat.js';
+
+const PTY_CHAT = fileURLToPath(new URL('../test-helpers/pty-chat.py', import.meta.url));
+const KEY = 'sk-chat-test-key-0123456789';
+const CTRL_C = '\u0003';
+
+const servers: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close();
+});
+
+async function chatOnTerminal(
+  steps: { wait: string; send: string }[],
+  workspace: ReturnType<typeof makeWorkspace>,
+  args: string[] = [],
+) {
+  const { stdout } = await promisify(execFile)(
+    'python3',
+    [
+      PTY_CHAT,
+      JSON.stringify(steps),
+      '--',
+      process.execPath,
+      CLI,
+      'chat',
+      '--home',
+      workspace.home,
+      '--project',
+      workspace.project,
+      ...args,
+    ],
+    { env: { ...workspace.env, TERM: 'xterm', OPENAI_API_KEY: KEY }, maxBuffer: 16 * 1024 * 1024 },
+  );
+  return JSON.parse(stdout) as { code: number | null; output: string; steps: number };
+}
+
+function sessionRecords(home: string) {
+  const sessions = fs.readdirSync(path.join(home, 'sessions'));
+  expect(sessions).toHaveLength(1);
+  const log = fs.readFileSync(
+    path.join(home, 'sessions', sessions[0] ?? '', 'events.jsonl'),
+    'utf8',
+  );
+  return parseRecords(log);
+}
+
+describe('chatAction', () => {
+  it('keeps one conversation and one event log across prompts, asks inline, and returns to the prompt when Ctrl-C cancels a slow tool', async () => {
+    const answer = (
+      text: string,
+      toolCalls: { id: string; name: string; input: unknown }[] = [],
+    ) => ({
+      frames: openaiVendor.frames({ text, toolCalls }),
+    });
+    const server = await startModelServer([
+      answer('', [
+        { id: 'call_w', name: 'write_file', input: { path: 'notes.txt', content: 'hi' } },
+      ]),
+      answer('Wrote notes.txt.'),
+      answer('', [{ id: 'call_slow', name: 'bash', input: { command: 'sleep 60' } }]),
+      answer('Still here.'),
+    ]);
+    servers.push(server);
+    const workspace = makeWorkspace({
+      home: {
+        'config.toml': [
+          '[permissions]',
+          'write = "ask"',
+          'dangerous = "allow"',
+          '[model]',
+          'provider = "openai"',
+          'model = "chat-model"',
+          `base_url = "${server.url}/v1"`,
+        ].join('\n'),
+      },
+    });
+    const result = await chatOnTerminal(
+      [
+        { wait: CHAT_PROMPT, send: 'write the notes\r' },
+        { wait: '[y/N]', send: 'y\r' },
+        { wait: CHAT_PROMPT, send: 'now the slow check\r' },
+        { wait: 'running bash', send: CTRL_C },
+        { wait: CHAT_PROMPT, send: 'are you there?\r' },
+        { wait: CHAT_PROMPT, send: '/exit\r' },
+      ],
+      workspace,
+    );
+    expect(result.steps, result.output).toBe(6);
+    expect(result.code, result.output).toBe(0);
+    expect(result.output).toContain('Allow write_file notes.txt? [y/N]');
+    expect(result.output).toContain('Still here.');
+    expect(fs.readFileSync(path.join(workspace.project, 'notes.txt'), 'utf8')).toBe('hi');
+
+    const records = sessionRecords(workspace.home);
+    expect(records.filter((record) => record.type === 'session_started')).toHaveLength(1);
+    expect(
+      records.flatMap((record) => (record.type === 'user_prompt_submitted' ? [record.prompt] : [])),
+    ).toEqual(['write the notes', 'now the slow check', 'are you there?']);
+    expect(
+      records.flatMap((record) => (record.type === 'loop_ended' ? [record.reason] : [])),
+    ).toEqual(['completed', 'aborted', 'completed']);
+    const slow = records.find(
+      (record) => record.type === 'tool_finished' && record.call_id === 'call_slow',
+    );
+    expect(slow).toMatchObject({ is_error: true });
+
+    // The last request carries the whole conversation, the cancelled call closed with an error.
+    const last = server.requests.at(-1)?.body;
+    expect(server.requests).toHaveLength(4);
+    expect(
+      last.messages
+        .filter((message: { role: string }) => message.role === 'user')
+        .map((message: { content: string }) => message.content),
+    ).toEqual(['write the notes', 'now the slow check', 'are you there?']);
+    expect(openaiVendor.toolResults(last).map((item) => [item.id, item.isError])).toEqual([
+      ['call_w', false],
+      ['call_slow', true],
+    ]);
+  }, 120_000);
+
+  it('ends with exit 0 on Ctrl-D and on a second Ctrl-C at an empty prompt, without calling the model', async () => {
+    const workspace = makeWorkspace();
+    const script = path.join(workspace.root, 'script.json');
+    fs.writeFileSync(script, JSON.stringify({ turns: [{ text: 'unused' }] }));
+    const args = ['--model', `scripted:${script}`];
+    const ctrlD = await chatOnTerminal([{ wait: CHAT_PROMPT, send: '\u0004' }], workspace, args);
+    expect(ctrlD.code, ctrlD.output).toBe(0);
+    fs.rmSync(path.join(workspace.home, 'sessions'), { recursive: true });
+    const twice = await chatOnTerminal(
+      [
+        { wait: CHAT_PROMPT, send: 'typed but not sent' },
+        { wait: 'not sent', send: CTRL_C },
+        { wait: '', send: CTRL_C },
+        { wait: 'Ctrl-C again', send: CTRL_C },
+      ],
+      workspace,
+      args,
+    );
+    expect(twice.code, twice.output).toBe(0);
+    const records = sessionRecords(workspace.home);
+    expect(records.map((record) => record.type)).not.toContain('user_prompt_submitted');
+    expect(records.filter((record) => record.type === 'session_started')).toHaveLength(1);
+  }, 120_000);
+
+  it('exits 2 and points to run when there is no terminal', async () => {
+    const workspace = makeWorkspace();
+    const result = await runCli(
+      ['chat', '--home', workspace.home, '--project', workspace.project],
+      {
+        env: workspace.env,
+      },
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('soong-agent run');
+    expect(fs.existsSync(path.join(workspace.home, 'sessions'))).toBe(false);
+  }, 60_000);
+});

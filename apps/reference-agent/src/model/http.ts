@@ -1,0 +1,350 @@
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { CliError } from '../errors.js';
+import type { ModelRequest, ModelResponse } from './provider.js';
+
+/** Retries of a 429 or 5xx answer (and of a reset connection) before the call fails. */
+export const MODEL_MAX_RETRIES = 4;
+/** The longest wait between retries; a `retry-after` asking for more fails the call at once. */
+export const MODEL_MAX_RETRY_DELAY_MS = 60_000;
+/** Characters of the API's own error message kept in our one-line error. */
+const API_MESSAGE_MAX_CHARS = 300;
+/** Bytes of an error body read to find the API's message. */
+const ERROR_BODY_MAX_BYTES = 64 * 1024;
+/** The longest single SSE event accepted (a tool call's arguments arrive in many small events). */
+const SSE_MAX_EVENT_BYTES = 16 * 1024 * 1024;
+/** Connection failures worth another attempt (the server was reached and dropped us). */
+const RETRYABLE_NETWORK_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
+
+/** A streamed answer that does not follow the provider's protocol. */
+export class MalformedStreamError extends Error {
+  override name = 'MalformedStreamError';
+}
+
+/** One streaming POST to a model API: where, how to authenticate, what to keep out of errors. */
+export interface ModelHttpRequest {
+  /** `openai` or `anthropic`, for messages. */
+  vendor: string;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+  /** The env variable the key came from, named in a refused-key error. */
+  keyEnv: string;
+  /** Strings never to show in an error (the key). */
+  secrets: readonly string[];
+  signal?: AbortSignal;
+  /** @default MODEL_MAX_RETRIES */
+  maxRetries?: number;
+  /** First backoff delay, doubled each retry (with jitter). @default 500 */
+  baseDelayMs?: number;
+}
+
+/** Replaces every secret (4 characters or more) in `text` with `[redacted]`. */
+export function redactSecrets(text: string, secrets: readonly string[]): string {
+  let result = text;
+  for (const secret of secrets) {
+    if (secret.length >= 4) result = result.split(secret).join('[redacted]');
+  }
+  return result;
+}
+
+function oneLine(text: string, max = API_MESSAGE_MAX_CHARS): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
+
+/** The API's own words from an error body (`{error: {message}}` in both vendors' formats). */
+function apiMessage(body: string): string {
+  try {
+    const parsed = JSON.parse(body) as {
+      error?: { message?: unknown } | string;
+      message?: unknown;
+    };
+    const error = parsed.error;
+    if (typeof error === 'string') return error;
+    if (typeof error?.message === 'string') return error.message;
+    if (typeof parsed.message === 'string') return parsed.message;
+  } catch {
+    // not JSON: the body itself
+  }
+  return body;
+}
+
+/** Milliseconds to wait as a `retry-after-ms` / `retry-after` header asks (seconds or an HTTP date). */
+export function retryAfterMs(headers: Headers, now = Date.now()): number | undefined {
+  const ms = Number(headers.get('retry-after-ms') ?? Number.NaN);
+  if (Number.isFinite(ms) && ms >= 0) return ms;
+  const value = headers.get('retry-after');
+  if (value === null || value.trim() === '') return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+async function readBounded(response: Response): Promise<string> {
+  if (response.body === null) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < ERROR_BODY_MAX_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+    }
+  } catch {
+    // what arrived is enough
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  return Buffer.concat(chunks).toString('utf8').slice(0, ERROR_BODY_MAX_BYTES);
+}
+
+function networkCode(error: unknown): string | undefined {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
+  if (typeof cause?.code === 'string') return cause.code;
+  return undefined;
+}
+
+/** What a refused request means, by status. */
+function refusalMessage(request: ModelHttpRequest, status: number, message: string): string {
+  const origin = new URL(request.url).origin;
+  const said = message === '' ? '' : `: ${message}`;
+  if (status === 401 || status === 403)
+    return `the ${request.vendor} API at ${origin} refused the key from ${request.keyEnv} (${status})${said}`;
+  if (status === 404)
+    return `the ${request.vendor} API at ${origin} does not know the model or endpoint (404)${said}`;
+  if (status === 429)
+    return `the ${request.vendor} API at ${origin} is rate limiting (429) and retries ran out${said}`;
+  if (status >= 500)
+    return `the ${request.vendor} API at ${origin} failed (${status}) and retries ran out${said}`;
+  return `the ${request.vendor} API at ${origin} refused the request (${status})${said}`;
+}
+
+function fail(request: ModelHttpRequest, message: string): CliError {
+  return new CliError({ code: 'RUNTIME', message: redactSecrets(message, request.secrets) });
+}
+
+/**
+ * POSTs `body` as JSON and feeds each server-sent event of the answer to `onEvent`, resolving when
+ * the stream ends. Retries 429 and 5xx (honouring `retry-after-ms` / `retry-after`, else
+ * exponential backoff with jitter) and a connection reset before the answer, at most `maxRetries`
+ * times; a stream already flowing is never retried (its text is on the terminal). Every failure is
+ * a one-line `CliError` `RUNTIME` (exit 1) with the secrets redacted; an abort rejects with the
+ * signal's reason. `onEvent` (and `onEnd`) throw {@link MalformedStreamError} for a stream that does
+ * not follow the protocol; that becomes a one-line "malformed stream" error.
+ */
+export async function streamServerSentEvents(
+  request: ModelHttpRequest,
+  onEvent: (event: EventSourceMessage) => void,
+  /** Called once the stream ended without a failure; may throw {@link MalformedStreamError}. */
+  onEnd?: () => void,
+): Promise<void> {
+  const { signal } = request;
+  const maxRetries = request.maxRetries ?? MODEL_MAX_RETRIES;
+  const baseDelayMs = request.baseDelayMs ?? 500;
+  const origin = new URL(request.url).origin;
+  const body = JSON.stringify(request.body);
+  let response: Response | undefined;
+  for (let attempt = 0; ; attempt += 1) {
+    let retryDelay: number | undefined;
+    try {
+      response = await fetch(request.url, {
+        method: 'POST',
+        headers: {
+          ...request.headers,
+          'content-type': 'application/json',
+          accept: 'text/event-stream',
+        },
+        body,
+        ...(signal === undefined ? {} : { signal }),
+      });
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      const code = networkCode(error);
+      if (code === undefined || !RETRYABLE_NETWORK_CODES.has(code) || attempt >= maxRetries) {
+        throw fail(
+          request,
+          `cannot reach the ${request.vendor} API at ${origin}: ${code ?? oneLine(String((error as Error).message))}`,
+        );
+      }
+    }
+    if (response !== undefined) {
+      if (response.ok) break;
+      const retryable = response.status === 429 || response.status >= 500;
+      const wait = retryAfterMs(response.headers);
+      if (!retryable || attempt >= maxRetries || (wait ?? 0) > MODEL_MAX_RETRY_DELAY_MS) {
+        const text = oneLine(apiMessage(await readBounded(response)));
+        const asked =
+          wait !== undefined && wait > MODEL_MAX_RETRY_DELAY_MS
+            ? ` (it asks to retry after ${Math.ceil(wait / 1000)} s)`
+            : '';
+        throw fail(request, `${refusalMessage(request, response.status, text)}${asked}`);
+      }
+      await response.body?.cancel().catch(() => {});
+      retryDelay = wait;
+      response = undefined;
+    }
+    const backoff = Math.min(baseDelayMs * 2 ** attempt, 8000);
+    await sleep(retryDelay ?? backoff / 2 + Math.random() * (backoff / 2), signal);
+  }
+
+  const type = response.headers.get('content-type') ?? '';
+  if (!type.includes('text/event-stream')) {
+    const text = oneLine(await readBounded(response), 120);
+    throw fail(
+      request,
+      `the ${request.vendor} API at ${origin} answered ${type === '' ? 'without a content type' : type}, not a stream${text === '' ? '' : `: ${text}`}`,
+    );
+  }
+  if (response.body === null)
+    throw fail(request, `the ${request.vendor} API at ${origin} sent no body`);
+
+  let failure: unknown;
+  const parser = createParser({
+    maxBufferSize: SSE_MAX_EVENT_BYTES,
+    onEvent: (event) => {
+      if (failure !== undefined) return;
+      try {
+        onEvent(event);
+      } catch (error) {
+        failure = error;
+      }
+    },
+    onError: (error) => {
+      failure ??= new MalformedStreamError(error.message);
+    },
+  });
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  try {
+    for (;;) {
+      let chunk: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        chunk = await reader.read();
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason;
+        throw fail(
+          request,
+          `the connection to the ${request.vendor} API at ${origin} broke mid-answer: ${networkCode(error) ?? oneLine(String((error as Error).message))}`,
+        );
+      }
+      if (chunk.done) break;
+      parser.feed(chunk.value);
+      if (failure !== undefined) break;
+    }
+    if (failure === undefined) parser.reset({ consume: true });
+    if (failure === undefined) {
+      try {
+        onEnd?.();
+      } catch (error) {
+        failure = error;
+      }
+    }
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  if (failure !== undefined) {
+    if (failure instanceof MalformedStreamError)
+      throw fail(
+        request,
+        `malformed stream from the ${request.vendor} API at ${origin}: ${oneLine(failure.message)}`,
+      );
+    throw failure;
+  }
+}
+
+/** Parses one event's JSON data; anything else is a {@link MalformedStreamError}. */
+export function parseEventJson(data: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(data);
+  } catch {
+    throw new MalformedStreamError(`an event's data is not JSON: ${oneLine(data, 80)}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new MalformedStreamError(`an event's data is not a JSON object: ${oneLine(data, 80)}`);
+  return value as Record<string, unknown>;
+}
+
+/** `value` when it is a string, else undefined. */
+export function stringOf(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** A tool's JSON Schema as sent to an API: our `$schema` key dropped (some servers reject it). */
+export function schemaForApi(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _ignored, ...rest } = schema;
+  return { type: 'object', ...rest };
+}
+
+/** Parses a tool call's arguments; text that is not a JSON object reaches the tool as it is (its validation reports it). */
+export function parseToolArguments(text: string): unknown {
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/** How a provider reaches its API: the key, where it came from, the retry policy. */
+export interface ApiConnection {
+  apiKey: string;
+  /** The env variable the key came from (named in a refused-key error). */
+  keyEnv: string;
+  /** Retries of 429 / 5xx. @default MODEL_MAX_RETRIES */
+  maxRetries?: number;
+  /** First backoff delay in ms. @default 500 */
+  retryBaseDelayMs?: number;
+}
+
+/**
+ * One streamed model turn: posts `body` ({@link streamServerSentEvents}), feeds each event's data
+ * to `answer.onEvent` and returns `answer.result()` once the stream ended (both may throw
+ * {@link MalformedStreamError}).
+ */
+export async function completeStreaming(
+  target: { vendor: string; url: string; headers: Record<string, string>; body: unknown },
+  connection: ApiConnection,
+  request: ModelRequest,
+  answer: { onEvent(data: string): void; result(): ModelResponse },
+): Promise<ModelResponse> {
+  let response: ModelResponse | undefined;
+  await streamServerSentEvents(
+    {
+      ...target,
+      keyEnv: connection.keyEnv,
+      secrets: [connection.apiKey],
+      ...(request.signal === undefined ? {} : { signal: request.signal }),
+      ...(connection.maxRetries === undefined ? {} : { maxRetries: connection.maxRetries }),
+      ...(connection.retryBaseDelayMs === undefined
+        ? {}
+        : { baseDelayMs: connection.retryBaseDelayMs }),
+    },
+    (event) => answer.onEvent(event.data),
+    () => {
+      response = answer.result();
+    },
+  );
+  if (response === undefined) throw new Error('the stream ended without an answer');
+  return response;
+}
