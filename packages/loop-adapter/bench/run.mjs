@@ -459,6 +459,48 @@ function benchPostToolUse() {
   );
 }
 
+// OpenTelemetry API installed but no SDK registered, against the API not installed: the same
+// dispatch in two child processes, alternated so drift hits both sides alike.
+function benchOpenTelemetry() {
+  const child = path.join(path.dirname(fileURLToPath(import.meta.url)), 'otel-child.mjs');
+  const hide = path.join(path.dirname(fileURLToPath(import.meta.url)), 'hide-opentelemetry.cjs');
+  const runs = { present: [], absent: [] };
+  for (let round = 0; round < 3; round += 1) {
+    for (const side of ['present', 'absent']) {
+      const args = side === 'absent' ? ['--require', hide, child] : [child];
+      runs[side].push(JSON.parse(execFileSync(process.execPath, args, { encoding: 'utf8' })));
+    }
+  }
+  if (runs.present.some((run) => !run.api) || runs.absent.some((run) => run.api)) {
+    throw new Error('the OpenTelemetry benchmark could not hide or find @opentelemetry/api');
+  }
+  const median = (values) => values.sort((a, b) => a - b)[values.length >> 1];
+  const row = (side) => [
+    side === 'present'
+      ? '@opentelemetry/api installed, no SDK'
+      : '@opentelemetry/api not installed',
+    median(runs[side].map((run) => run.noMatchNs)).toFixed(0),
+    median(runs[side].map((run) => run.workerP50Ms)).toFixed(3),
+    median(runs[side].map((run) => run.workerP99Ms)).toFixed(3),
+  ];
+  const present = row('present');
+  const absent = row('absent');
+  table(
+    'OpenTelemetry: engine dispatch with the API but no SDK vs without the API (median of 3 alternated runs each)',
+    ['', 'no matching rule ns/run', 'worker hook p50 ms', 'worker hook p99 ms'],
+    [
+      present,
+      absent,
+      [
+        'ratio installed / not installed',
+        (Number(present[1]) / Number(absent[1])).toFixed(2),
+        (Number(present[2]) / Number(absent[2])).toFixed(2),
+        (Number(present[3]) / Number(absent[3])).toFixed(2),
+      ],
+    ],
+  );
+}
+
 if (process.argv[2] === '--post-child') {
   await postToolUseChild(Number(process.argv[3]));
 } else if (process.argv[2] === '--workers') {
@@ -470,5 +512,6 @@ if (process.argv[2] === '--post-child') {
   await benchDispatch();
   await benchEngineVsRunner();
   await benchWorkerHooks();
+  benchOpenTelemetry();
   benchPostToolUse();
 }

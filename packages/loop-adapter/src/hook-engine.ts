@@ -25,6 +25,7 @@ import type { EventSink } from './event-sink.js';
 import { checkOption, LoopAdapterError } from './loop-adapter-error.js';
 import { checkHookEvent, checkHookInput, normalizeToolCall } from './normalize-payload.js';
 import { sessionPaths } from './session.js';
+import { startSpan } from './telemetry.js';
 import { createWorkerPool, type WorkerRecord } from './worker-pool.js';
 
 type CommonInputKey =
@@ -200,7 +201,37 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
     }
   }
 
+  // One span per hook run when OpenTelemetry is present: ids, decision or failure, duration and
+  // exit code; never the payload, a reason or an environment value.
   async function runOne(
+    hook: HookCommandConfig,
+    ids: HookRecordIds,
+    stdin: string,
+    signal: AbortSignal | undefined,
+  ): Promise<HookRunResult> {
+    const span = startSpan('soong_agent.hook', {
+      'soong_agent.hook.event': ids.event,
+      'soong_agent.hook.id': hook.id,
+      'soong_agent.hook.mode': hook.mode,
+      'soong_agent.hook.protocol': hook.protocol,
+      'soong_agent.tool.call_id': ids.call_id,
+    });
+    if (span === undefined) return runHook(hook, ids, stdin, signal);
+    const result = await span.run(() => runHook(hook, ids, stdin, signal));
+    span.end(
+      {
+        'soong_agent.hook.decision': result.decision,
+        'soong_agent.hook.failure': result.failure,
+        'soong_agent.hook.duration_ms': result.durationMs,
+        'soong_agent.hook.exit_code': result.exitCode ?? undefined,
+        'soong_agent.hook.signal': result.signal ?? undefined,
+      },
+      result.status === 'failed',
+    );
+    return result;
+  }
+
+  async function runHook(
     hook: HookCommandConfig,
     ids: HookRecordIds,
     stdin: string,

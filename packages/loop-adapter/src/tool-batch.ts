@@ -12,6 +12,7 @@ import type { EventSink } from './event-sink.js';
 import type { HookEngine } from './hook-engine.js';
 import { roundMs } from './round-ms.js';
 import { takeHead } from './summarize-text.js';
+import { startSpan } from './telemetry.js';
 
 /** Bytes of an error result kept in `tool_finished.error_text` (SPEC §5). */
 const ERROR_TEXT_BYTES = 1024;
@@ -131,10 +132,9 @@ export async function executeToolBatch(
   let denial: { callId: string; risk: RiskClass } | undefined;
   let halted = false;
 
-  for (const call of calls) {
+  const processCall = async (call: ToolCall): Promise<ToolResult> => {
     if (signal?.aborted) {
-      results.push(textResult(call, ABORTED_TOOL_TEXT, 'error'));
-      continue;
+      return textResult(call, ABORTED_TOOL_TEXT, 'error');
     }
     const tool = tools.get(call.name);
     if (denial && (denial.risk !== 'readonly' || tool?.risk !== 'readonly')) halted = true;
@@ -145,8 +145,7 @@ export async function executeToolBatch(
         tool: call.name,
         denied_call_id: denial.callId,
       });
-      results.push(textResult(call, SKIPPED_TOOL_TEXT, 'skipped'));
-      continue;
+      return textResult(call, SKIPPED_TOOL_TEXT, 'skipped');
     }
     if (jsonValueDepth(call.input) > MAX_JSON_DEPTH) {
       // Serialising it would overflow the stack (issue 11): not run, not shown to hooks, and
@@ -159,8 +158,7 @@ export async function executeToolBatch(
         input: { truncated_json: `not recorded: nested more than ${MAX_JSON_DEPTH} levels deep` },
         input_truncated: true,
       });
-      results.push(finishWithError(sink, call, TOO_DEEP_INPUT_TEXT, 'error'));
-      continue;
+      return finishWithError(sink, call, TOO_DEEP_INPUT_TEXT, 'error');
     }
     const bounded = await boundToolInput(call.input, { limitBytes, artifacts });
     if (!tool) {
@@ -174,8 +172,7 @@ export async function executeToolBatch(
         unknown_tool: true,
         ...bounded,
       });
-      results.push(finishWithError(sink, call, UNKNOWN_TOOL_TEXT, 'error'));
-      continue;
+      return finishWithError(sink, call, UNKNOWN_TOOL_TEXT, 'error');
     }
 
     const paths = toolPaths(tool, call.input, engine.projectDir);
@@ -206,14 +203,12 @@ export async function executeToolBatch(
         reason,
         ...(pre.hookId ? { hook_id: pre.hookId } : {}),
       });
-      results.push(textResult(call, `denied by hook ${pre.hookId}: ${reason}`, 'denied'));
       denial ??= { callId: call.id, risk: tool.risk };
-      continue;
+      return textResult(call, `denied by hook ${pre.hookId}: ${reason}`, 'denied');
     }
     if (signal?.aborted) {
       // tool_started was recorded: close the call with its one tool_finished.
-      results.push(finishWithError(sink, call, ABORTED_TOOL_TEXT, 'error'));
-      continue;
+      return finishWithError(sink, call, ABORTED_TOOL_TEXT, 'error');
     }
 
     const verdict = await askPermission(permission, {
@@ -237,9 +232,8 @@ export async function executeToolBatch(
         source: 'permission',
         reason: verdict.reason,
       });
-      results.push(textResult(call, `denied by permission: ${verdict.reason}`, 'denied'));
       denial ??= { callId: call.id, risk: tool.risk };
-      continue;
+      return textResult(call, `denied by permission: ${verdict.reason}`, 'denied');
     }
 
     const started = performance.now();
@@ -259,7 +253,7 @@ export async function executeToolBatch(
       duration_ms: durationMs,
       ...errorText(executed.isError, executed.content),
     });
-    results.push({
+    const result: ToolResult = {
       callId: call.id,
       name: call.name,
       content: executed.content,
@@ -267,12 +261,36 @@ export async function executeToolBatch(
       status: executed.isError ? 'error' : 'ok',
       bytes: payload.bytes,
       ...(artifactRef ? { artifactRef } : {}),
-    });
+    };
     await engine.run(
       'PostToolUse',
       { tool: info, result: payload, duration_ms: durationMs },
       { signal, callId: call.id },
     );
+    return result;
+  };
+
+  for (const call of calls) {
+    // One span per tool call when OpenTelemetry is present, parent of its hooks' spans.
+    const span = startSpan('soong_agent.tool', {
+      'soong_agent.tool.name': call.name,
+      'soong_agent.tool.call_id': call.id,
+      'soong_agent.tool.risk': tools.get(call.name)?.risk,
+    });
+    if (span === undefined) {
+      results.push(await processCall(call));
+      continue;
+    }
+    const result = await span.run(() => processCall(call));
+    span.end(
+      {
+        'soong_agent.tool.status': result.status,
+        'soong_agent.tool.is_error': result.isError,
+        'soong_agent.tool.bytes': result.bytes,
+      },
+      result.status === 'error',
+    );
+    results.push(result);
   }
   return results;
 }

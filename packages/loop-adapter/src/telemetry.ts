@@ -1,0 +1,60 @@
+import { createRequire } from 'node:module';
+import type * as OpenTelemetry from '@opentelemetry/api';
+
+/** The name of the tracer the engine and the tool batch create spans with. */
+export const TRACER_NAME = '@soong-agent/loop-adapter';
+
+/** A span attribute value: never a payload, a reason or an environment value. */
+type AttributeValue = string | number | boolean;
+
+/** One started span: `run` makes it the active span for `fn`, `end` ends it once. */
+export interface SpanScope {
+  run<T>(fn: () => Promise<T>): Promise<T>;
+  end(attributes: Readonly<Record<string, AttributeValue | undefined>>, failed?: boolean): void;
+}
+
+// @opentelemetry/api is an optional peer: when it is not installed nothing is traced and nothing
+// is loaded. It is looked up once, synchronously, so createHookEngine stays synchronous.
+const api: typeof OpenTelemetry | undefined = (() => {
+  try {
+    return createRequire(import.meta.url)('@opentelemetry/api') as typeof OpenTelemetry;
+  } catch {
+    return undefined;
+  }
+})();
+
+/**
+ * Starts a span under the caller's active context, or returns undefined when
+ * `@opentelemetry/api` is not installed. With the API but no SDK registered, the span is the API's
+ * non-recording span: no attribute is computed for it.
+ */
+export function startSpan(
+  name: string,
+  attributes: Readonly<Record<string, AttributeValue | undefined>>,
+): SpanScope | undefined {
+  if (api === undefined) return undefined;
+  const span = api.trace.getTracer(TRACER_NAME).startSpan(name);
+  if (!span.isRecording()) return { run: (fn) => fn(), end: () => span.end() };
+  setAttributes(span, attributes);
+  const context = api.trace.setSpan(api.context.active(), span);
+  let ended = false;
+  return {
+    run: (fn) => (api as typeof OpenTelemetry).context.with(context, fn),
+    end(more, failed = false) {
+      if (ended) return;
+      ended = true;
+      setAttributes(span, more);
+      if (failed) span.setStatus({ code: (api as typeof OpenTelemetry).SpanStatusCode.ERROR });
+      span.end();
+    },
+  };
+}
+
+function setAttributes(
+  span: OpenTelemetry.Span,
+  attributes: Readonly<Record<string, AttributeValue | undefined>>,
+): void {
+  for (const [key, value] of Object.entries(attributes)) {
+    if (value !== undefined) span.setAttribute(key, value);
+  }
+}
