@@ -1,4 +1,10 @@
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import {
+  Command,
+  CommanderError,
+  type CommandUnknownOpts,
+  InvalidArgumentError,
+  type OptionValues,
+} from '@commander-js/extra-typings';
 import { CliError, diskErrorMessage, EXIT_CODES } from './errors.js';
 
 /** Options every command takes (SPEC §6). */
@@ -20,26 +26,32 @@ function positiveInteger(value: string): number {
   return parsed;
 }
 
-function withCommonOptions(command: Command): Command {
+function withCommonOptions<Args extends unknown[], Opts extends OptionValues>(
+  command: Command<Args, Opts>,
+) {
   return command
     .option('--home <dir>', 'agent home (default: $SOONG_AGENT_HOME, else ~/.soong-agent)')
     .option('--project <dir>', 'project dir (default: the current dir)');
 }
 
-type Action = (...args: unknown[]) => Promise<number>;
+/** A command's action: its arguments, then its options (typed from the declarations). */
+type Action<Args extends unknown[], Opts> = (...args: [...Args, Opts]) => Promise<number>;
 
 // commander passes (...arguments, options, command). `hooks --home X validate` gives --home to the
 // `hooks` group; the subcommand's own value wins, the group's fills in.
-function withGroupOptions(args: unknown[]): unknown[] {
-  const command = args.at(-1);
-  if (!(command instanceof Command) || args.length < 2) return args;
-  const group = command.parent?.parent === null ? {} : (command.parent?.opts() ?? {});
-  const own = args.at(-2) as Record<string, unknown>;
-  const merged: Record<string, unknown> = { ...own };
+function withGroupOptions<Args extends unknown[], Opts>(
+  args: [...Args, Opts, CommandUnknownOpts],
+): [...Args, Opts] {
+  const command = args.at(-1) as CommandUnknownOpts;
+  const own = args.at(-2) as Opts & CommonOptions;
+  const positional = args.slice(0, -2) as Args;
+  const group: CommonOptions =
+    command.parent?.parent === null ? {} : (command.parent?.opts() ?? {});
+  const merged = { ...own };
   for (const key of ['home', 'project'] as const) {
     if (merged[key] === undefined && group[key] !== undefined) merged[key] = group[key];
   }
-  return [...args.slice(0, -2), merged, command];
+  return [...positional, merged];
 }
 
 /** Builds the `soong-agent` commander program. `run` receives each action's exit code. */
@@ -59,10 +71,12 @@ export function createProgram(
     // `hooks validate --home X` both work (see withGroupOptions).
     .enablePositionalOptions();
   program.configureHelp({ sortSubcommands: false });
+  // Each action is loaded on first use; its parameter types are checked against what the command
+  // declares (@commander-js/extra-typings infers them), so a declaration and its action cannot drift.
   const bind =
-    (load: () => Promise<Action>) =>
-    (...args: unknown[]) =>
-      run(async () => (await load())(...withGroupOptions(args)));
+    <Args extends unknown[], Opts>(load: () => Promise<Action<Args, Opts>>) =>
+    (...args: [...Args, Opts, CommandUnknownOpts]) =>
+      run(async () => (await load())(...withGroupOptions<Args, Opts>(args)));
 
   withCommonOptions(program.command('run'))
     .description('run one agent loop on PROMPT; timeline on stderr, final answer on stdout')
@@ -80,7 +94,7 @@ export function createProgram(
       20,
     )
     .option('--no-hooks', 'run without hooks (recorded in config_loaded)')
-    .action(bind(async () => (await import('./commands/run.js')).runAction as Action));
+    .action(bind(async () => (await import('./commands/run.js')).runAction));
 
   withCommonOptions(program.command('chat'))
     .description(
@@ -98,7 +112,7 @@ export function createProgram(
       20,
     )
     .option('--no-hooks', 'run without hooks (recorded in config_loaded)')
-    .action(bind(async () => (await import('./commands/chat.js')).chatAction as Action));
+    .action(bind(async () => (await import('./commands/chat.js')).chatAction));
 
   program
     .command('demo')
@@ -115,7 +129,7 @@ export function createProgram(
     )
     .option('--keep', 'keep the temp dirs, to inspect the event log afterwards')
     .option('--json', 'print the event records as JSON lines on stdout instead of the timeline')
-    .action(bind(async () => (await import('./commands/demo.js')).demoAction as Action));
+    .action(bind(async () => (await import('./commands/demo.js')).demoAction));
 
   const hooks = withCommonOptions(program.command('hooks')).description(
     'inspect and try the hooks of the agent home',
@@ -126,18 +140,18 @@ export function createProgram(
       '--strict',
       'also exit 2 on warnings that mean a hook can never run or never match (unknown tool, missing or non-executable script, missing agent home)',
     )
-    .action(bind(async () => (await import('./commands/hooks.js')).validateAction as Action));
+    .action(bind(async () => (await import('./commands/hooks.js')).validateAction));
   withCommonOptions(hooks.command('list'))
     .description('list the effective rules and hooks with their ids')
     .option('--json', 'print JSON')
-    .action(bind(async () => (await import('./commands/hooks.js')).listAction as Action));
+    .action(bind(async () => (await import('./commands/hooks.js')).listAction));
   withCommonOptions(hooks.command('explain'))
     .description('for each rule of EVENT: matched, or which criterion failed')
     .argument('<event>', 'SessionStart | UserPromptSubmit | PreToolUse | PostToolUse | Stop')
     .option('--tool <name>', 'canonical tool name')
     .option('--path <path>', 'a tool-call path (repeatable)', collect, [])
     .option('--json', 'print JSON')
-    .action(bind(async () => (await import('./commands/hooks.js')).explainAction as Action));
+    .action(bind(async () => (await import('./commands/hooks.js')).explainAction));
   withCommonOptions(hooks.command('test'))
     .description(
       'run the hooks matching EVENT exactly as a session would; exit 3 when a deny stands',
@@ -161,7 +175,7 @@ export function createProgram(
       '--stop <json>',
       'Stop counters, e.g. \'{"prevented_count":1,"last_assistant_message":"All done."}\'',
     )
-    .action(bind(async () => (await import('./commands/hooks.js')).testAction as Action));
+    .action(bind(async () => (await import('./commands/hooks.js')).testAction));
 
   withCommonOptions(hooks.command('import'))
     .description(
@@ -173,13 +187,13 @@ export function createProgram(
     )
     .requiredOption('--from <source>', 'where the hooks come from: claude')
     .option('--write', "merge into the home's hooks.json (the old file kept as hooks.json.bak)")
-    .action(bind(async () => (await import('./commands/import.js')).importAction as Action));
+    .action(bind(async () => (await import('./commands/import.js')).importAction));
 
   withCommonOptions(program.command('events'))
     .description("print a session's event log (latest session by default)")
     .argument('[session-id]', 'session id (default: the latest)')
     .option('--json', 'print the records as JSON lines')
-    .action(bind(async () => (await import('./commands/events.js')).eventsAction as Action));
+    .action(bind(async () => (await import('./commands/events.js')).eventsAction));
 
   return program;
 }
