@@ -126,6 +126,43 @@ describe('chatAction', () => {
     ]);
   }, 120_000);
 
+  it('returns to the prompt with the loop aborted when Ctrl-C cancels a model call still streaming', async () => {
+    const frames = openaiVendor.frames({ text: 'Thinking very slowly about it' });
+    const server = await startModelServer([
+      { frames: frames.slice(0, 3), hold: true },
+      { frames: openaiVendor.frames({ text: 'Quick answer.' }) },
+    ]);
+    servers.push(server);
+    const workspace = makeWorkspace({
+      home: {
+        'config.toml': [
+          '[model]',
+          'provider = "openai"',
+          'model = "chat-model"',
+          `base_url = "${server.url}/v1"`,
+        ].join('\n'),
+      },
+    });
+    const result = await chatOnTerminal(
+      [
+        { wait: CHAT_PROMPT, send: 'think\r' },
+        { wait: 'Thinking', send: CTRL_C },
+        { wait: CHAT_PROMPT, send: 'answer quickly\r' },
+        { wait: 'Quick answer.', send: '' },
+        { wait: CHAT_PROMPT, send: '/exit\r' },
+      ],
+      workspace,
+    );
+    expect(result.steps, result.output).toBe(5);
+    expect(result.code, result.output).toBe(0);
+    const records = sessionRecords(workspace.home);
+    expect(
+      records.flatMap((record) => (record.type === 'loop_ended' ? [record.reason] : [])),
+    ).toEqual(['aborted', 'completed']);
+    expect(records.filter((record) => record.type === 'model_turn')).toHaveLength(1);
+    expect(server.requests).toHaveLength(2);
+  }, 120_000);
+
   it('ends with exit 0 on Ctrl-D and on a second Ctrl-C at an empty prompt, without calling the model', async () => {
     const workspace = makeWorkspace();
     const script = path.join(workspace.root, 'script.json');

@@ -82,11 +82,13 @@ function workspaceFor(vendor: Vendor, url: string) {
         'model = "test-model"',
         `base_url = "${baseUrlFor(vendor, url)}"`,
         'max_tokens = 1000',
+        '[hooks]',
+        'inline_result_bytes = 4096',
       ].join('\n'),
       'hooks.json': JSON.stringify(HOOKS),
       'hooks/stop.mjs': STOP_HOOK,
     },
-    project: { 'a.txt': 'hello from a.txt\n' },
+    project: { 'a.txt': `hello from a.txt\n${`${'filler '.repeat(20)}\n`.repeat(300)}the end\n` },
   });
   const keyEnv = vendor.name === 'openai' ? 'OPENAI_API_KEY' : 'ANTHROPIC_API_KEY';
   return { ...workspace, env: { ...workspace.env, [keyEnv]: KEY } };
@@ -172,7 +174,11 @@ for (const [name, vendor] of vendors) {
           ['toolu_2', true],
           ['toolu_3', true],
         ]);
+        // A large result reaches the model bounded: head, tail, byte count, artifact path.
         expect(results[0]?.content).toContain('hello from a.txt');
+        expect(results[0]?.content).toContain('the end');
+        expect(results[0]?.content).toMatch(/\[tool result: \d+ bytes; full result stored at \//);
+        expect(results[0]?.content.length).toBeLessThan(12_000);
         expect(results[1]?.content).toContain('writes are frozen today');
         expect(fs.existsSync(path.join(workspace.project, 'b.txt'))).toBe(false);
 
@@ -193,7 +199,11 @@ for (const [name, vendor] of vendors) {
         const server = await serve([
           error(429, 'Rate limit reached', { 'retry-after': '1' }),
           answer('', [
-            { id: 'call_env', name: 'bash', input: { command: 'env; cat /proc/self/environ' } },
+            {
+              id: 'call_env',
+              name: 'bash',
+              input: { command: "env; tr '\\0' '\\n' < /proc/$PPID/environ; echo end-of-env" },
+            },
           ]),
           answer('ok'),
           answer('ok, and the tests pass'),
@@ -207,6 +217,7 @@ for (const [name, vendor] of vendors) {
         const [envResult] = vendor.toolResults(server.requests[2]?.body);
         expect(envResult?.isError).toBe(false);
         expect(envResult?.content).toContain('PATH=');
+        expect(envResult?.content).toContain('end-of-env');
         expect(envResult?.content).not.toContain(KEY);
         expect(envResult?.content).not.toContain('_API_KEY');
       },

@@ -15,8 +15,11 @@ export interface ServedRequest {
 /** How the fake server answers one request. */
 export type Reply =
   | { status: number; headers?: Record<string, string>; body: string }
-  /** A 200 `text/event-stream` answer made of these raw SSE frames; `destroy` cuts the connection after them. */
-  | { frames: string[]; destroy?: boolean };
+  /**
+   * A 200 `text/event-stream` answer made of these raw SSE frames; `destroy` cuts the connection
+   * after them, `hold` keeps it open without ending the answer (until the client gives up).
+   */
+  | { frames: string[]; destroy?: boolean; hold?: boolean };
 
 /** A canned answer of the model: text and tool calls. */
 export interface Answer {
@@ -74,6 +77,10 @@ export async function startModelServer(replies: (Reply | ((request: ServedReques
           return;
         }
         for (const frame of reply.frames) res.write(frame);
+        if (reply.hold === true) {
+          done();
+          return;
+        }
         res.end(done);
         return;
       }
