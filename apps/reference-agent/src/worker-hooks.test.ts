@@ -154,8 +154,10 @@ describe('soong-agent run with a worker hook', () => {
         ['run', 'go', '--model', `scripted:${script}`, '--yes', '--json', '--home', workspace.home],
         { env: workspace.env, cwd: workspace.project },
       );
-      expect(await eventually(() => fs.existsSync(pidFile))).toBe(true);
-      const workerPid = Number(fs.readFileSync(pidFile, 'utf8'));
+      // The worker creates the file, then writes its pid: wait for the pid, not the file.
+      const readPid = () => (fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) : 0);
+      expect(await eventually(() => readPid() > 0)).toBe(true);
+      const workerPid = readPid();
       const stat = fs.readFileSync(`/proc/${workerPid}/stat`, 'utf8');
       const pgid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
       expect(liveGroupMembers(pgid).length).toBeGreaterThan(1);
