@@ -12,8 +12,7 @@ beforeEach(() => {
 });
 afterEach(() => layout.cleanup());
 
-const load = () =>
-  loadConfig({ home: layout.home, projectDir: layout.projectDir, homeDir: layout.homeDir });
+const load = () => layout.load();
 
 describe('checkToolNames', () => {
   it('warns UNKNOWN_TOOL with a did-you-mean and the position of each unknown tool', () => {

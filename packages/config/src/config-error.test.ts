@@ -74,7 +74,7 @@ describe('ConfigError', () => {
       );
       let caught: unknown;
       try {
-        loadConfig({ home: layout.home, projectDir: layout.projectDir, homeDir: layout.homeDir });
+        layout.load();
       } catch (error) {
         caught = error;
       }
@@ -96,7 +96,7 @@ describe('ConfigError', () => {
       layout.write('config.toml', '[hooks]\ndefault_timeout = "30"\n');
       let caught: unknown;
       try {
-        loadConfig({ home: layout.home, projectDir: layout.projectDir, homeDir: layout.homeDir });
+        layout.load();
       } catch (error) {
         caught = error;
       }

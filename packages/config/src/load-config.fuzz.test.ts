@@ -18,7 +18,7 @@ function loadsOrConfigError(files: { 'hooks.json'?: string; 'config.toml'?: stri
     else layout.write(name, content);
   }
   try {
-    loadConfig({ home: layout.home, projectDir: layout.projectDir, homeDir: layout.homeDir });
+    layout.load();
     return true;
   } catch (error) {
     if (ConfigError.isInstance(error)) {

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { ConfigError } from './config-error.js';
 import { DEFAULT_ENV_ALLOWLIST } from './env-allowlist.js';
 import { loadConfig } from './load-config.js';
+import { catchConfigError } from './test-helpers/catch-config-error.js';
 import { createTempLayout, isRoot, type TempLayout } from './test-helpers/temp-dirs.js';
 
 let layout: TempLayout;
@@ -23,16 +24,6 @@ const load = (extra: { noHooks?: boolean; home?: string; projectDir?: string } =
     homeDir: layout.homeDir,
     ...(extra.noHooks === undefined ? {} : { noHooks: extra.noHooks }),
   });
-
-const catchError = (run: () => unknown): ConfigError => {
-  try {
-    run();
-  } catch (error) {
-    if (ConfigError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
-};
 
 const hooksJson = (hooks: unknown) => JSON.stringify({ version: 1, hooks }, null, 2);
 const guardRule = (command = 'true') => ({
@@ -200,14 +191,14 @@ describe('loadConfig', () => {
 
   it('throws CONFIG_INVALID at model.base_url when it is not an http(s) URL', () => {
     layout.write('config.toml', ['[model]', 'base_url = "file:///etc/passwd"'].join('\n'));
-    const error = catchError(() => load());
+    const error = catchConfigError(() => load());
     expect(error.code).toBe('CONFIG_INVALID');
     expect([error.path, error.line]).toEqual(['model.base_url', 2]);
   });
 
   it('throws CONFIG_INVALID at model.api_key_env when it is not an env name', () => {
     layout.write('config.toml', ['[model]', 'api_key_env = "sk-abc 123"'].join('\n'));
-    const error = catchError(() => load());
+    const error = catchConfigError(() => load());
     expect(error.code).toBe('CONFIG_INVALID');
     expect(error.path).toBe('model.api_key_env');
   });
@@ -407,25 +398,25 @@ describe('loadConfig', () => {
 
   it('throws CONFIG_READ_FAILED when hooks.json is a directory', () => {
     fs.mkdirSync(path.join(layout.home, 'hooks.json'));
-    const error = catchError(() => load());
+    const error = catchConfigError(() => load());
     expect(error.code).toBe('CONFIG_READ_FAILED');
     expect(error.file).toBe(path.join(layout.home, 'hooks.json'));
   });
 
   it('throws CONFIG_READ_FAILED when config.toml is a directory', () => {
     fs.mkdirSync(path.join(layout.home, 'config.toml'));
-    expect(catchError(() => load()).code).toBe('CONFIG_READ_FAILED');
+    expect(catchConfigError(() => load()).code).toBe('CONFIG_READ_FAILED');
   });
 
   it('throws CONFIG_READ_FAILED when the home is a file', () => {
     const home = path.join(layout.root, 'home-file');
     fs.writeFileSync(home, '');
-    expect(catchError(() => load({ home })).code).toBe('CONFIG_READ_FAILED');
+    expect(catchConfigError(() => load({ home })).code).toBe('CONFIG_READ_FAILED');
   });
 
   it('throws CONFIG_READ_FAILED without blocking when hooks.json is a FIFO', () => {
     execFileSync('mkfifo', [path.join(layout.home, 'hooks.json')]);
-    expect(catchError(() => load()).code).toBe('CONFIG_READ_FAILED');
+    expect(catchConfigError(() => load()).code).toBe('CONFIG_READ_FAILED');
   });
 
   it('throws CONFIG_READ_FAILED when hooks.json is not readable (root may read it)', () => {
@@ -435,12 +426,12 @@ describe('loadConfig', () => {
       0o000,
     );
     if (isRoot) expect(load().hooks.ruleCount).toBe(1);
-    else expect(catchError(() => load()).code).toBe('CONFIG_READ_FAILED');
+    else expect(catchConfigError(() => load()).code).toBe('CONFIG_READ_FAILED');
   });
 
   it('throws CONFIG_PARSE_FAILED when a file is not valid UTF-8', () => {
     layout.write('config.toml', Buffer.from([0x5b, 0xff, 0xfe, 0x5d]));
-    expect(catchError(() => load()).code).toBe('CONFIG_PARSE_FAILED');
+    expect(catchConfigError(() => load()).code).toBe('CONFIG_PARSE_FAILED');
   });
 
   it.each([
@@ -453,7 +444,7 @@ describe('loadConfig', () => {
     'reports the line and column of the first invalid byte when a file has %s',
     (_what, bytes, line, column) => {
       layout.write('hooks.json', Buffer.from(bytes));
-      const error = catchError(() => load());
+      const error = catchConfigError(() => load());
       expect(error.code).toBe('CONFIG_PARSE_FAILED');
       expect(error.issues).toMatchObject([{ line, column }]);
     },
@@ -476,7 +467,7 @@ describe('loadConfig', () => {
         '}',
       ].join('\n'),
     );
-    const error = catchError(() => load());
+    const error = catchConfigError(() => load());
     expect(error.code).toBe('CONFIG_INVALID');
     expect(error.issues.map((issue) => [issue.path, issue.line, issue.column])).toEqual([
       ['hooks.PreToolUse[0].matcher.tool', 5, 30],
@@ -547,7 +538,7 @@ describe('loadConfig', () => {
         '}',
       ].join('\n'),
     );
-    const error = catchError(() => load());
+    const error = catchConfigError(() => load());
     expect(error.code).toBe('CONFIG_INVALID');
     expect([error.path, error.line, error.column]).toEqual(['hooks.Stop[0].hooks[0].mode', 4, 73]);
     expect(error.message).toContain('"worker"');
@@ -562,7 +553,7 @@ describe('loadConfig', () => {
         ],
       }),
     );
-    const error = catchError(() => load());
+    const error = catchConfigError(() => load());
     expect(error.code).toBe('CONFIG_INVALID');
     expect(error.path).toBe('hooks.Stop[0].hooks[0].mode');
     expect(error.line).toBeGreaterThan(1);
@@ -580,7 +571,7 @@ describe('loadConfig', () => {
         '}',
       ].join('\n'),
     );
-    const error = catchError(() => load());
+    const error = catchConfigError(() => load());
     expect(error.code).toBe('CONFIG_INVALID');
     expect([error.path, error.line, error.column]).toEqual([
       'hooks.Stop[0].hooks[0].protocol',
@@ -608,7 +599,7 @@ describe('loadConfig', () => {
         '}',
       ].join('\n'),
     );
-    const error = catchError(() => load());
+    const error = catchConfigError(() => load());
     expect(error.code).toBe('CONFIG_INVALID');
     expect(error.issues.map((issue) => [issue.path, issue.line, issue.column])).toEqual([
       ['hooks.PreToolUse[0].hooks[0].timeout', 5, 85],
@@ -635,7 +626,7 @@ describe('loadConfig', () => {
         '}',
       ].join('\n'),
     );
-    const error = catchError(() => load());
+    const error = catchConfigError(() => load());
     expect(error.issues.map((issue) => [issue.path, issue.line, issue.column])).toEqual([
       ['hooks.PreTooluse', 4, 5],
       ['hooks.PreTooluse[0].matcher.tol', 5, 22],
@@ -666,7 +657,7 @@ describe('loadConfig', () => {
         '}',
       ].join('\n'),
     );
-    const error = catchError(() => load());
+    const error = catchConfigError(() => load());
     expect(error.issues.map((issue) => [issue.path, issue.line, issue.column])).toEqual([
       ['hook', 3, 3],
       ['hook.PreToolUse[0].hooks[0].timeout', 4, 82],
@@ -702,7 +693,7 @@ describe('loadConfig', () => {
     expect(
       config.hooks.match({ event: 'PreToolUse', tool: 'bash', input: { command: 'rm -rf /' } }),
     ).toHaveLength(1);
-    expect(catchError(() => load()).issues[0]?.path).toBe(
+    expect(catchConfigError(() => load()).issues[0]?.path).toBe(
       'hooks.PreToolUse[0].matcher.command_prefix',
     );
   });

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, resolveAgentHome } from './index.js';
+import { catchConfigError } from './test-helpers/catch-config-error.js';
 import { createTempLayout, type TempLayout } from './test-helpers/temp-dirs.js';
 
 // The attacker's side: a hostile project, a hostile environment, hostile bytes in the home.
@@ -13,18 +14,7 @@ beforeEach(() => {
 });
 afterEach(() => layout.cleanup());
 
-const load = () =>
-  loadConfig({ home: layout.home, projectDir: layout.projectDir, homeDir: layout.homeDir });
-
-function configError(run: () => unknown): ConfigError {
-  try {
-    run();
-  } catch (error) {
-    if (ConfigError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
-}
+const load = () => layout.load();
 
 const PLANTED_HOOKS = JSON.stringify({
   version: 1,
@@ -125,7 +115,7 @@ describe('loadConfig', () => {
 
   it('throws CONFIG_READ_FAILED at once when hooks.json is a symlink to /dev/zero', () => {
     fs.symlinkSync('/dev/zero', path.join(layout.home, 'hooks.json'));
-    expect(configError(load).code).toBe('CONFIG_READ_FAILED');
+    expect(catchConfigError(load).code).toBe('CONFIG_READ_FAILED');
   });
 
   it.each(['config.toml', 'hooks.json'])(
@@ -134,7 +124,7 @@ describe('loadConfig', () => {
       // stat reports 0 bytes; the file is 8 bytes per page of the address space (terabytes).
       expect(fs.statSync('/proc/self/pagemap').size).toBe(0);
       fs.symlinkSync('/proc/self/pagemap', path.join(layout.home, name));
-      expect(configError(load).code).toBe('CONFIG_READ_FAILED');
+      expect(catchConfigError(load).code).toBe('CONFIG_READ_FAILED');
     },
   );
 
@@ -142,13 +132,13 @@ describe('loadConfig', () => {
     // /proc/kallsyms: megabytes of text behind a stat size of 0; read whole, then not JSON.
     expect(fs.statSync('/proc/kallsyms').size).toBe(0);
     fs.symlinkSync('/proc/kallsyms', path.join(layout.home, 'hooks.json'));
-    expect(configError(load).code).toBe('CONFIG_PARSE_FAILED');
+    expect(catchConfigError(load).code).toBe('CONFIG_PARSE_FAILED');
   });
 
   it('throws CONFIG_READ_FAILED without reading when hooks.json is larger than the limit', () => {
     const file = layout.write('hooks.json', '');
     fs.truncateSync(file, 17 * 1024 * 1024);
-    expect(configError(load).code).toBe('CONFIG_READ_FAILED');
+    expect(catchConfigError(load).code).toBe('CONFIG_READ_FAILED');
   });
 
   it.each([
@@ -158,7 +148,7 @@ describe('loadConfig', () => {
     ['config.toml tables', 'config.toml', `a = ${'{b='.repeat(50_000)}1${'}'.repeat(50_000)}\n`],
   ])('throws CONFIG_PARSE_FAILED, not a stack overflow, when %s nest deeply', (_, file, text) => {
     layout.write(file, text);
-    expect(configError(load).code).toBe('CONFIG_PARSE_FAILED');
+    expect(catchConfigError(load).code).toBe('CONFIG_PARSE_FAILED');
   });
 
   it.each([
@@ -174,7 +164,7 @@ describe('loadConfig', () => {
     ],
   ])('rejects a __proto__-style key in hooks.json (%s) and pollutes nothing', (_, text) => {
     layout.write('hooks.json', text);
-    expect(configError(load).code).toBe('CONFIG_INVALID');
+    expect(catchConfigError(load).code).toBe('CONFIG_INVALID');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
@@ -182,7 +172,7 @@ describe('loadConfig', () => {
     'rejects a __proto__ key in config.toml and pollutes nothing: %j',
     (text) => {
       layout.write('config.toml', text);
-      expect(configError(load).code).toBe('CONFIG_INVALID');
+      expect(catchConfigError(load).code).toBe('CONFIG_INVALID');
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     },
   );
@@ -191,7 +181,7 @@ describe('loadConfig', () => {
     'rejects the env_allowlist entry %j: entries are exact names, never patterns',
     (entry) => {
       layout.write('config.toml', `[runner]\nenv_allowlist = [${JSON.stringify(entry)}]\n`);
-      const error = configError(load);
+      const error = catchConfigError(load);
       expect(error.code).toBe('CONFIG_INVALID');
       expect(error.path).toBe('runner.env_allowlist[0]');
     },
@@ -269,7 +259,7 @@ describe('loadConfig run bounds', () => {
     ],
   ])('reports %s in config.toml with its line', (_what, toml, jsonPath, line) => {
     layout.write('config.toml', toml);
-    const error = configError(load);
+    const error = catchConfigError(load);
     expect(error.code).toBe('CONFIG_INVALID');
     expect(error.issues).toMatchObject([{ path: jsonPath, line }]);
     expect(error.issues[0]?.column).toBeGreaterThan(0);
@@ -284,7 +274,7 @@ describe('loadConfig run bounds', () => {
     ['a ~ working_dir outside the agent home', { working_dir: '~/other' }, 'working_dir'],
   ])('reports %s in hooks.json at its line and column', (_what, hook, key) => {
     layout.write('hooks.json', hooksWith(hook));
-    const error = configError(load);
+    const error = catchConfigError(load);
     expect(error.code).toBe('CONFIG_INVALID');
     expect(error.issues).toMatchObject([{ path: `hooks.PreToolUse[0].hooks[0].${key}`, line: 5 }]);
     expect(error.issues[0]?.column).toBeGreaterThan(10);

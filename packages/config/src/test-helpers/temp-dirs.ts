@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { type LoadConfigOptions, type LoadedConfig, loadConfig } from '../load-config.js';
 
 /** A throwaway OS home with an agent home and a project dir in it. */
 export interface TempLayout {
@@ -14,6 +15,8 @@ export interface TempLayout {
   projectDir: string;
   /** Writes `relative` (under `home` unless absolute) and returns its absolute path. */
   write(relative: string, content: string | Uint8Array, mode?: number): string;
+  /** `loadConfig` of this home, project and OS home; `options` override any of them. */
+  load(options?: Partial<LoadConfigOptions>): LoadedConfig;
   cleanup(): void;
 }
 
@@ -36,6 +39,9 @@ export function createTempLayout(): TempLayout {
       fs.writeFileSync(file, content);
       fs.chmodSync(file, mode);
       return file;
+    },
+    load(options = {}) {
+      return loadConfig({ home, projectDir, homeDir, ...options });
     },
     cleanup() {
       fs.rmSync(root, { recursive: true, force: true });
