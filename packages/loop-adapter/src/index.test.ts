@@ -27,6 +27,7 @@ describe('index', () => {
       'createMemoryEventSink',
       'createSessionId',
       'createStopController',
+      'createToolBatch',
       'executeToolBatch',
       'hookContextToMessage',
       'isSessionId',

@@ -75,11 +75,13 @@ export {
 } from './summarize-text.js';
 export {
   ABORTED_TOOL_TEXT,
+  createToolBatch,
   type ExecuteToolBatchOptions,
   executeToolBatch,
   type PermissionCallback,
   SKIPPED_TOOL_TEXT,
   TOO_DEEP_INPUT_TEXT,
+  type ToolBatch,
   type ToolCall,
   type ToolDefinition,
   type ToolExecutionResult,

@@ -13,6 +13,7 @@ import {
 import { tempDirFor, useTempDirs } from './test-helpers/temp-dir.js';
 import {
   ABORTED_TOOL_TEXT,
+  createToolBatch,
   executeToolBatch,
   type PermissionCallback,
   SKIPPED_TOOL_TEXT,
@@ -193,6 +194,48 @@ describe.concurrent('executeToolBatch deny semantics', () => {
       );
     }
   }
+});
+
+describe('createToolBatch', () => {
+  it(
+    'carries the deny semantics from one call to the next when calls are fed one at a time',
+    async () => {
+      const root = tempDir();
+      const { engine, sink } = setup(root, { PreToolUse: GUARDS.hook });
+      const options = {
+        tools: TOOLS,
+        engine,
+        permission: (async () => ({ allow: true })) as PermissionCallback,
+        artifacts: createFileArtifactStore(path.join(root, 'artifacts')),
+        sink,
+      };
+      const batch = createToolBatch(options);
+      const statuses: string[] = [];
+      const inputs = [
+        ['read_file', 'secret/1.txt'],
+        ['read_file', 'src/2.txt'],
+        ['write_file', 'src/3.txt'],
+        ['read_file', 'src/4.txt'],
+      ] as const;
+      for (const [index, [name, file]] of inputs.entries())
+        statuses.push(
+          (await batch.run({ id: `c${index + 1}`, name, input: { path: file } })).status,
+        );
+      expect(statuses).toEqual(['denied', 'ok', 'skipped', 'skipped']);
+      expect(recordsOf(sink.records, 'tool_skipped').map((r) => r.denied_call_id)).toEqual([
+        'c1',
+        'c1',
+      ]);
+      // A new batch (the next model turn) starts without the denial.
+      const next = await createToolBatch(options).run({
+        id: 'c5',
+        name: 'write_file',
+        input: { path: 'src/5.txt' },
+      });
+      expect(next.status).toBe('ok');
+    },
+    PROCESS_TIMEOUT,
+  );
 });
 
 describe('executeToolBatch', () => {

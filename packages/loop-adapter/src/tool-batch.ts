@@ -125,9 +125,29 @@ export async function executeToolBatch(
   calls: readonly ToolCall[],
   options: ExecuteToolBatchOptions,
 ): Promise<ToolResult[]> {
+  const batch = createToolBatch(options);
+  const results: ToolResult[] = [];
+  for (const call of calls) results.push(await batch.run(call));
+  return results;
+}
+
+/** A tool batch fed one call at a time (see {@link createToolBatch}). */
+export interface ToolBatch {
+  /**
+   * Runs the next call of the batch with the deny semantics of the calls before it and resolves its
+   * one result. Calls must be given in the model's order, each after the previous one resolved.
+   */
+  run(call: ToolCall): Promise<ToolResult>;
+}
+
+/**
+ * {@link executeToolBatch} for a loop that learns the calls of a turn one by one (e.g. an SDK that
+ * starts each call's `execute` itself): the same records, results, spans and SPEC §4 halting,
+ * carried from one `run` to the next. One batch per model turn.
+ */
+export function createToolBatch(options: ExecuteToolBatchOptions): ToolBatch {
   const { tools, engine, permission, artifacts, sink, signal } = options;
   const limitBytes = engine.config.settings.hooks.inline_result_bytes;
-  const results: ToolResult[] = [];
   // The denial that halts (or, after a readonly denial, may halt) the batch.
   let denial: { callId: string; risk: RiskClass } | undefined;
   let halted = false;
@@ -270,29 +290,27 @@ export async function executeToolBatch(
     return result;
   };
 
-  for (const call of calls) {
-    // One span per tool call when OpenTelemetry is present, parent of its hooks' spans.
-    const span = startSpan('soong_agent.tool', {
-      'soong_agent.tool.name': call.name,
-      'soong_agent.tool.call_id': call.id,
-      'soong_agent.tool.risk': tools.get(call.name)?.risk,
-    });
-    if (span === undefined) {
-      results.push(await processCall(call));
-      continue;
-    }
-    const result = await span.run(() => processCall(call));
-    span.end(
-      {
-        'soong_agent.tool.status': result.status,
-        'soong_agent.tool.is_error': result.isError,
-        'soong_agent.tool.bytes': result.bytes,
-      },
-      result.status === 'error',
-    );
-    results.push(result);
-  }
-  return results;
+  return {
+    async run(call) {
+      // One span per tool call when OpenTelemetry is present, parent of its hooks' spans.
+      const span = startSpan('soong_agent.tool', {
+        'soong_agent.tool.name': call.name,
+        'soong_agent.tool.call_id': call.id,
+        'soong_agent.tool.risk': tools.get(call.name)?.risk,
+      });
+      if (span === undefined) return processCall(call);
+      const result = await span.run(() => processCall(call));
+      span.end(
+        {
+          'soong_agent.tool.status': result.status,
+          'soong_agent.tool.is_error': result.isError,
+          'soong_agent.tool.bytes': result.bytes,
+        },
+        result.status === 'error',
+      );
+      return result;
+    },
+  };
 }
 
 async function execute(
