@@ -99,8 +99,15 @@ function workspaceClosure(packageName, seen = new Set()) {
   return seen;
 }
 
-for (const [packageName, { name }] of packages) {
+for (const [packageName, { name, manifest }] of packages) {
   const consumer = join(consumers, `${name}.ts`);
+  // Peer dependencies are the consumer's to install: at the version the package is tested with.
+  const peers = Object.entries(manifest.peerDependencies ?? {}).map(
+    ([peer, range]) => `${peer}@${manifest.devDependencies?.[peer] ?? range}`,
+  );
+  // `ai`'s own declarations import 'json-schema' without depending on its types; a consumer that
+  // checks library types (skipLibCheck false, as here) needs them.
+  if (manifest.peerDependencies?.ai !== undefined) peers.push('@types/json-schema@7.0.15');
   check(`consumer ${packageName}`, () => {
     if (!existsSync(consumer))
       throw new Error(`no consumer check at scripts/pack-check/${name}.ts`);
@@ -137,6 +144,7 @@ for (const [packageName, { name }] of packages) {
         '--no-fund',
         '--loglevel=error',
         ...local,
+        ...peers,
         `typescript@${rootManifest.devDependencies.typescript}`,
         `@types/node@${rootManifest.devDependencies['@types/node']}`,
       ],

@@ -1,0 +1,6 @@
+export {
+  createHookSession,
+  type HookSession,
+  type HookSessionOptions,
+  type StopResult,
+} from './hook-session.js';
