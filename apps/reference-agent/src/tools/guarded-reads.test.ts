@@ -5,8 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '@soong-agent/config';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir, writeTree } from '../test-helpers/temp.js';
-import { createToolRegistry } from './registry.js';
-import type { AgentTool, ToolContext } from './types.js';
+import { createTestTools } from '../test-helpers/tools.js';
 
 // The read tools against PreToolUse path rules, from the attacker's side: a walk over a parent
 // folder, symlinks into the guarded tree, `..`, absolute and ~/ prefixes, and symlinks swapped
@@ -50,20 +49,7 @@ function setUp(
     }),
   });
   const config = loadConfig({ home: agentHome, projectDir, homeDir: osHome });
-  const context: ToolContext = {
-    projectDir,
-    agentHome,
-    sessionId: '20261202T000000Z-abcdef',
-    envAllowlist: ['PATH', 'HOME'],
-    maxOutputBytes: 1024 * 1024,
-    killGraceMs: 200,
-    hooks: config.hooks,
-  };
-  const tools = createToolRegistry(context, { tools: [] });
-  const call = async (name: string, input: unknown) => {
-    const tool = tools.get(name) as AgentTool;
-    return tool.execute(input, { callId: 'call_1' });
-  };
+  const { call } = createTestTools({ projectDir, agentHome, hooks: config.hooks });
   return { root, projectDir, osHome, call };
 }
 

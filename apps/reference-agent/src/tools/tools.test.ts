@@ -2,10 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeTempDir, writeTree } from '../test-helpers/temp.js';
+import { createTestTools } from '../test-helpers/tools.js';
 import { argumentEnvName, createDeclarativeTool } from './declarative.js';
 import { compileGrepPattern } from './grep.js';
 import { BUILT_IN_TOOL_NAMES, createToolRegistry } from './registry.js';
-import type { AgentTool, ToolContext } from './types.js';
+import type { AgentTool } from './types.js';
 
 function setUp(settings: Parameters<typeof createToolRegistry>[1] = { tools: [] }) {
   const root = makeTempDir();
@@ -13,20 +14,7 @@ function setUp(settings: Parameters<typeof createToolRegistry>[1] = { tools: [] 
   const agentHome = path.join(root, 'home');
   fs.mkdirSync(projectDir);
   fs.mkdirSync(agentHome);
-  const context: ToolContext = {
-    projectDir,
-    agentHome,
-    sessionId: '20261202T000000Z-abcdef',
-    envAllowlist: ['PATH', 'HOME'],
-    maxOutputBytes: 1024 * 1024,
-    killGraceMs: 200,
-    hooks: { guardedPrefixes: () => [] },
-  };
-  const tools = createToolRegistry(context, settings);
-  const call = async (name: string, input: unknown) => {
-    const tool = tools.get(name) as AgentTool;
-    return tool.execute(input, { callId: 'call_1' });
-  };
+  const { context, tools, call } = createTestTools({ projectDir, agentHome, settings });
   return { root, projectDir, agentHome, context, tools, call };
 }
 
