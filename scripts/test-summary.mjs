@@ -30,7 +30,9 @@ const label = process.argv[2] === undefined ? '' : `${process.argv[2]}: `;
 console.log(
   `${label}${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`,
 );
-if (process.env.SOONG_TEST_TALLY) {
-  appendFileSync(process.env.SOONG_TEST_TALLY, `${passed} ${failed} ${skipped}\n`);
+// biome-ignore lint/suspicious/noUndeclaredEnvVars: read by this script after turbo, not by a task
+const tally = process.env.SOONG_TEST_TALLY;
+if (tally) {
+  appendFileSync(tally, `${passed} ${failed} ${skipped}\n`);
 }
 process.exitCode = failed > 0 || passed === 0 || missing.length > 0 ? 1 : 0;

@@ -2,7 +2,6 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkToolNames } from './check-tool-names.js';
 import { emptyCompiledHooks } from './compiled-hooks.js';
-import { loadConfig } from './load-config.js';
 import { createTempLayout, type TempLayout } from './test-helpers/temp-dirs.js';
 
 const KNOWN = ['read_file', 'list_dir', 'grep', 'write_file', 'edit_file', 'bash'];

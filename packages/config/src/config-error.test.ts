@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { CONFIG_ERROR_CODES, ConfigError } from './config-error.js';
-import { loadConfig } from './load-config.js';
 import { createTempLayout } from './test-helpers/temp-dirs.js';
 
 const issue = (message: string) => ({ file: '/x/hooks.json', problem: message, message });

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from './config-error.js';
-import { loadConfig } from './load-config.js';
 import { createTempLayout, type TempLayout } from './test-helpers/temp-dirs.js';
 
 let layout: TempLayout;

@@ -5,7 +5,6 @@ import path from 'node:path';
 import { builtInMatchers, createMatcherRegistry, defineMatcher } from '@soong-agent/matcher';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ConfigError } from './config-error.js';
 import { DEFAULT_ENV_ALLOWLIST } from './env-allowlist.js';
 import { loadConfig } from './load-config.js';
 import { catchConfigError } from './test-helpers/catch-config-error.js';
