@@ -7,6 +7,7 @@ import {
   resolveUserPath,
 } from '@soong-agent/paths';
 import { BLOCKING_EVENTS } from '@soong-agent/protocol';
+import { commandWords } from './command-words.js';
 import type { HookRuleConfig } from './compiled-hooks.js';
 import type { HooksFileInput } from './hooks-file-schema.js';
 import { createIssue, type IssueText, type JsonPath, type Position } from './issues.js';
@@ -149,12 +150,30 @@ export function hookWarnings(options: {
           fix: 'remove it, or move the hook to a blocking event',
         });
       }
-      const written = commandPath(hook.command);
-      if (written === undefined) continue;
       const base =
         hook.workingDir === undefined
           ? options.projectDir
           : path.resolve(options.projectDir, hook.workingDir);
+      // The snapshot covers hooks.json, not the files its commands name: one inside the project
+      // (`python3 hooks/guard.py`, not only `./guard.sh`) can be rewritten by the agent's own
+      // write tools in the middle of the session it guards.
+      for (const word of commandWords(hook.command)) {
+        if (word.program && !word.text.includes('/')) continue;
+        const resolved = resolveUserPath(word.text, base, homeDir);
+        const pathLike = word.text.includes('/') || word.text.startsWith('~');
+        const stat = statOnce(resolved);
+        // A path-like word may name a script not created yet; a bare one counts when it exists.
+        if (!(stat?.isFile() || (pathLike && stat === undefined && !word.program))) continue;
+        const realScript = realPath(resolved, memo);
+        if (!isPathInside(realScript, realProject) || projectScripts.has(realScript)) continue;
+        projectScripts.add(realScript);
+        warn('COMMAND_IN_PROJECT', 'command', {
+          problem: `${word.text} lies inside the project dir (${realScript}): the agent's own write tools can change what this hook runs, mid-session`,
+          fix: 'keep hook scripts in the agent home, e.g. ~/.soong-agent/hooks/',
+        });
+      }
+      const written = commandPath(hook.command);
+      if (written === undefined) continue;
       const resolved = resolveUserPath(written, base, homeDir);
       const stat = statOnce(resolved);
       if (stat === undefined) {
@@ -174,16 +193,6 @@ export function hookWarnings(options: {
       } else if ((stat.mode & 0o022) !== 0 && !writableScripts.has(resolved)) {
         writableScripts.add(resolved);
         warnings.push(...writableWarning(resolved, stat.mode, homeDir, 'the hook script'));
-      }
-      // The snapshot covers hooks.json, not the scripts it names: one inside the project can be
-      // rewritten by the agent's own write tools in the middle of the session it guards.
-      const realScript = realPath(resolved, memo);
-      if (isPathInside(realScript, realProject) && !projectScripts.has(realScript)) {
-        projectScripts.add(realScript);
-        warn('COMMAND_IN_PROJECT', 'command', {
-          problem: `${written} lies inside the project dir (${realScript}): the agent's own write tools can change what this hook runs, mid-session`,
-          fix: 'keep hook scripts in the agent home, e.g. ~/.soong-agent/hooks/',
-        });
       }
     }
   }

@@ -22,6 +22,8 @@ describe('index', () => {
       'MIN_TIMEOUT_SECONDS',
       'argumentEnvName',
       'checkToolNames',
+      'commandFiles',
+      'commandWords',
       'generateConfigJsonSchemas',
       'loadConfig',
       'readRegularFileSync',

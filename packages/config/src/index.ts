@@ -1,4 +1,5 @@
 export { checkToolNames } from './check-tool-names.js';
+export { type CommandWord, commandFiles, commandWords } from './command-words.js';
 export type {
   CompiledHooks,
   HookCommandConfig,

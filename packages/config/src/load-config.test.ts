@@ -835,6 +835,35 @@ describe('loadConfig warnings', () => {
     ]);
   });
 
+  it('warns COMMAND_IN_PROJECT when any command word names a project file, not only the first', () => {
+    fs.mkdirSync(path.join(layout.projectDir, 'hooks'));
+    fs.writeFileSync(path.join(layout.projectDir, 'hooks', 'guard.py'), 'print()\n');
+    fs.writeFileSync(path.join(layout.projectDir, 'rules.json'), '{}\n');
+    layout.write('hooks/home.py', 'print()\n');
+    layout.write(
+      'hooks.json',
+      hooksJson({
+        PreToolUse: [
+          guardRule('python3 hooks/guard.py'),
+          guardRule('python3 -u "not-created/yet.py"'),
+          guardRule('FOO=1 node ~/.soong-agent/hooks/home.py --rules rules.json'),
+          guardRule('echo hi > hooks/out.log; cat < hooks/in.txt; python3'),
+        ],
+      }),
+    );
+    const warnings = load().warnings.filter((warning) => warning.code === 'COMMAND_IN_PROJECT');
+    expect(
+      warnings.map((warning) => [
+        warning.path,
+        warning.message.split(' lies')[0]?.split(' ').at(-1),
+      ]),
+    ).toEqual([
+      ['hooks.PreToolUse[0].hooks[0].command', 'hooks/guard.py'],
+      ['hooks.PreToolUse[1].hooks[0].command', 'not-created/yet.py'],
+      ['hooks.PreToolUse[2].hooks[0].command', 'rules.json'],
+    ]);
+  });
+
   it('warns once about a hook script writable by others when several hooks run it, and per hook when it is missing', () => {
     layout.write('hooks/guard.sh', '#!/bin/sh\n', 0o775);
     fs.chmodSync(path.join(layout.home, 'hooks/guard.sh'), 0o775);
