@@ -24,6 +24,7 @@ import {
 import type { EventSink } from './event-sink.js';
 import { checkOption, LoopAdapterError } from './loop-adapter-error.js';
 import { checkHookEvent, checkHookInput, normalizeToolCall } from './normalize-payload.js';
+import { createScriptFingerprints } from './script-fingerprints.js';
 import { sessionPaths } from './session.js';
 import { startSpan } from './telemetry.js';
 import { createWorkerPool, type WorkerRecord } from './worker-pool.js';
@@ -168,6 +169,13 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
     stderrTailBytes: HOOK_STDERR_LOG_BYTES,
     emit: (hookId, event, record) => emitWorkerRecord({ hook_id: hookId, event }, record),
   });
+  // SPEC §2.2 extended (issue 11): a hook whose script changed since the session started is not
+  // run and fails closed.
+  const scripts = createScriptFingerprints(
+    config.hooksEnabled ? config.hooks.rules.flatMap((rule) => rule.hooks) : [],
+    (hook) => resolveWorkingDir(hook.workingDir, projectDir),
+    os.homedir(),
+  );
   let closed = false;
 
   async function callWorker(
@@ -237,6 +245,15 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
     stdin: string,
     signal: AbortSignal | undefined,
   ): Promise<HookRunResult> {
+    const changed = scripts.changedFile(hook);
+    if (changed !== undefined) {
+      // Failed closed whatever its on_failure: hook_failed (spawn_error, nothing ran), then a deny.
+      sink.emit({ type: 'hook_started', ...ids, command: hook.command });
+      const error = new Error(
+        `script ${changed} changed since the session started: not run (a hook's files are fingerprinted when the session starts; start a new session to use the new version)`,
+      );
+      return decideAndRecord({ ...hook, onFailure: 'deny' }, ids, { error, durationMs: 0 });
+    }
     if (hook.mode === 'worker') {
       const { ran, after } = await callWorker(hook, ids, stdin, signal);
       const result = decideAndRecord(hook, ids, ran);

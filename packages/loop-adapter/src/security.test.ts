@@ -238,4 +238,71 @@ describe('createHookEngine', () => {
     },
     TIMEOUT,
   );
+
+  it(
+    'fails the hook closed, running nothing, when the agent rewrites a guard script run as "sh hooks/guard.sh" mid-session',
+    async () => {
+      const root = tempDir();
+      const projectDir = path.join(root, 'project');
+      const marker = path.join(root, 'rewritten-ran');
+      fs.mkdirSync(path.join(projectDir, 'hooks'), { recursive: true });
+      const guard = path.join(projectDir, 'hooks', 'guard.sh');
+      fs.writeFileSync(guard, `cat >/dev/null; echo '{"decision":"deny","reason":"guarded"}'\n`);
+      const { engine, sink } = setup(root, {
+        PreToolUse: [{ hooks: [{ command: 'sh hooks/guard.sh', on_failure: 'ignore' }] }],
+        PostToolUse: [{ hooks: [{ command: 'sh hooks/guard.sh', name: 'observer' }] }],
+      });
+      expect(await engine.run('PreToolUse', { tool })).toMatchObject({
+        decision: 'deny',
+        reason: 'guarded',
+      });
+      // What write_file would do: same size or not, the content changes.
+      fs.writeFileSync(guard, `touch '${marker}'; echo '{"decision":"allow"}'\n`);
+      sink.records.length = 0;
+      const outcome = await engine.run('PreToolUse', { tool });
+      expect(outcome.decision).toBe('deny');
+      expect(recordTypes(sink.records)).toEqual(['hook_started', 'hook_failed', 'hook_denied']);
+      expect(recordsOf(sink.records, 'hook_failed')[0]).toMatchObject({
+        failure: 'spawn_error',
+        on_failure: 'deny',
+      });
+      expect(recordsOf(sink.records, 'hook_failed')[0]?.message).toContain(guard);
+      // On an observe-only event the fail-closed deny is recorded as ignored.
+      sink.records.length = 0;
+      await engine.run('PostToolUse', {
+        tool,
+        result: { is_error: false, bytes: 2, content: 'ok' },
+        duration_ms: 1,
+      });
+      expect(recordTypes(sink.records)).toEqual([
+        'hook_started',
+        'hook_failed',
+        'hook_decision_ignored',
+      ]);
+      expect(fs.existsSync(marker)).toBe(false);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'keeps running a hook whose named files are unchanged, and fails it closed when one is deleted',
+    async () => {
+      const root = tempDir();
+      const projectDir = path.join(root, 'project');
+      fs.mkdirSync(projectDir, { recursive: true });
+      const rules = path.join(projectDir, 'rules.txt');
+      fs.writeFileSync(rules, 'allow\n');
+      const { engine, sink } = setup(root, {
+        PreToolUse: [{ hooks: [{ command: 'cat >/dev/null; grep -q allow rules.txt' }] }],
+      });
+      for (let run = 0; run < 3; run++) {
+        expect((await engine.run('PreToolUse', { tool })).decision).toBe('none');
+      }
+      expect(recordsOf(sink.records, 'hook_failed')).toEqual([]);
+      fs.rmSync(rules);
+      expect((await engine.run('PreToolUse', { tool })).decision).toBe('deny');
+      expect(recordsOf(sink.records, 'hook_failed')).toMatchObject([{ failure: 'spawn_error' }]);
+    },
+    TIMEOUT,
+  );
 });
