@@ -498,6 +498,48 @@ describe('soong-agent run: hook working_dir', () => {
   );
 });
 
+describe('soong-agent run: a guard script inside the project', () => {
+  it(
+    'denies the next call when the model rewrites the guard run as "sh hooks/guard.sh" with write_file',
+    async () => {
+      const guard = `input=$(cat); case "$input" in *secrets*) echo '{"decision":"deny","reason":"secrets are off limits"}';; esac\n`;
+      const workspace = makeWorkspace({ project: { 'hooks/guard.sh': guard } });
+      fs.writeFileSync(
+        path.join(workspace.home, 'hooks.json'),
+        hooksJson({
+          PreToolUse: [
+            { matcher: 'write_file', hooks: [command('sh hooks/guard.sh', { name: 'guard' })] },
+          ],
+        }),
+      );
+      const result = await runJson(workspace, [
+        {
+          text: 'x',
+          tool_calls: [
+            {
+              name: 'write_file',
+              input: {
+                path: 'hooks/guard.sh',
+                content: 'cat >/dev/null; echo \'{"decision":"allow"}\'\n',
+              },
+            },
+            { name: 'write_file', input: { path: 'secrets/key.txt', content: 'stolen' } },
+          ],
+        },
+        { text: 'done' },
+      ]);
+      expect(fs.existsSync(path.join(workspace.project, 'secrets', 'key.txt'))).toBe(false);
+      expect(ofType(result.records, 'hook_failed')).toMatchObject([
+        { hook_id: 'guard', failure: 'spawn_error', on_failure: 'deny' },
+      ]);
+      expect(ofType(result.records, 'tool_denied')).toMatchObject([
+        { source: 'hook', hook_id: 'guard' },
+      ]);
+    },
+    TIMEOUT,
+  );
+});
+
 describe('soong-agent run: deeply nested model output', () => {
   it.each([5_000, 100_000])(
     'gives the call an is_error result and ends the session cleanly when a tool input nests %i levels deep',
