@@ -279,19 +279,31 @@ describe('createHookEngine', () => {
   );
 
   it(
-    "names Claude Code's format and the protocol key in protocol_error when a hook answers with hookSpecificOutput",
+    "keeps a hookSpecificOutput deny and names Claude Code's format and the protocol key when a soong hook answers with it",
     async () => {
       const answer = JSON.stringify({
-        hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny' },
+        hookSpecificOutput: {
+          hookEventName: 'PreToolUse',
+          permissionDecision: 'deny',
+          permissionDecisionReason: 'no rm',
+        },
       });
       const { engine, sink } = setup(tempDir(), {
         PreToolUse: [{ hooks: [{ command: hookCommand('print.sh', answer) }] }],
       });
-      await engine.run('PreToolUse', PAYLOADS.PreToolUse);
-      const failed = recordsOf(sink.records, 'hook_failed')[0];
-      expect(failed?.failure).toBe('protocol_error');
-      expect(failed?.message).toContain("Claude Code's hook output");
-      expect(failed?.message).toContain('"protocol": "claude-code"');
+      const outcome = await engine.run('PreToolUse', PAYLOADS.PreToolUse);
+      // An intended deny is never lost (SPEC §2.2): it stands, with a warning saying how to fix.
+      expect(outcome).toMatchObject({ decision: 'deny', reason: 'no rm' });
+      expect(recordTypes(sink.records)).toEqual([
+        'hook_started',
+        'hook_log',
+        'hook_finished',
+        'hook_denied',
+      ]);
+      const warning = recordsOf(sink.records, 'hook_log')[0];
+      expect(warning?.source).toBe('warning');
+      expect(warning?.message).toContain("Claude Code's hook output");
+      expect(warning?.message).toContain('"protocol": "claude-code"');
     },
     PROCESS_TIMEOUT,
   );

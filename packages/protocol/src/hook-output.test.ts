@@ -189,6 +189,23 @@ describe('safeParseHookOutput', () => {
   });
 });
 
+describe('safeParseHookOutput with Claude Code output from a soong hook', () => {
+  it('keeps a permissionDecision deny as a deny with a note naming the protocol key', () => {
+    const result = expectInvalid(
+      '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no rm"}}',
+    );
+    expect(result.deny).toEqual({ decision: 'deny', reason: 'no rm' });
+    expect(result.denyNote).toContain('"protocol": "claude-code"');
+  });
+
+  it('rescues nothing when the Claude Code answer allows', () => {
+    const result = expectInvalid(
+      '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}',
+    );
+    expect(result.deny).toBeUndefined();
+  });
+});
+
 describe('safeParseHookOutput nesting', () => {
   const nested = (depth: number) =>
     `{"decision":"allow","metadata":{"a":${'['.repeat(depth)}${']'.repeat(depth)}}}`;
@@ -206,9 +223,20 @@ describe('safeParseHookOutput nesting', () => {
     },
   );
 
-  it('rescues no deny from an object nested too deep', () => {
+  it.each([5_000, 100_000])(
+    'keeps the deny and drops the deep values when a deny carries metadata %i levels deep',
+    (depth) => {
+      const result = expectInvalid(
+        `{"decision":"deny","reason":"no","metadata":{"a":${'['.repeat(depth)}${']'.repeat(depth)}},"logs":["x"]}`,
+      );
+      expect(result.deny).toEqual({ decision: 'deny', reason: 'no' });
+      expect(result.denyNote).toContain(`more than ${MAX_JSON_DEPTH} levels deep were dropped`);
+    },
+  );
+
+  it('rescues no allow from an object nested too deep', () => {
     const result = expectInvalid(
-      `{"decision":"deny","metadata":{"a":${'['.repeat(5_000)}${']'.repeat(5_000)}}}`,
+      `{"decision":"allow","metadata":{"a":${'['.repeat(5_000)}${']'.repeat(5_000)}}}`,
     );
     expect(result.deny).toBeUndefined();
   });

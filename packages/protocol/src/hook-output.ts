@@ -129,33 +129,67 @@ function preview(stdout: string): string {
   return `stdout began with ${head}… (${stdout.length} characters in all)`;
 }
 
-/** The top-level `{...}` spans of `text`, each at most MAX_JSON_DEPTH deep; quotes outside them are text. */
-function objectSpans(text: string): string[] {
-  const spans: string[] = [];
+/**
+ * The top-level `{...}` spans of `text`; quotes outside them are text. A span nested more than
+ * MAX_JSON_DEPTH deep comes back shallow, each value of its own that is an object or array replaced
+ * by `null`: its `decision` and `reason` are still read, so over-deep metadata cannot hide a deny.
+ */
+function objectSpans(text: string): { text: string; shallowed: boolean }[] {
+  const spans: { text: string; shallowed: boolean }[] = [];
   let start = -1;
   let tooDeep = false;
+  // The [open, close] index pairs of the values nested directly in the current top-level object.
+  let inner: [number, number][] = [];
+  let innerStart = -1;
   scanBrackets(text, false, (index, opening, depth) => {
     if (opening && depth === 1) {
       start = text.charCodeAt(index) === 0x7b /* { */ ? index : -1; // only objects can decide
       tooDeep = false;
-    } else if (opening && depth > MAX_JSON_DEPTH) {
-      tooDeep = true;
-    } else if (!opening && depth === 0 && start >= 0 && !tooDeep) {
-      spans.push(text.slice(start, index + 1));
+      inner = [];
+    } else if (opening && depth === 2) {
+      innerStart = index;
+    } else if (!opening && depth === 1) {
+      inner.push([innerStart, index]);
+    }
+    if (opening && depth > MAX_JSON_DEPTH) tooDeep = true;
+    if (!opening && depth === 0 && start >= 0) {
+      if (!tooDeep) spans.push({ text: text.slice(start, index + 1), shallowed: false });
+      else spans.push({ text: shallow(text, start, index, inner), shallowed: true });
     }
     return true;
   });
   return spans;
 }
 
+function shallow(text: string, start: number, end: number, inner: [number, number][]): string {
+  let out = '';
+  let from = start;
+  for (const [open, close] of inner) {
+    out += `${text.slice(from, open)}null`;
+    from = close + 1;
+  }
+  return out + text.slice(from, end + 1);
+}
+
 const DENY_WORDS: ReadonlySet<string> = new Set(['deny', 'block']);
 
-/** `object` read as a deny when its `decision` says deny in any spelling; `null` otherwise. */
+/**
+ * `object` read as a deny when its `decision` says deny in any spelling, or when it is Claude Code's
+ * answer `hookSpecificOutput.permissionDecision: "deny"` printed by a hook of ours; `null` otherwise.
+ */
 function readDeny(object: Record<string, unknown>): { output: HookOutput; notes: string[] } | null {
-  const { decision, reason, metadata, logs } = object;
-  if (typeof decision !== 'string' || !DENY_WORDS.has(decision.trim().toLowerCase())) return null;
+  const { decision, metadata, logs } = object;
+  let { reason } = object;
   const notes: string[] = [];
-  if (decision.trim().toLowerCase() === 'block') {
+  const claude = typeof decision === 'string' ? null : claudeCodeDeny(object);
+  if (claude !== null) {
+    notes.push(
+      'hookSpecificOutput.permissionDecision "deny" is Claude Code\'s answer: set "protocol": "claude-code" on this hook, or print {"decision":"deny","reason":"..."}',
+    );
+    reason = claude.reason;
+  } else if (typeof decision !== 'string' || !DENY_WORDS.has(decision.trim().toLowerCase())) {
+    return null;
+  } else if (decision.trim().toLowerCase() === 'block') {
     notes.push(`"decision" is ${JSON.stringify(decision)}, Claude Code's word: write "deny"`);
   } else if (decision !== 'deny') {
     notes.push(`"decision" is ${JSON.stringify(decision)}: write "deny" (lower case)`);
@@ -173,6 +207,15 @@ function readDeny(object: Record<string, unknown>): { output: HookOutput; notes:
   return { output, notes };
 }
 
+function claudeCodeDeny(object: Record<string, unknown>): { reason: unknown } | null {
+  const specific = object.hookSpecificOutput;
+  if (typeof specific !== 'object' || specific === null) return null;
+  const { permissionDecision, permissionDecisionReason } = specific as Record<string, unknown>;
+  if (typeof permissionDecision !== 'string') return null;
+  if (permissionDecision.trim().toLowerCase() !== 'deny') return null;
+  return { reason: permissionDecisionReason };
+}
+
 function kindOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
@@ -180,17 +223,26 @@ function kindOf(value: unknown): string {
 }
 
 /** The first JSON object among `spans` whose decision says deny, read as a deny. */
-function firstDeny(spans: readonly string[]): { output: HookOutput; notes: string[] } | null {
+function firstDeny(
+  spans: readonly { text: string; shallowed: boolean }[],
+): { output: HookOutput; notes: string[] } | null {
   for (const span of spans) {
     let value: unknown;
     try {
-      value = JSON.parse(span);
+      value = JSON.parse(span.text);
     } catch {
       continue;
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) continue;
     const read = readDeny(value as Record<string, unknown>);
-    if (read) return read;
+    if (!read) continue;
+    if (span.shallowed) {
+      delete read.output.metadata;
+      read.notes.push(
+        `values nested more than ${MAX_JSON_DEPTH} levels deep were dropped (metadata and logs included)`,
+      );
+    }
+    return read;
   }
   return null;
 }
@@ -218,7 +270,7 @@ function rescueDeny(stdout: string): { output: HookOutput; note: string } | null
   if (!found) return null;
   const notes = [...found.notes];
   if (spans.length > 1) notes.push(`stdout holds ${spans.length} JSON objects: print exactly one`);
-  else if (spans[0]?.trim() !== trimmed)
+  else if (spans[0]?.text.trim() !== trimmed && spans[0]?.shallowed !== true)
     notes.push('stdout holds other text besides the JSON object');
   const issues = notes.length > 0 ? ` (${notes.join('; ')})` : '';
   return { output: found.output, note: `the deny stands${issues}` };
@@ -231,7 +283,9 @@ function rescueDeny(stdout: string): { output: HookOutput; note: string } | null
 function answeredAmongText(stdout: string): boolean {
   const trimmed = stdout.trim();
   const valid = (text: string) => text.trim() !== trimmed && attempt(text).ok;
-  return objectSpans(stdout).some(valid) || stdout.split(/\r\n|\r|\n/).some(valid);
+  return (
+    objectSpans(stdout).some((span) => valid(span.text)) || stdout.split(/\r\n|\r|\n/).some(valid)
+  );
 }
 
 /**
