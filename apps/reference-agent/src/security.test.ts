@@ -1132,7 +1132,7 @@ describe('soong-agent events: a hostile disk', () => {
   );
 
   it(
-    "does not show a forged far-future session holding another session's records as the latest",
+    "shows the real latest session, not a forged far-future one holding another session's records",
     async () => {
       const { workspace, id, events } = await realSession();
       const forged = path.join(workspace.home, 'sessions', '99991231T235959Z-ffffff');
@@ -1142,12 +1142,36 @@ describe('soong-agent events: a hostile disk', () => {
         path.join(forged, 'events.jsonl'),
       );
       const latest = await events();
-      expect(latest.code).toBe(1);
-      expect(parseRecords(latest.stdout)).toEqual([]);
-      expect(latest.stderr).toContain('another session');
-      const real = await events(id);
-      expect(real.code).toBe(0);
-      expect(ofType(parseRecords(real.stdout), 'loop_ended')).toHaveLength(1);
+      expect(latest.code).toBe(0);
+      expect(latest.stderr).toContain('skipped session 99991231T235959Z-ffffff');
+      expect(new Set(parseRecords(latest.stdout).map((record) => record.session_id))).toEqual(
+        new Set([id]),
+      );
+      const named = await events('99991231T235959Z-ffffff');
+      expect(named.code).toBe(1);
+      expect(named.stderr).toContain('another session');
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'skips a forged far-future session even when its records name its own folder',
+    async () => {
+      const { workspace, id, events } = await realSession();
+      const fakeId = '99991231T235959Z-ffffff';
+      const forged = path.join(workspace.home, 'sessions', fakeId);
+      fs.mkdirSync(forged);
+      const text = fs.readFileSync(
+        path.join(workspace.home, 'sessions', id, 'events.jsonl'),
+        'utf8',
+      );
+      fs.writeFileSync(path.join(forged, 'events.jsonl'), text.replaceAll(id, fakeId));
+      const latest = await events();
+      expect(latest.code).toBe(0);
+      expect(latest.stderr).toContain('dated in the future');
+      expect(new Set(parseRecords(latest.stdout).map((record) => record.session_id))).toEqual(
+        new Set([id]),
+      );
     },
     TIMEOUT,
   );

@@ -51,24 +51,72 @@ export function unfinishedWork(records: readonly EventRecord[]): UnfinishedWork 
   return { tools: [...tools.values()], hooks };
 }
 
-function chooseSession(home: string, sessionId: string | undefined): string {
-  if (sessionId === undefined) {
-    const latest = listSessions(home).at(-1);
-    if (latest === undefined) {
+// A session id starts with its UTC start time; one more than this ahead of the clock was not
+// written by this machine's agent (a planted folder posing as "the latest").
+const FUTURE_SLACK_MS = 60 * 60 * 1000;
+
+function sessionStartMs(id: string): number {
+  const match = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z/.exec(id);
+  if (match === null) return Number.NaN;
+  const [, year, month, day, hours, minutes, seconds] = match.map(Number) as number[];
+  return Date.UTC(year as number, (month as number) - 1, day, hours, minutes, seconds);
+}
+
+/**
+ * The session to show: the one named, or the latest whose log can be trusted. A folder dated in the
+ * future, a log that cannot be read safely, or one holding another session's records is skipped
+ * (named on stderr), and the next latest is shown.
+ */
+function chooseSession(
+  home: string,
+  sessionId: string | undefined,
+  warn: (text: string) => void,
+): { id: string; file: string; log: EventLog } {
+  if (sessionId !== undefined) {
+    if (!isSessionId(sessionId)) {
       throw new CliError({
-        code: 'SESSION_NOT_FOUND',
-        message: `no sessions in ${path.join(home, 'sessions')}; run \`${selfCommand()} run\` or \`${selfCommand()} demo\` first`,
+        code: 'USAGE',
+        message: `"${printable(sessionId)}" is not a session id (e.g. 20261202T135512Z-3f9a1c)`,
       });
     }
-    return latest;
+    return { id: sessionId, ...readSessionLog(home, sessionId) };
   }
-  if (!isSessionId(sessionId)) {
+  const ids = listSessions(home);
+  if (ids.length === 0) {
     throw new CliError({
-      code: 'USAGE',
-      message: `"${printable(sessionId)}" is not a session id (e.g. 20261202T135512Z-3f9a1c)`,
+      code: 'SESSION_NOT_FOUND',
+      message: `no sessions in ${path.join(home, 'sessions')}; run \`${selfCommand()} run\` or \`${selfCommand()} demo\` first`,
     });
   }
-  return sessionId;
+  const now = Date.now();
+  let firstRefusal: CliError | undefined;
+  for (const id of [...ids].reverse()) {
+    if (sessionStartMs(id) > now + FUTURE_SLACK_MS) {
+      warn(
+        `skipped session ${id}: dated in the future (not written by this agent); name it to see it`,
+      );
+      continue;
+    }
+    try {
+      const read = readSessionLog(home, id);
+      if ((read.log.foreignLines ?? []).length > 0) {
+        warn(`skipped session ${id}: its log holds records of another session; name it to see it`);
+        continue;
+      }
+      return { id, ...read };
+    } catch (error) {
+      if (!CliError.isInstance(error)) throw error;
+      firstRefusal ??= error;
+      warn(`skipped session ${id}: ${error.message}`);
+    }
+  }
+  throw (
+    firstRefusal ??
+    new CliError({
+      code: 'SESSION_NOT_FOUND',
+      message: `no session in ${path.join(home, 'sessions')} can be shown (see above); name one to see it anyway`,
+    })
+  );
 }
 
 function readSessionLog(home: string, id: string): { file: string; log: EventLog } {
@@ -109,8 +157,8 @@ export async function eventsAction(
   options: EventsCommandOptions,
 ): Promise<number> {
   const { home } = resolveLocations(options);
-  const id = chooseSession(home, sessionId);
-  const { file, log } = readSessionLog(home, id);
+  const warn = (text: string) => process.stderr.write(`soong-agent: ${printable(text)}\n`);
+  const { id, file, log } = chooseSession(home, sessionId, warn);
   if (options.json === true) {
     for (const record of log.records) process.stdout.write(`${JSON.stringify(record)}\n`);
   } else {
@@ -119,7 +167,6 @@ export async function eventsAction(
     for (const record of log.records) timeline.onRecord(record);
     timeline.close();
   }
-  const warn = (text: string) => process.stderr.write(`soong-agent: ${printable(text)}\n`);
   let code: ExitCode = EXIT_CODES.ok;
   if (log.invalidLines.length > 0) {
     warn(`${file}: invalid record on line ${log.invalidLines.join(', ')} (skipped)`);
