@@ -189,6 +189,16 @@ export function createProgram(
     .option('--write', "merge into the home's hooks.json (the old file kept as hooks.json.bak)")
     .action(bind(async () => (await import('./commands/import.js')).importAction));
 
+  withCommonOptions(program.command('mcp-proxy'))
+    .description(
+      'a stdio MCP server in front of COMMAND (a stdio MCP server): every tools/call goes through your hooks as mcp__<NAME>__<tool>',
+    )
+    .usage('[options] -- COMMAND [ARGS...]')
+    .argument('<command...>', 'the upstream MCP server and its arguments, after --')
+    .option('--name <name>', "the server's name in mcp__<NAME>__<tool> (default: its own name)")
+    .passThroughOptions()
+    .action(bind(async () => (await import('./commands/mcp-proxy.js')).mcpProxyAction));
+
   withCommonOptions(program.command('events'))
     .description("print a session's event log (latest session by default)")
     .argument('[session-id]', 'session id (default: the latest)')

@@ -52,6 +52,21 @@ const ToolSchema = z.strictObject({
     .describe('a table of parameters, by name'),
 });
 
+const McpServerSchema = z.strictObject({
+  risk: RiskClassSchema.optional().describe(
+    '"readonly", "write" or "dangerous": the risk class of the server\'s tools (default "dangerous")',
+  ),
+  tools: z
+    .record(
+      z.string().min(1).describe('a tool name of the server'),
+      z.strictObject({
+        risk: RiskClassSchema.describe('"readonly", "write" or "dangerous"'),
+      }),
+    )
+    .default({})
+    .describe('[mcp.<NAME>.tools.<tool>] tables: the risk class of one tool'),
+});
+
 /** config.toml; every key optional, every default filled in. The source of `schemas/config.schema.json`. */
 export const ConfigFileSchema = z
   .strictObject({
@@ -147,6 +162,16 @@ export const ConfigFileSchema = z
       })
       .prefault({}),
     tools: z.array(ToolSchema).default([]).describe('[[tools]] entries: declarative tools'),
+    mcp: z
+      .record(
+        z
+          .string()
+          .regex(PLAIN_NAME_PATTERN)
+          .describe('an MCP server name (as in mcp__<NAME>__<tool>)'),
+        McpServerSchema,
+      )
+      .default({})
+      .describe('[mcp.<NAME>] tables: risk classes of the tools of an MCP server behind mcp-proxy'),
   })
   .describe('soong-agent config.toml, read once when a session starts');
 
@@ -158,6 +183,9 @@ export type Permission = z.output<typeof PermissionSchema>;
 
 /** One `[[tools]]` entry with defaults filled in. */
 export type DeclarativeToolConfig = z.output<typeof ToolSchema>;
+
+/** One `[mcp.<NAME>]` table with defaults filled in. */
+export type McpServerConfig = z.output<typeof McpServerSchema>;
 
 /** One declarative tool parameter. */
 export type DeclarativeToolParameter = z.output<typeof ParameterSchema>;

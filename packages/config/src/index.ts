@@ -20,6 +20,7 @@ export {
   type DeclarativeToolConfig,
   type DeclarativeToolParameter,
   MAX_TOOL_TIMEOUT_SECONDS,
+  type McpServerConfig,
   type Permission,
   type Settings,
 } from './config-file-schema.js';

@@ -50,6 +50,7 @@ describe('loadConfig', () => {
       permissions: { readonly: 'allow', write: 'ask', dangerous: 'ask' },
       model: { max_tokens: 4096 },
       tools: [],
+      mcp: {},
     });
     expect(config.hooksEnabled).toBe(true);
     expect(config.hooks.ruleCount).toBe(0);
@@ -200,6 +201,25 @@ describe('loadConfig', () => {
     const error = catchConfigError(() => load());
     expect(error.code).toBe('CONFIG_INVALID');
     expect(error.path).toBe('model.api_key_env');
+  });
+
+  it('fills [mcp.<NAME>] risk classes when an MCP server is configured', () => {
+    layout.write(
+      'config.toml',
+      ['[mcp.fs]', 'risk = "write"', '[mcp.fs.tools.read_text_file]', 'risk = "readonly"'].join(
+        '\n',
+      ),
+    );
+    expect(load().settings.mcp).toEqual({
+      fs: { risk: 'write', tools: { read_text_file: { risk: 'readonly' } } },
+    });
+  });
+
+  it('throws CONFIG_INVALID at the mcp tool risk when it is not a risk class', () => {
+    layout.write('config.toml', ['[mcp.fs.tools.write_file]', 'risk = "scary"'].join('\n'));
+    const error = catchConfigError(() => load());
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect([error.path, error.line]).toEqual(['mcp.fs.tools.write_file.risk', 2]);
   });
 
   it('compiles hooks.json into rules with ids and resolved defaults', () => {
