@@ -49,3 +49,4 @@ console.log(
 console.table(rows);
 
 await import('./provider.mjs');
+await import('./mcp-proxy.mjs');
