@@ -14,10 +14,54 @@ const converted = (command: string, extra: Record<string, unknown> = {}) => ({
   type: 'command',
   command,
   protocol: 'claude-code',
+  timeout: 600,
   ...extra,
 });
+// The notes about one place of the file (the two about every import are tested on their own).
+const placeNotes = (result: ReturnType<typeof convertClaudeSettings>) =>
+  result.notes.filter((note) => !note.path.startsWith('('));
 
 describe('convertClaudeSettings', () => {
+  it('notes the timeout default and the environment once, and settings env by name, when it converts hooks', () => {
+    const result = convertClaudeSettings({
+      env: { BASH_DEFAULT_TIMEOUT_MS: '1', CC_PROTECT_BRANCHES: 'main' },
+      hooks: { Stop: [{ hooks: [hook('a'), hook('b', { timeout: 7 })] }] },
+    });
+    expect(result.hooks.Stop).toEqual([
+      { hooks: [converted('a'), converted('b', { timeout: 7 })] },
+    ]);
+    expect(result.notes.map((note) => note.path)).toEqual(['env', '(timeout)', '(environment)']);
+    expect(result.notes[0]?.message).toContain('BASH_DEFAULT_TIMEOUT_MS, CC_PROTECT_BRANCHES');
+    expect(result.notes[0]?.message).toContain('env_allowlist');
+    expect(result.notes[1]?.message).toContain('600 s');
+  });
+
+  it('exports CLAUDE_PLUGIN_ROOT for a plugin hook, and refuses one outside a plugin', () => {
+    const settings = {
+      hooks: {
+        PreToolUse: [{ matcher: 'Bash', hooks: [hook('"${CLAUDE_PLUGIN_ROOT}/hooks/guard.sh"')] }],
+      },
+    };
+    const plugin = convertClaudeSettings(settings, { pluginRoot: "/opt/my plugin's" });
+    expect(plugin.hooks.PreToolUse?.[0]?.hooks[0]?.command).toBe(
+      `CLAUDE_PLUGIN_ROOT='/opt/my plugin'\\''s'; export CLAUDE_PLUGIN_ROOT; "\${CLAUDE_PLUGIN_ROOT}/hooks/guard.sh"`,
+    );
+    const printed = execFileSync('/bin/sh', [
+      '-c',
+      `${(plugin.hooks.PreToolUse?.[0]?.hooks[0]?.command ?? '').replace(/;[^;]*$/, '')}; printf %s "$CLAUDE_PLUGIN_ROOT"`,
+    ]).toString();
+    expect(printed).toBe("/opt/my plugin's");
+    const outside = convertClaudeSettings(settings);
+    expect(outside.hooks).toEqual({});
+    expect(outside.refusals).toEqual([
+      {
+        path: 'hooks.PreToolUse[0].hooks[0].command',
+        reason:
+          "uses CLAUDE_PLUGIN_ROOT, which Claude Code sets for a plugin's hooks only: import the plugin's hooks/hooks.json file",
+      },
+    ]);
+  });
+
   it('turns every exact matcher form into an exact tool list in our names', () => {
     const result = convertClaudeSettings({
       hooks: {
@@ -35,7 +79,7 @@ describe('convertClaudeSettings', () => {
       },
     });
     expect(result.refusals).toEqual([]);
-    expect(result.notes).toEqual([]);
+    expect(placeNotes(result)).toEqual([]);
     expect(result.hooks.PreToolUse).toEqual([
       { hooks: [converted('a')] },
       { hooks: [converted('b')] },
@@ -62,7 +106,7 @@ describe('convertClaudeSettings', () => {
     expect(result.hooks.PostToolUse).toEqual([
       { matcher: { tool: ['bash'] }, hooks: [converted('a')] },
     ]);
-    expect(result.notes).toEqual([
+    expect(placeNotes(result)).toEqual([
       {
         path: 'hooks.PostToolUse[0].matcher',
         message: 'Glob dropped from "Bash|Glob": no soong-agent equivalent; kept bash',
@@ -122,7 +166,7 @@ describe('convertClaudeSettings', () => {
     ]);
   });
 
-  it('keeps SessionStart startup and * matchers, refuses the other sources, and ignores matchers where Claude Code does', () => {
+  it('keeps SessionStart matchers that list startup (and *), refuses the other sources, and ignores matchers where Claude Code does', () => {
     const result = convertClaudeSettings({
       hooks: {
         SessionStart: [
@@ -136,7 +180,11 @@ describe('convertClaudeSettings', () => {
       },
     });
     expect(result.hooks).toEqual({
-      SessionStart: [{ hooks: [converted('a')] }, { hooks: [converted('b')] }],
+      SessionStart: [
+        { hooks: [converted('a')] },
+        { hooks: [converted('b')] },
+        { hooks: [converted('d')] },
+      ],
       UserPromptSubmit: [{ hooks: [converted('e')] }],
       Stop: [{ hooks: [converted('f')] }],
     });
@@ -146,13 +194,13 @@ describe('convertClaudeSettings', () => {
         reason:
           '"resume" never matches here: soong-agent sessions always start fresh (source "startup")',
       },
+    ]);
+    expect(placeNotes(result)).toEqual([
       {
         path: 'hooks.SessionStart[3].matcher',
-        reason:
-          '"startup|clear" never matches here: soong-agent sessions always start fresh (source "startup")',
+        message:
+          'clear dropped from "startup|clear": soong-agent sessions always start fresh (source "startup")',
       },
-    ]);
-    expect(result.notes).toEqual([
       {
         path: 'hooks.UserPromptSubmit[0].matcher',
         message: '"anything" ignored (Claude Code ignores matchers on UserPromptSubmit)',
@@ -283,7 +331,7 @@ describe('convertClaudeSettings', () => {
       converted(`bash -c '[[ -n "$x" ]] && echo y'`, { timeout: 5 }),
       converted('true'),
     ]);
-    expect(result.notes).toEqual([
+    expect(placeNotes(result)).toEqual([
       {
         path: 'disableAllHooks',
         message:

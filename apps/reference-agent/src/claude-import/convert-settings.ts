@@ -32,6 +32,20 @@ export interface ImportedRule {
   hooks: ImportedHook[];
 }
 
+/** Options of {@link convertClaudeSettings}. */
+export interface ConvertClaudeSettingsOptions {
+  /**
+   * The plugin's root folder when the file is a Claude Code plugin's `hooks/hooks.json`: commands
+   * that use `${CLAUDE_PLUGIN_ROOT}` get it exported, as Claude Code does. Without it such hooks are
+   * refused (the variable would be empty and the script not found).
+   * @default undefined
+   */
+  pluginRoot?: string | undefined;
+}
+
+/** Claude Code's default hook timeout, kept for imported hooks that give none (SPEC §7 parity). */
+export const CLAUDE_CODE_DEFAULT_TIMEOUT_SECONDS = 600;
+
 /** What {@link convertClaudeSettings} made of a settings file. */
 export interface ClaudeSettingsImport {
   /** The converted rules by event (only events that got at least one rule). */
@@ -50,6 +64,7 @@ export interface ClaudeSettingsImport {
 const EXACT_MATCHER = /^[A-Za-z0-9_\-|, ]*$/;
 const SHELL_SAFE = /^[A-Za-z0-9_/.,:=@%+-]+$/;
 const PROJECT_DIR_VARIABLE = /\$\{CLAUDE_PROJECT_DIR\}|\$CLAUDE_PROJECT_DIR(?![A-Za-z0-9_])/;
+const PLUGIN_ROOT_VARIABLE = /\$\{CLAUDE_PLUGIN_ROOT\}|\$CLAUDE_PLUGIN_ROOT(?![A-Za-z0-9_])/;
 const HANDLED_HOOK_KEYS = new Set(['type', 'command', 'args', 'timeout', 'async', 'asyncRewake']);
 const HANDLED_HOOK_KEYS_REFUSED = new Set(['if', 'shell']);
 const DROPPED_HOOK_KEYS: Readonly<Record<string, string>> = {
@@ -63,7 +78,10 @@ const TOOL_EVENT_NAMES: ReadonlySet<string> = new Set(TOOL_EVENTS);
  * `"protocol": "claude-code"` (SPEC §7 "Import"). Pure: nothing is read or written. Everything that
  * cannot be converted is listed in `refusals` with its JSON path and reason and left out.
  */
-export function convertClaudeSettings(settings: unknown): ClaudeSettingsImport {
+export function convertClaudeSettings(
+  settings: unknown,
+  options: ConvertClaudeSettingsOptions = {},
+): ClaudeSettingsImport {
   const result: ClaudeSettingsImport = {
     hooks: {},
     hookCount: 0,
@@ -81,6 +99,12 @@ export function convertClaudeSettings(settings: unknown): ClaudeSettingsImport {
     note(
       'disableAllHooks',
       'is true: Claude Code runs none of these hooks; converted anyway (hooks.enabled = false in config.toml turns all hooks off here)',
+    );
+  }
+  if (isRecord(settings.env) && Object.keys(settings.env).length > 0) {
+    note(
+      'env',
+      `sets ${Object.keys(settings.env).join(', ')} for Claude Code sessions; soong-agent hooks see only allowlisted variables: set them in your environment and add their names to [runner] env_allowlist in config.toml`,
     );
   }
   const hooks = settings.hooks;
@@ -103,7 +127,7 @@ export function convertClaudeSettings(settings: unknown): ClaudeSettingsImport {
       continue;
     }
     for (const [groupIndex, group] of groups.entries()) {
-      const rule = convertGroup(event, group, `${eventPath}[${groupIndex}]`, refuse, note);
+      const rule = convertGroup(event, group, `${eventPath}[${groupIndex}]`, refuse, note, options);
       if (rule === undefined) continue;
       const rules = result.hooks[event] ?? [];
       rules.push(rule);
@@ -111,6 +135,16 @@ export function convertClaudeSettings(settings: unknown): ClaudeSettingsImport {
       result.ruleCount += 1;
       result.hookCount += rule.hooks.length;
     }
+  }
+  if (result.hookCount > 0) {
+    note(
+      '(timeout)',
+      `a hook without "timeout" gets Claude Code's default of ${CLAUDE_CODE_DEFAULT_TIMEOUT_SECONDS} s, written out (here hooks.default_timeout would give it 30 s)`,
+    );
+    note(
+      '(environment)',
+      'Claude Code gives hooks its whole environment; here a hook sees only PATH, HOME, USER, LOGNAME, SHELL, TERM, LANG, LC_ALL, TZ, TMPDIR, the SOONG_AGENT_* and CLAUDE_PROJECT_DIR variables and [runner] env_allowlist: add any variable your hooks read (e.g. a setting exported in your shell)',
+    );
   }
   return result;
 }
@@ -123,6 +157,7 @@ function convertGroup(
   groupPath: string,
   refuse: Report,
   note: Report,
+  options: ConvertClaudeSettingsOptions,
 ): ImportedRule | undefined {
   if (!isRecord(group)) {
     refuse(groupPath, 'not a matcher group (expected {"matcher": …, "hooks": [...]})');
@@ -136,7 +171,7 @@ function convertGroup(
   if (matcher === false) return undefined;
   const converted: ImportedHook[] = [];
   for (const [hookIndex, hook] of group.hooks.entries()) {
-    const done = convertHook(hook, `${groupPath}.hooks[${hookIndex}]`, refuse, note);
+    const done = convertHook(hook, `${groupPath}.hooks[${hookIndex}]`, refuse, note, options);
     if (done !== undefined) converted.push(done);
   }
   if (converted.length === 0) return undefined;
@@ -158,7 +193,18 @@ function convertMatcher(
   }
   const shown = JSON.stringify(matcher);
   if (event === 'SessionStart') {
-    if (matcher === 'startup') return undefined;
+    // An exact source or a list of them; here every session starts fresh (source "startup").
+    const sources = matcher.split(/[|,]/).map((source) => source.trim());
+    if (EXACT_MATCHER.test(matcher) && sources.includes('startup')) {
+      const others = sources.filter((source) => source !== 'startup' && source !== '');
+      if (others.length > 0) {
+        note(
+          matcherPath,
+          `${others.join(', ')} dropped from ${shown}: soong-agent sessions always start fresh (source "startup")`,
+        );
+      }
+      return undefined;
+    }
     refuse(
       matcherPath,
       `${shown} never matches here: soong-agent sessions always start fresh (source "startup")`,
@@ -228,6 +274,7 @@ function convertHook(
   hookPath: string,
   refuse: Report,
   note: Report,
+  options: ConvertClaudeSettingsOptions,
 ): ImportedHook | undefined {
   if (!isRecord(hook)) {
     refuse(hookPath, 'not a hook object');
@@ -275,7 +322,23 @@ function convertHook(
   } else if (hook.shell === 'bash') {
     command = `bash -c ${quoteArgument(command)}`;
   }
-  const converted: ImportedHook = { type: 'command', command, protocol: 'claude-code' };
+  if (PLUGIN_ROOT_VARIABLE.test(command)) {
+    if (options.pluginRoot === undefined) {
+      refuse(
+        `${hookPath}.command`,
+        "uses CLAUDE_PLUGIN_ROOT, which Claude Code sets for a plugin's hooks only: import the plugin's hooks/hooks.json file",
+      );
+      return undefined;
+    }
+    // As Claude Code does: the variable is set for the hook, the command keeps using it.
+    command = `CLAUDE_PLUGIN_ROOT=${quoteArgument(options.pluginRoot)}; export CLAUDE_PLUGIN_ROOT; ${command}`;
+  }
+  const converted: ImportedHook = {
+    type: 'command',
+    command,
+    protocol: 'claude-code',
+    timeout: CLAUDE_CODE_DEFAULT_TIMEOUT_SECONDS,
+  };
   if (hook.timeout !== undefined) {
     if (typeof hook.timeout !== 'number' || !(hook.timeout > 0)) {
       refuse(

@@ -51,7 +51,13 @@ export async function importAction(
     });
   }
   const settingsFile = path.resolve(file ?? defaultClaudeSettingsFile());
-  const converted = convertClaudeSettings(readSettings(settingsFile));
+  // A plugin's hooks live in <plugin>/hooks/hooks.json; Claude Code sets CLAUDE_PLUGIN_ROOT for them.
+  const pluginRoot =
+    path.basename(settingsFile) === 'hooks.json' &&
+    path.basename(path.dirname(settingsFile)) === 'hooks'
+      ? path.dirname(path.dirname(settingsFile))
+      : undefined;
+  const converted = convertClaudeSettings(readSettings(settingsFile), { pluginRoot });
   for (const refusal of converted.refusals)
     process.stderr.write(`refused ${refusal.path}: ${refusal.reason}\n`);
   for (const note of converted.notes) process.stderr.write(`note ${note.path}: ${note.message}\n`);
