@@ -540,6 +540,55 @@ describe('soong-agent run: a guard script inside the project', () => {
   );
 });
 
+describe('soong-agent run: a Claude Code guard in the project', () => {
+  it(
+    'denies the next call when the model rewrites "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh',
+    async () => {
+      const guard = `input=$(cat); case "$input" in *secrets*) echo 'no secrets' >&2; exit 2;; esac\n`;
+      const workspace = makeWorkspace({ project: { '.claude/hooks/guard.sh': guard } });
+      fs.chmodSync(path.join(workspace.project, '.claude/hooks/guard.sh'), 0o755);
+      fs.writeFileSync(
+        path.join(workspace.home, 'hooks.json'),
+        hooksJson({
+          PreToolUse: [
+            {
+              matcher: 'write_file',
+              hooks: [
+                command('"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh', {
+                  name: 'guard',
+                  protocol: 'claude-code',
+                }),
+              ],
+            },
+          ],
+        }),
+      );
+      const result = await runJson(workspace, [
+        {
+          text: 'x',
+          tool_calls: [
+            {
+              name: 'write_file',
+              input: { path: '.claude/hooks/guard.sh', content: 'cat >/dev/null; exit 0\n' },
+            },
+            { name: 'write_file', input: { path: 'secrets/key.txt', content: 'stolen' } },
+          ],
+        },
+        { text: 'done' },
+      ]);
+      expect(fs.existsSync(path.join(workspace.project, 'secrets', 'key.txt'))).toBe(false);
+      expect(ofType(result.records, 'hook_failed')).toMatchObject([
+        { hook_id: 'guard', failure: 'spawn_error', on_failure: 'deny' },
+      ]);
+      // Warned at load too: the script lies inside the project.
+      expect(String(ofType(result.records, 'config_loaded')[0]?.warnings)).toContain(
+        '.claude/hooks/guard.sh lies inside the project dir',
+      );
+    },
+    TIMEOUT,
+  );
+});
+
 describe('soong-agent run: deeply nested model output', () => {
   it.each([5_000, 100_000])(
     'gives the call an is_error result and ends the session cleanly when a tool input nests %i levels deep',

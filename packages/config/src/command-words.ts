@@ -97,3 +97,16 @@ export function commandFiles(command: string, options: { cwd: string; homeDir: s
   }
   return [...files];
 }
+
+/**
+ * `command` with `$CLAUDE_PROJECT_DIR` (`"$CLAUDE_PROJECT_DIR"`, `${CLAUDE_PROJECT_DIR}`, bare)
+ * replaced by the project dir, single-quoted: what a `"protocol": "claude-code"` hook runs (SPEC §7
+ * sets the variable to the project dir), so its script words can be checked and fingerprinted.
+ */
+export function expandClaudeProjectDir(command: string, projectDir: string): string {
+  const quoted = `'${projectDir.replaceAll("'", `'\\''`)}'`;
+  return command
+    .replaceAll('"$CLAUDE_PROJECT_DIR"', quoted)
+    .replaceAll('"${CLAUDE_PROJECT_DIR}"', quoted)
+    .replace(/\$\{CLAUDE_PROJECT_DIR\}|\$CLAUDE_PROJECT_DIR(?![A-Za-z0-9_])/g, quoted);
+}

@@ -7,7 +7,7 @@ import {
   resolveUserPath,
 } from '@soong-agent/paths';
 import { BLOCKING_EVENTS } from '@soong-agent/protocol';
-import { commandWords } from './command-words.js';
+import { commandWords, expandClaudeProjectDir } from './command-words.js';
 import type { HookRuleConfig } from './compiled-hooks.js';
 import type { HooksFileInput } from './hooks-file-schema.js';
 import { createIssue, type IssueText, type JsonPath, type Position } from './issues.js';
@@ -154,10 +154,17 @@ export function hookWarnings(options: {
         hook.workingDir === undefined
           ? options.projectDir
           : path.resolve(options.projectDir, hook.workingDir);
+      // A Claude Code hook gets CLAUDE_PROJECT_DIR (SPEC §7): its scripts are checked where the
+      // variable will point.
+      const command =
+        hook.protocol === 'claude-code'
+          ? expandClaudeProjectDir(hook.command, options.projectDir)
+          : hook.command;
       // The snapshot covers hooks.json, not the files its commands name: one inside the project
       // (`python3 hooks/guard.py`, not only `./guard.sh`) can be rewritten by the agent's own
       // write tools in the middle of the session it guards.
-      for (const word of commandWords(hook.command)) {
+      const words = commandWords(command);
+      for (const word of words) {
         if (word.program && !word.text.includes('/')) continue;
         const resolved = resolveUserPath(word.text, base, homeDir);
         const pathLike = word.text.includes('/') || word.text.startsWith('~');
@@ -172,7 +179,23 @@ export function hookWarnings(options: {
           fix: 'keep hook scripts in the agent home, e.g. ~/.soong-agent/hooks/',
         });
       }
-      const written = commandPath(hook.command);
+      // `python3 guard.py`: the script an interpreter is given must exist too.
+      const script = interpreterScript(words);
+      if (script !== undefined) {
+        const resolved = resolveUserPath(script, base, homeDir);
+        if (statOnce(resolved) === undefined) {
+          warn('COMMAND_NOT_FOUND', 'command', {
+            problem: `${script} does not exist (${resolved}): ${words[0]?.text} will fail every time`,
+            fix: 'fix the path or create the script',
+          });
+          continue;
+        }
+      }
+      const first = words[0];
+      const written =
+        first?.program === true && (first.text.includes('/') || first.text.startsWith('~'))
+          ? first.text
+          : commandPath(command);
       if (written === undefined) continue;
       const resolved = resolveUserPath(written, base, homeDir);
       const stat = statOnce(resolved);
@@ -197,6 +220,29 @@ export function hookWarnings(options: {
     }
   }
   return warnings;
+}
+
+const INTERPRETERS = /^(?:python[0-9.]*|node|nodejs|deno|bun|bash|sh|dash|zsh|ruby|perl|php|lua)$/;
+
+/** The script of `python3 [options] script.py …` (a simple command's first operand), if any. */
+function interpreterScript(
+  words: readonly { text: string; program: boolean }[],
+): string | undefined {
+  const [program, ...rest] = words;
+  if (program === undefined || !program.program) return undefined;
+  if (!INTERPRETERS.test(path.basename(program.text))) return undefined;
+  for (const word of rest) {
+    if (word.program) return undefined;
+    if (word.text.startsWith('-')) {
+      // `-c CODE` / `-e CODE` / `-m module`: no script file follows.
+      if (/^-[cem]$/.test(word.text) || word.text === '--eval') return undefined;
+      continue;
+    }
+    return /\.(?:py|sh|bash|zsh|js|mjs|cjs|ts|mts|rb|pl|php|lua)$/.test(word.text)
+      ? word.text
+      : undefined;
+  }
+  return undefined;
 }
 
 /**

@@ -24,6 +24,7 @@ describe('index', () => {
       'checkToolNames',
       'commandFiles',
       'commandWords',
+      'expandClaudeProjectDir',
       'generateConfigJsonSchemas',
       'loadConfig',
       'readRegularFileSync',

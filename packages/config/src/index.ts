@@ -1,5 +1,10 @@
 export { checkToolNames } from './check-tool-names.js';
-export { type CommandWord, commandFiles, commandWords } from './command-words.js';
+export {
+  type CommandWord,
+  commandFiles,
+  commandWords,
+  expandClaudeProjectDir,
+} from './command-words.js';
 export type {
   CompiledHooks,
   HookCommandConfig,

@@ -817,6 +817,64 @@ describe('loadConfig warnings', () => {
     expect(warning?.column).toBeGreaterThan(1);
   });
 
+  it('warns COMMAND_NOT_FOUND when an interpreter is given a script that does not exist', () => {
+    layout.write('hooks/guard.py', 'print(1)\n');
+    layout.write(
+      'hooks.json',
+      hooksJson({
+        PreToolUse: [
+          guardRule('python3 ~/.soong-agent/hooks/missing.py --strict'),
+          guardRule('python3 -u ~/.soong-agent/hooks/guard.py'),
+          guardRule(`python3 -c 'print(1)'`),
+          guardRule('node --max-old-space-size=64 /nonexistent/guard.mjs'),
+          guardRule('tee -a /nonexistent/audit.log'),
+        ],
+      }),
+    );
+    expect(load().warnings.map((warning) => [warning.code, warning.path, warning.message])).toEqual(
+      [
+        [
+          'COMMAND_NOT_FOUND',
+          'hooks.PreToolUse[0].hooks[0].command',
+          expect.stringContaining('missing.py'),
+        ],
+        [
+          'COMMAND_NOT_FOUND',
+          'hooks.PreToolUse[3].hooks[0].command',
+          expect.stringContaining('/nonexistent/guard.mjs'),
+        ],
+      ],
+    );
+  });
+
+  it('checks a claude-code hook script at $CLAUDE_PROJECT_DIR as the project dir', () => {
+    fs.mkdirSync(path.join(layout.projectDir, '.claude', 'hooks'), { recursive: true });
+    fs.writeFileSync(path.join(layout.projectDir, '.claude', 'hooks', 'guard.sh'), '#!/bin/sh\n', {
+      mode: 0o755,
+    });
+    const claude = (command: string) => ({
+      matcher: { tool: 'bash' },
+      hooks: [{ type: 'command', command, protocol: 'claude-code' }],
+    });
+    layout.write(
+      'hooks.json',
+      hooksJson({
+        PreToolUse: [
+          claude('"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh'),
+          claude('${CLAUDE_PROJECT_DIR}/.claude/hooks/missing.sh'),
+          claude('python3 "$CLAUDE_PROJECT_DIR/.claude/hooks/missing.py"'),
+          guardRule('"$CLAUDE_PROJECT_DIR"/.claude/hooks/missing.sh'),
+        ],
+      }),
+    );
+    expect(load().warnings.map((warning) => [warning.code, warning.path])).toEqual([
+      ['COMMAND_IN_PROJECT', 'hooks.PreToolUse[0].hooks[0].command'],
+      ['COMMAND_NOT_FOUND', 'hooks.PreToolUse[1].hooks[0].command'],
+      ['COMMAND_IN_PROJECT', 'hooks.PreToolUse[2].hooks[0].command'],
+      ['COMMAND_NOT_FOUND', 'hooks.PreToolUse[2].hooks[0].command'],
+    ]);
+  });
+
   it('warns COMMAND_NOT_EXECUTABLE when the script has no execute bit', () => {
     layout.write('hooks/guard.sh', '#!/bin/sh\n', 0o644);
     layout.write('hooks/dir/.keep', '');

@@ -175,6 +175,7 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
     config.hooksEnabled ? config.hooks.rules.flatMap((rule) => rule.hooks) : [],
     (hook) => resolveWorkingDir(hook.workingDir, projectDir),
     os.homedir(),
+    projectDir,
   );
   let closed = false;
 

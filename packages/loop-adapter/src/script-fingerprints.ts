@@ -1,5 +1,10 @@
 import { createHash } from 'node:crypto';
-import { commandFiles, type HookCommandConfig, readRegularFileSync } from '@soong-agent/config';
+import {
+  commandFiles,
+  expandClaudeProjectDir,
+  type HookCommandConfig,
+  readRegularFileSync,
+} from '@soong-agent/config';
 
 /** Bytes of a hook's file hashed for its fingerprint; a larger file is fingerprinted by its first bytes and size. */
 const SCRIPT_FINGERPRINT_MAX_BYTES = 16 * 1024 * 1024;
@@ -30,10 +35,16 @@ export function createScriptFingerprints(
   hooks: readonly HookCommandConfig[],
   cwdOf: (hook: HookCommandConfig) => string,
   homeDir: string,
+  projectDir: string,
 ): ScriptFingerprints {
   const byHook = new Map<string, [file: string, print: string][]>();
   for (const hook of hooks) {
-    const files = commandFiles(hook.command, { cwd: cwdOf(hook), homeDir });
+    // A Claude Code hook's `$CLAUDE_PROJECT_DIR/.claude/hooks/…` script is a file it runs too.
+    const command =
+      hook.protocol === 'claude-code'
+        ? expandClaudeProjectDir(hook.command, projectDir)
+        : hook.command;
+    const files = commandFiles(command, { cwd: cwdOf(hook), homeDir });
     byHook.set(
       hook.id,
       files.map((file) => [file, fingerprint(file)]),
