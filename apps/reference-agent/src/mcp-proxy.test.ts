@@ -118,6 +118,7 @@ describe('soong-agent mcp-proxy', () => {
         expect(tools.tools.map((tool) => tool.name).sort()).toEqual([
           'crash',
           'echo',
+          'wait',
           'write_note',
         ]);
         const resource = await client.readResource({ uri: 'note://readme' });
@@ -328,6 +329,51 @@ describe('soong-agent mcp-proxy', () => {
       if (proxyPid !== null) await waitGone(proxyPid);
       expect(proxyPid === null || !alive(proxyPid)).toBe(true);
       expect(alive(upstream)).toBe(false);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'forwards a cancellation and serves the next call when the client cancels a call in flight',
+    async () => {
+      const where = setup();
+      const { client, transport, closed } = await connect(where, [
+        process.execPath,
+        TEST_SERVER,
+        where.log,
+      ]);
+      try {
+        const controller = new AbortController();
+        const pending = client
+          .callTool({ name: 'wait', arguments: { ms: 600_000 } }, undefined, {
+            signal: controller.signal,
+          })
+          .then(
+            () => 'answered',
+            () => 'rejected',
+          );
+        // Cancel once the upstream has the call (its side of the log).
+        for (let tries = 0; tries < 600; tries++) {
+          if (upstreamLog(where.log).some((line) => line.startsWith('call wait'))) break;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        controller.abort();
+        expect(await pending).toBe('rejected');
+        // The cancelled call does not hold up the next one.
+        expect(await client.callTool({ name: 'echo', arguments: { text: 'b' } })).toEqual({
+          content: [{ type: 'text', text: 'echo: b' }],
+        });
+      } finally {
+        await transport.close();
+      }
+      await closed;
+      const finished = sessionRecords(where.home).filter(
+        (record) => record.type === 'tool_finished',
+      );
+      expect(finished).toMatchObject([
+        { tool: 'mcp__test-notes__wait', is_error: true },
+        { tool: 'mcp__test-notes__echo', is_error: false },
+      ]);
     },
     TIMEOUT,
   );

@@ -14,6 +14,26 @@ afterEach(() => layout.cleanup());
 const load = () => layout.load();
 
 describe('checkToolNames', () => {
+  it('does not warn about mcp__ tool names when a rule names a tool behind mcp-proxy', () => {
+    layout.write(
+      'hooks.json',
+      JSON.stringify({
+        version: 1,
+        hooks: {
+          PreToolUse: [
+            {
+              matcher: { tool: ['mcp__fs__write_file', 'mpc__fs__write_file'] },
+              hooks: [{ type: 'command', command: 'x' }],
+            },
+          ],
+        },
+      }),
+    );
+    expect(checkToolNames(load(), KNOWN).map((warning) => warning.path)).toEqual([
+      'hooks.PreToolUse[0].matcher.tool[1]',
+    ]);
+  });
+
   it('warns UNKNOWN_TOOL with a did-you-mean and the position of each unknown tool', () => {
     layout.write(
       'hooks.json',

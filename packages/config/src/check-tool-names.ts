@@ -3,10 +3,14 @@ import { findUnknownTools, type RuleSpec } from '@soong-agent/matcher';
 import { type ConfigWarning, createWarning } from './config-warnings.js';
 import type { LoadedConfig } from './load-config.js';
 
+/** The prefix of MCP tool names (`mcp__<server>__<tool>`, SPEC §10). */
+const MCP_TOOL_PREFIX = 'mcp__';
+
 /**
  * UNKNOWN_TOOL warnings for `tool` values that name no tool in `knownTools`, with a "did you mean"
  * and the position in hooks.json. The loader does not know the tools; the engine and
- * `hooks validate` call this with theirs.
+ * `hooks validate` call this with theirs. Names starting with `mcp__` (MCP tools behind
+ * `soong-agent mcp-proxy`) are never reported.
  */
 export function checkToolNames(
   config: LoadedConfig,
@@ -20,7 +24,12 @@ export function checkToolNames(
         ? { event: rule.event }
         : { event: rule.event, matcher: rule.matcher },
     );
-  return findUnknownTools(specs, knownTools).map((unknown) => {
+  // Tools of MCP servers behind `soong-agent mcp-proxy` (mcp__<server>__<tool>) are known only
+  // to the proxy, which learns them from the server: never reported here.
+  const unknownTools = findUnknownTools(specs, knownTools).filter(
+    (unknown) => !unknown.tool.startsWith(MCP_TOOL_PREFIX),
+  );
+  return unknownTools.map((unknown) => {
     const rule = config.hooks.rules[unknown.ruleIndex];
     const jsonPath = [
       ...(source?.rulePath(unknown.ruleIndex) ?? [

@@ -29,6 +29,15 @@ server.registerTool(
     return { content: [{ type: 'text', text: `wrote ${args.path}` }] };
   },
 );
+server.registerTool(
+  'wait',
+  { description: 'answer after ms milliseconds', inputSchema: { ms: z.number() } },
+  async (args) => {
+    record('wait', args);
+    await new Promise((resolve) => setTimeout(resolve, args.ms));
+    return { content: [{ type: 'text', text: `waited ${args.ms}` }] };
+  },
+);
 server.registerTool('crash', { description: 'exit at once' }, async () => {
   record('crash', {});
   process.stderr.write('test-notes: crashing on purpose\n');
