@@ -52,6 +52,8 @@ export async function mcpProxyAction(
     }
     throw error;
   }
+  // A client that disconnects mid-answer makes stdout EPIPE: the session ends through stdin's end.
+  process.stdout.on('error', () => {});
   const clientClosed = new Promise<void>((resolve) => {
     process.stdin.once('end', resolve);
     process.stdin.once('close', resolve);
