@@ -34,7 +34,11 @@ const EXPECTED_HOOKS = {
       ],
     },
   ],
-  Stop: [{ hooks: [{ type: 'command', command: 'node stop.js', protocol: 'claude-code' }] }],
+  Stop: [
+    {
+      hooks: [{ type: 'command', command: 'node stop.js', protocol: 'claude-code', timeout: 600 }],
+    },
+  ],
 };
 
 function workspaceWithSettings(settings: unknown = SETTINGS) {
@@ -59,6 +63,8 @@ describe('soong-agent hooks import', () => {
       expect(result.stderr.split('\n')).toEqual([
         'refused hooks.PreToolUse[1].matcher: "Edit.*" is a regular expression; soong-agent matchers are exact; among our tools it matches Edit, MultiEdit: write {"tool": ["edit_file"]}',
         'refused hooks.Notification: soong-agent has no Notification event (it has SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop)',
+        `note (timeout): a hook without "timeout" gets Claude Code's default of 600 s, written out (here hooks.default_timeout would give it 30 s)`,
+        'note (environment): Claude Code gives hooks its whole environment; here a hook sees only PATH, HOME, USER, LOGNAME, SHELL, TERM, LANG, LC_ALL, TZ, TMPDIR, the SOONG_AGENT_* and CLAUDE_PROJECT_DIR variables and [runner] env_allowlist: add any variable your hooks read (e.g. a setting exported in your shell)',
         `converted 2 hooks in 2 rules from ${workspace.settingsFile}; 2 refused (listed above)`,
         '',
       ]);
