@@ -5,7 +5,7 @@ import {
   InvalidArgumentError,
   type OptionValues,
 } from '@commander-js/extra-typings';
-import { CliError, diskErrorMessage, EXIT_CODES } from './errors.js';
+import { CliError, EXIT_CODES } from './errors.js';
 
 /** Options every command takes (SPEC §6). */
 export interface CommonOptions {
@@ -221,9 +221,13 @@ export async function main(argv: readonly string[], version: string): Promise<nu
           error.code === 'CONFIG' ? `${error.message}\n` : `soong-agent: ${error.message}\n`,
         );
         exitCode = error.exitCode;
-      } else if (diskErrorMessage(error) !== undefined) {
-        // A full or read-only disk is not a bug: one line, no stack.
-        process.stderr.write(`soong-agent: ${diskErrorMessage(error)}\n`);
+        return;
+      }
+      // A full or read-only disk is not a bug: one line, no stack. (Loaded here, not up front:
+      // it pulls in loop-adapter, and `--help` must stay close to a bare `node` start.)
+      const disk = (await import('./disk-errors.js')).diskErrorMessage(error);
+      if (disk !== undefined) {
+        process.stderr.write(`soong-agent: ${disk}\n`);
         exitCode = EXIT_CODES.runtime;
       } else {
         process.stderr.write(

@@ -26,7 +26,8 @@ import {
 } from '@soong-agent/loop-adapter';
 import type { EventRecord } from '@soong-agent/protocol';
 import { killAllRuns } from '@soong-agent/runner';
-import { CliError, diskErrorMessage } from '../errors.js';
+import { diskErrorMessage } from '../disk-errors.js';
+import { CliError } from '../errors.js';
 import type { ChatMessage, ModelProvider } from '../model/provider.js';
 import { selectModelProvider } from '../model/select.js';
 import { createToolRegistry } from '../tools/registry.js';
