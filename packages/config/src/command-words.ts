@@ -105,8 +105,11 @@ export function commandFiles(command: string, options: { cwd: string; homeDir: s
  */
 export function expandClaudeProjectDir(command: string, projectDir: string): string {
   const quoted = `'${projectDir.replaceAll("'", `'\\''`)}'`;
-  return command
-    .replaceAll('"$CLAUDE_PROJECT_DIR"', quoted)
-    .replaceAll('"${CLAUDE_PROJECT_DIR}"', quoted)
-    .replace(/\$\{CLAUDE_PROJECT_DIR\}|\$CLAUDE_PROJECT_DIR(?![A-Za-z0-9_])/g, quoted);
+  return (
+    command
+      .replaceAll('"$CLAUDE_PROJECT_DIR"', quoted)
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's spelling, not a template
+      .replaceAll('"${CLAUDE_PROJECT_DIR}"', quoted)
+      .replace(/\$\{CLAUDE_PROJECT_DIR\}|\$CLAUDE_PROJECT_DIR(?![A-Za-z0-9_])/g, quoted)
+  );
 }

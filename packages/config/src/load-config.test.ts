@@ -861,6 +861,7 @@ describe('loadConfig warnings', () => {
       hooksJson({
         PreToolUse: [
           claude('"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh'),
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's spelling, not a template
           claude('${CLAUDE_PROJECT_DIR}/.claude/hooks/missing.sh'),
           claude('python3 "$CLAUDE_PROJECT_DIR/.claude/hooks/missing.py"'),
           guardRule('"$CLAUDE_PROJECT_DIR"/.claude/hooks/missing.sh'),

@@ -39,6 +39,7 @@ describe('convertClaudeSettings', () => {
   it('exports CLAUDE_PLUGIN_ROOT for a plugin hook, and refuses one outside a plugin', () => {
     const settings = {
       hooks: {
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: Claude Code's placeholder, as written in settings
         PreToolUse: [{ matcher: 'Bash', hooks: [hook('"${CLAUDE_PLUGIN_ROOT}/hooks/guard.sh"')] }],
       },
     };
