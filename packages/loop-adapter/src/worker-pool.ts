@@ -343,7 +343,8 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       signal?.addEventListener('abort', onAbort, { once: true });
       timer = setTimeout(() => finish({ kill: 'timeout' }), hook.timeoutSec * 1000);
       if (!slot.worker.writeLine(`{"id":${id},"input":${input}}`)) {
-        // Exited between the check and the write: the exited handler above settles the call.
+        // Its stdin is gone: the call ends with the worker, not at its timeout.
+        void slot.worker.exited.then((exit) => finish({ exited: exit }));
       }
     });
   }
