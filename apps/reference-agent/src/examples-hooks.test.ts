@@ -15,6 +15,7 @@ import {
 } from '@soong-agent/protocol';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { isAlive } from './test-helpers/processes.js';
 
 const EXAMPLES_DIR = fileURLToPath(new URL('../../../examples/hooks/', import.meta.url));
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -873,7 +874,7 @@ describe('require-tests-before-stop.mjs', () => {
       );
       expect(output.decision).toBe('allow');
       const pid = Number(fs.readFileSync(pidFile, 'utf8').trim());
-      await expect.poll(() => isRunning(pid), { timeout: 10_000, interval: 100 }).toBe(false);
+      await expect.poll(() => isAlive(pid), { timeout: 10_000, interval: 100 }).toBe(false);
     },
     PROCESS_TEST_MS,
   );
@@ -908,21 +909,6 @@ describe('require-tests-before-stop.mjs', () => {
     PROCESS_TEST_MS,
   );
 });
-
-/** True while `pid` is a live process (a zombie waiting to be reaped counts as gone). */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return true;
-  }
-}
 
 describe('audit-log.mjs', () => {
   function auditLines(workspace: Workspace): Record<string, unknown>[] {

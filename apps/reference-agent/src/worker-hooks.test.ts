@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { EventRecord } from '@soong-agent/protocol';
 import { describe, expect, it } from 'vitest';
 import { makeWorkspace, parseRecords, runCli, startCli, writeScript } from './test-helpers/cli.js';
+import { eventually, isAlive, liveGroupMembers, processGroupOf } from './test-helpers/processes.js';
 
 // Worker hooks (SPEC §8) through the built CLI: one process per session, gone when it ends, even
 // when the agent is SIGKILLed mid-request.
@@ -53,36 +54,6 @@ function workspaceWithWorker() {
 
 const ofType = <T extends EventRecord['type']>(records: EventRecord[], type: T) =>
   records.filter((record): record is Extract<EventRecord, { type: T }> => record.type === type);
-
-function liveGroupMembers(pgid: number): number[] {
-  const members: number[] = [];
-  for (const entry of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[2]) === pgid && !/^[ZX]$/.test(fields[0] ?? ''))
-        members.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return members;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !/^[ZX]$/.test(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] ?? '');
-  } catch {
-    return false;
-  }
-}
-
-async function eventually(predicate: () => boolean, boundMs = 20_000): Promise<boolean> {
-  const deadline = Date.now() + boundMs;
-  while (Date.now() < deadline && !predicate()) await new Promise((r) => setTimeout(r, 25));
-  return predicate();
-}
 
 describe('soong-agent run with a worker hook', () => {
   it(
@@ -158,8 +129,7 @@ describe('soong-agent run with a worker hook', () => {
       const readPid = () => (fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) : 0);
       expect(await eventually(() => readPid() > 0)).toBe(true);
       const workerPid = readPid();
-      const stat = fs.readFileSync(`/proc/${workerPid}/stat`, 'utf8');
-      const pgid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+      const pgid = processGroupOf(workerPid);
       expect(liveGroupMembers(pgid).length).toBeGreaterThan(1);
       agent.child.kill('SIGKILL');
       expect((await agent.done).signal).toBe('SIGKILL');
