@@ -1,6 +1,6 @@
 import { PLAIN_NAME_PATTERN } from '@soong-agent/matcher';
 import { RiskClassSchema } from '@soong-agent/protocol';
-import { RUN_LIMITS } from '@soong-agent/runner/limits';
+import { RUN_LIMITS } from '@soong-agent/runner/defaults';
 import { z } from 'zod';
 import { MAX_HOOK_TIMEOUT_SECONDS, NO_NUL, timeoutSecondsSchema } from './hooks-file-schema.js';
 

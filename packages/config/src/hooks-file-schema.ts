@@ -1,5 +1,5 @@
 import { PLAIN_NAME_PATTERN } from '@soong-agent/matcher';
-import { RUN_LIMITS } from '@soong-agent/runner/limits';
+import { RUN_LIMITS } from '@soong-agent/runner/defaults';
 import { z } from 'zod';
 
 /** The protocols a hook may speak (SPEC §7): ours, or Claude Code's command-hook protocol. */

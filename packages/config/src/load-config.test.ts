@@ -3,9 +3,9 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { builtInMatchers, createMatcherRegistry, defineMatcher } from '@soong-agent/matcher';
+import { DEFAULT_ENV_ALLOWLIST } from '@soong-agent/runner/defaults';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { DEFAULT_ENV_ALLOWLIST } from './env-allowlist.js';
 import { loadConfig } from './load-config.js';
 import { catchConfigError } from './test-helpers/catch-config-error.js';
 import { createTempLayout, isRoot, type TempLayout } from './test-helpers/temp-dirs.js';
@@ -88,22 +88,6 @@ describe('loadConfig', () => {
       expect.objectContaining({ code: 'AGENT_HOME_MISSING', file: missing }),
     ]);
     expect(fs.existsSync(missing)).toBe(false);
-  });
-
-  it('pins the default env allowlist to the runner list', () => {
-    expect(DEFAULT_ENV_ALLOWLIST).toEqual([
-      'PATH',
-      'HOME',
-      'USER',
-      'LOGNAME',
-      'SHELL',
-      'TERM',
-      'LANG',
-      'LC_ALL',
-      'TZ',
-      'TMPDIR',
-    ]);
-    expect(Object.isFrozen(DEFAULT_ENV_ALLOWLIST)).toBe(true);
   });
 
   it('adds env_allowlist to the default list and removes env_exclude when both are set', () => {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { MatcherRegistry, RuleSpec } from '@soong-agent/matcher';
+import { DEFAULT_ENV_ALLOWLIST } from '@soong-agent/runner/defaults';
 import { type CompiledHooks, createCompiledHooks, emptyCompiledHooks } from './compiled-hooks.js';
 import type { Settings } from './config-file-schema.js';
 import {
@@ -11,7 +12,6 @@ import {
   hookWarnings,
   writableWarning,
 } from './config-warnings.js';
-import { buildEnvAllowlist } from './env-allowlist.js';
 import type { JsonPath } from './issues.js';
 import { parseHooks } from './parse-hooks.js';
 import { defaultSettings, parseSettings } from './parse-settings.js';
@@ -167,4 +167,15 @@ function statMode(target: string): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The runner's default list plus `adds` (in order, once each) minus `excludes`. */
+function buildEnvAllowlist(
+  adds: readonly string[],
+  excludes: readonly string[],
+): readonly string[] {
+  const excluded = new Set(excludes);
+  return Object.freeze(
+    [...new Set([...DEFAULT_ENV_ALLOWLIST, ...adds])].filter((name) => !excluded.has(name)),
+  );
 }

@@ -5,8 +5,6 @@ export {
   DEFAULT_MAX_OUTPUT_BYTES,
   DEFAULT_TAIL_BYTES,
   DEFAULT_TIMEOUT_MS,
-} from './defaults.js';
-export {
   describeRunLimit,
   MAX_KILL_GRACE_MS,
   MAX_OUTPUT_BYTES_LIMIT,
@@ -16,7 +14,7 @@ export {
   type RunLimit,
   type RunLimitName,
   withinRunLimit,
-} from './limits.js';
+} from './defaults.js';
 export { killAllRuns } from './live-runs.js';
 export {
   type HideProcessEnvironmentResult,

@@ -3,12 +3,16 @@ import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import { execa } from 'execa';
 import { buildChildEnv } from './child-env.js';
-import { DRAIN_WINDOW_MS } from './defaults.js';
 import { assertExecutable } from './executable.js';
 import { openInputFile } from './input-file.js';
 import { signalGroup, trackRun } from './live-runs.js';
 import { OutputCollector } from './output-collector.js';
-import { type NormalizedRunOptions, normalizeRunOptions, type RunOptions } from './run-options.js';
+import {
+  DRAIN_WINDOW_MS,
+  type NormalizedRunOptions,
+  normalizeRunOptions,
+  type RunOptions,
+} from './run-options.js';
 import { RunnerError } from './runner-error.js';
 import { resolveWorkingDir } from './working-dir.js';
 

@@ -4,10 +4,18 @@ import {
   DEFAULT_MAX_OUTPUT_BYTES,
   DEFAULT_TAIL_BYTES,
   DEFAULT_TIMEOUT_MS,
-  SHELL_PATH,
+  describeRunLimit,
+  RUN_LIMITS,
+  type RunLimitName,
+  withinRunLimit,
 } from './defaults.js';
-import { describeRunLimit, RUN_LIMITS, type RunLimitName, withinRunLimit } from './limits.js';
 import { RunnerError } from './runner-error.js';
+
+/** The shell that runs a string command. */
+export const SHELL_PATH = '/bin/sh';
+
+/** How long the runner waits for the pipes to close after the direct child exited. */
+export const DRAIN_WINDOW_MS = 50;
 
 /** Options of `runCommand`. */
 export interface RunOptions {

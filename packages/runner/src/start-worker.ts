@@ -2,10 +2,15 @@ import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import { execa } from 'execa';
 import { buildChildEnv } from './child-env.js';
-import { DEFAULT_MAX_OUTPUT_BYTES, DRAIN_WINDOW_MS, SHELL_PATH } from './defaults.js';
+import { DEFAULT_MAX_OUTPUT_BYTES } from './defaults.js';
 import { assertExecutable } from './executable.js';
 import { signalGroup, trackRun } from './live-runs.js';
-import { normalizeRunOptions, type RunOptions } from './run-options.js';
+import {
+  DRAIN_WINDOW_MS,
+  normalizeRunOptions,
+  type RunOptions,
+  SHELL_PATH,
+} from './run-options.js';
 import { RunnerError } from './runner-error.js';
 import { resolveWorkingDir } from './working-dir.js';
 
