@@ -123,4 +123,77 @@ describe('createHookEngine with "protocol": "claude-code"', () => {
     },
     PROCESS_TIMEOUT,
   );
+
+  it(
+    "sees a host's tool the way the host declared it: dialectName and dialectInput (an app's bash taking { cmd })",
+    async () => {
+      const root = tempDir();
+      const out = path.join(root, 'stdin');
+      const { engine, sink } = setup(root, {
+        PreToolUse: [
+          {
+            hooks: [
+              {
+                command: `cat >> '${out}'`,
+                protocol: 'claude-code',
+              },
+            ],
+          },
+        ],
+      });
+      const appBash: ToolDefinition = {
+        name: 'bash',
+        risk: 'dangerous',
+        dialectInput: (input) => ({ command: (input as { cmd: string }).cmd }),
+        execute: async () => ({ content: 'ran', isError: false }),
+      };
+      const appShell: ToolDefinition = {
+        name: 'shell',
+        risk: 'dangerous',
+        dialectName: { 'claude-code': 'Bash' },
+        dialectInput: (input) => ({ command: (input as { cmd: string }).cmd, timeout: 3 }),
+        execute: async () => ({ content: 'ran', isError: false }),
+      };
+      const plain: ToolDefinition = {
+        name: 'lookup',
+        risk: 'readonly',
+        execute: async () => ({ content: 'found', isError: false }),
+      };
+      await executeToolBatch(
+        [
+          { id: 'c1', name: 'bash', input: { cmd: 'ls -la' } },
+          { id: 'c2', name: 'shell', input: { cmd: 'pwd' } },
+          { id: 'c3', name: 'lookup', input: { q: 'x' } },
+        ],
+        {
+          tools: new Map([
+            ['bash', appBash],
+            ['shell', appShell],
+            ['lookup', plain],
+          ]),
+          engine,
+          permission: async () => ({ allow: true }),
+          artifacts: createFileArtifactStore(path.join(root, 'artifacts')),
+          sink,
+        },
+      );
+      const lines = fs
+        .readFileSync(out, 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(lines.map((line) => [line.tool_name, line.tool_input])).toEqual([
+        ['Bash', { command: 'ls -la' }],
+        ['Bash', { command: 'pwd', timeout: 3000 }],
+        ['lookup', { q: 'x' }],
+      ]);
+      // Our records and our own hooks see the call as the host gave it.
+      expect(recordsOf(sink.records, 'tool_started').map((record) => record.input)).toEqual([
+        { cmd: 'ls -la' },
+        { cmd: 'pwd' },
+        { q: 'x' },
+      ]);
+    },
+    PROCESS_TIMEOUT,
+  );
 });

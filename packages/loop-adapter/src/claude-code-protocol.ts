@@ -12,6 +12,7 @@ import {
   settleHookRun,
   stderrLog,
 } from './decide-hook-run.js';
+import type { ToolDialectView } from './hook-engine.js';
 import { roundMs } from './round-ms.js';
 import { summarizeText } from './summarize-text.js';
 
@@ -36,7 +37,12 @@ export interface ClaudeCodeInputContext {
   projectDir: string;
   /** `<home>/sessions/<id>/transcript.jsonl`. */
   transcriptPath: string;
+  /** How this dialect sees a host-named tool (from `ToolDefinition.dialectName` / `dialectInput`). @default undefined */
+  dialect?: ToolDialectView;
 }
+
+/** The dialect name of Claude Code in `ToolDefinition.dialectName`. */
+const DIALECT = 'claude-code';
 
 /**
  * The stdin of a Claude Code hook (SPEC §7): Claude Code's field names, tool names and tool input
@@ -59,13 +65,13 @@ export function toClaudeCodeInput(
     case 'PreToolUse':
     case 'PostToolUse': {
       const tool = fields.tool as ToolCallInfo;
-      const name = claudeCodeToolName(tool.name);
-      input.tool_name = name;
-      input.tool_input = toClaudeCodeToolInput(tool.name, tool.input, context.projectDir);
+      const seen = claudeCodeView(tool.name, tool.input, context.dialect);
+      input.tool_name = seen.name;
+      input.tool_input = toClaudeCodeToolInput(seen.canonical, seen.input, context.projectDir);
       input.tool_use_id = tool.call_id;
       if (event === 'PostToolUse') {
         input.tool_response = toClaudeCodeToolResponse(
-          tool,
+          { ...tool, name: seen.canonical, input: (seen.input ?? {}) as ToolCallInfo['input'] },
           fields.result as ToolResultPayload,
           context.projectDir,
         );
@@ -84,6 +90,30 @@ export function toClaudeCodeInput(
       break;
   }
   return input;
+}
+
+/**
+ * How a Claude Code hook sees a call: its name (the host's `dialectName["claude-code"]`, else our
+ * table), the canonical tool whose input conversion applies (ours of that Claude Code name) and the
+ * input (the host's `dialectInput` view, else the input as given).
+ */
+export function claudeCodeView(
+  name: string,
+  input: unknown,
+  view: ToolDialectView | undefined,
+): { name: string; canonical: string; input: unknown } {
+  const declared = view?.names?.[DIALECT];
+  const seenName = declared ?? claudeCodeToolName(name);
+  const canonical =
+    declared === undefined ? name : (canonicalOfClaudeCodeName(declared) ?? declared);
+  return { name: seenName, canonical, input: view?.input ?? input };
+}
+
+function canonicalOfClaudeCodeName(claudeName: string): string | undefined {
+  for (const [ours, theirs] of Object.entries(CLAUDE_CODE_TOOL_NAMES)) {
+    if (theirs === claudeName) return ours;
+  }
+  return undefined;
 }
 
 /** The Claude Code name of one of our tools (its own name when Claude Code has no such tool). */

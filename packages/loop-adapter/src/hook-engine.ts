@@ -45,7 +45,24 @@ type CommonInputKey =
  */
 export type HookPayload<E extends HookEvent> = E extends 'SessionStart'
   ? { source?: 'startup' | 'resume' }
-  : Omit<HookInputFor<E>, CommonInputKey>;
+  : E extends 'PreToolUse' | 'PostToolUse'
+    ? Omit<HookInputFor<E>, CommonInputKey> & { dialect?: ToolDialectView }
+    : Omit<HookInputFor<E>, CommonInputKey>;
+
+/**
+ * How dialect hooks (SPEC §11, §12: `"protocol"` other than `"soong"`) see one call of a tool that
+ * a host names its own way; built from `ToolDefinition.dialectName` / `dialectInput`. Our own
+ * (`soong`) hooks, matchers and records never see it.
+ */
+export interface ToolDialectView {
+  /** The tool's name per dialect, e.g. `{ "claude-code": "Bash" }`; a dialect not listed maps `tool.name` by its own table. */
+  names?: Readonly<Record<string, string>>;
+  /**
+   * The call's input in the shape of the canonical tool the dialect sees (e.g. `{ command }` for
+   * `bash`); the dialect converts it like that tool's input. @default tool.input
+   */
+  input?: unknown;
+}
 
 /** What `engine.run` decided for one event. */
 export interface HookOutcome {
@@ -315,11 +332,22 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
   async function buildInput<E extends HookEvent>(
     event: E,
     payload: HookPayload<E>,
-  ): Promise<Record<string, unknown>> {
-    const fields: Record<string, unknown> = { ...payload };
+  ): Promise<{ fields: Record<string, unknown>; dialect: ToolDialectView | undefined }> {
+    const { dialect, ...fields } = payload as Record<string, unknown>;
     if (event === 'SessionStart') fields.source ??= 'startup';
     if (TOOL_EVENT_NAMES.has(event)) fields.tool = await boundTool(fields.tool as ToolCallInfo);
-    return fields;
+    return { fields, dialect: await boundDialectView(dialect) };
+  }
+
+  // The dialect view's input is bounded like the tool input (it travels on the same stdin).
+  async function boundDialectView(view: unknown): Promise<ToolDialectView | undefined> {
+    if (!isPlainObject(view)) return undefined;
+    const { names, input } = view as ToolDialectView;
+    if (input === undefined) return names === undefined ? undefined : { names };
+    const bounded = await boundToolInput(input, {
+      limitBytes: config.settings.hooks.inline_result_bytes,
+    });
+    return { ...(names === undefined ? {} : { names }), input: bounded.input };
   }
 
   async function boundTool(tool: ToolCallInfo): Promise<ToolCallInfo> {
@@ -371,7 +399,7 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
       if (hooks.length === 0) return NO_HOOKS;
 
       const timestamp = new Date().toISOString();
-      const fields = await buildInput(event, tool ? { ...payload, tool } : payload);
+      const { fields, dialect } = await buildInput(event, tool ? { ...payload, tool } : payload);
       const callId = givenCallId ?? tool?.call_id;
       const results: HookRunResult[] = [];
       let ask: HookOutcome['ask'];
@@ -393,7 +421,12 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
         if (hook.protocol === 'claude-code') {
           // SPEC §7: one compact JSON line (some scripts `read -r` one line).
           claudeCodeStdin ??= `${JSON.stringify(
-            toClaudeCodeInput(event, fields, { sessionId, projectDir, transcriptPath }),
+            toClaudeCodeInput(event, fields, {
+              sessionId,
+              projectDir,
+              transcriptPath,
+              ...(dialect === undefined ? {} : { dialect }),
+            }),
           )}\n`;
           stdin = claudeCodeStdin;
         } else {

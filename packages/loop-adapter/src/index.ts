@@ -40,6 +40,7 @@ export {
   type HookOutcome,
   type HookPayload,
   type HookRunOptions,
+  type ToolDialectView,
 } from './hook-engine.js';
 export {
   LOOP_ADAPTER_ERROR_CODES,

@@ -9,7 +9,7 @@ import {
 import type { ArtifactStore } from './artifact-store.js';
 import { boundToolInput, boundToolResult } from './bound-tool-io.js';
 import type { EventSink } from './event-sink.js';
-import type { HookEngine } from './hook-engine.js';
+import type { HookEngine, ToolDialectView } from './hook-engine.js';
 import { roundMs } from './round-ms.js';
 import { takeHead } from './summarize-text.js';
 import { startSpan } from './telemetry.js';
@@ -41,6 +41,20 @@ export interface ToolDefinition {
   tags?: readonly string[];
   /** The paths a call touches (absolute or project-relative). @default () => [] */
   paths?(input: unknown): string[];
+  /**
+   * How other agents' hooks (SPEC §11, §12 dialects) name this tool, per dialect, e.g.
+   * `{ "claude-code": "Bash" }`. A dialect not listed maps `name` by its own table (our canonical
+   * names: `bash` → `Bash`), and a name it does not know reaches its hooks unchanged. A declared
+   * name that is one of the dialect's own tools gets that tool's input conversion. @default {}
+   */
+  dialectName?: Readonly<Record<string, string>>;
+  /**
+   * Maps a call's input to the input of our canonical tool of the same kind, for dialect hooks only
+   * (e.g. an app's `bash` taking `{ cmd }` → `{ command: cmd }`, which a Claude Code hook then sees
+   * as `tool_input.command`). Our own hooks, matchers and records see the input as given. A throw
+   * leaves the input as given. @default the input as given
+   */
+  dialectInput?(input: unknown): unknown;
   /** Runs the call. A throw becomes an `is_error` result. */
   execute(
     input: unknown,
@@ -212,7 +226,12 @@ export function createToolBatch(options: ExecuteToolBatchOptions): ToolBatch {
       ...bounded,
     };
 
-    const pre = await engine.run('PreToolUse', { tool: info }, { signal, callId: call.id });
+    const dialect = dialectView(tool, call.input);
+    const pre = await engine.run(
+      'PreToolUse',
+      { tool: info, ...(dialect === undefined ? {} : { dialect }) },
+      { signal, callId: call.id },
+    );
     if (pre.decision === 'deny') {
       const reason = pre.reason ?? 'denied';
       sink.emit({
@@ -284,7 +303,12 @@ export function createToolBatch(options: ExecuteToolBatchOptions): ToolBatch {
     };
     await engine.run(
       'PostToolUse',
-      { tool: info, result: payload, duration_ms: durationMs },
+      {
+        tool: info,
+        result: payload,
+        duration_ms: durationMs,
+        ...(dialect === undefined ? {} : { dialect }),
+      },
       { signal, callId: call.id },
     );
     return result;
@@ -343,6 +367,23 @@ async function askPermission(
     const message = error instanceof Error ? error.message : String(error);
     return { allow: false, reason: `permission check failed: ${message}` };
   }
+}
+
+/** The per-call view dialect hooks get of a host-named tool (undefined when it declares none). */
+export function dialectView(tool: ToolDefinition, input: unknown): ToolDialectView | undefined {
+  if (tool.dialectName === undefined && tool.dialectInput === undefined) return undefined;
+  let mapped: unknown;
+  if (tool.dialectInput !== undefined) {
+    try {
+      mapped = tool.dialectInput(input);
+    } catch {
+      mapped = undefined;
+    }
+  }
+  return {
+    ...(tool.dialectName === undefined ? {} : { names: tool.dialectName }),
+    ...(mapped === undefined ? {} : { input: mapped }),
+  };
 }
 
 function toolPaths(tool: ToolDefinition, input: unknown, projectDir: string): string[] {
