@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { jsonValueDepth, MAX_JSON_DEPTH } from '@soong-agent/protocol';
 import { claudeCodeToolName, toClaudeCodeToolInput } from './claude-code-protocol.js';
 import { LoopAdapterError } from './loop-adapter-error.js';
 import { summarizeText } from './summarize-text.js';
@@ -107,8 +108,11 @@ export function createClaudeCodeTranscript(
 }
 
 // A model can send an input JSON.stringify cannot write (nested too deep for the stack): the line
-// is still written, with a note in place of that input.
+// is still written, with a note in place of that input. The depth is checked first (a walk without
+// recursion), so the note never depends on where the stack happens to overflow.
 function serializable(input: unknown): unknown {
+  if (jsonValueDepth(input) > MAX_JSON_DEPTH)
+    return { unserializable_input: `nested more than ${MAX_JSON_DEPTH} levels deep; not written` };
   try {
     JSON.stringify(input);
     return input;

@@ -6,6 +6,7 @@ import {
   parseToolArguments,
   schemaForApi,
   stringOf,
+  toolInputForApi,
 } from './http.js';
 import type {
   ChatMessage,
@@ -75,7 +76,7 @@ export function toAnthropicMessages(messages: readonly ChatMessage[]): Anthropic
           type: 'tool_use',
           id: call.id ?? '',
           name: call.name,
-          input: call.input ?? {},
+          input: toolInputForApi(call.input ?? {}),
         });
       }
       add('assistant', blocks);

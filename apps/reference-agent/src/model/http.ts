@@ -1,3 +1,4 @@
+import { jsonValueDepth, MAX_JSON_DEPTH } from '@soong-agent/protocol';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { CliError } from '../errors.js';
 import type { ModelRequest, ModelResponse } from './provider.js';
@@ -304,6 +305,20 @@ export function parseToolArguments(text: string): unknown {
   } catch {
     return text;
   }
+}
+
+/** What a call's input becomes in the conversation we send when it nests too deep to serialise. */
+export const TOO_DEEP_INPUT_NOTE = {
+  not_sent: `the arguments nested more than ${MAX_JSON_DEPTH} levels deep; the call was refused`,
+} as const;
+
+/**
+ * A tool call's input as the conversation we send carries it: the input itself, or
+ * {@link TOO_DEEP_INPUT_NOTE} for one nested deeper than `MAX_JSON_DEPTH` (the batch refused that
+ * call; serialising it would overflow the stack and end the run).
+ */
+export function toolInputForApi(input: unknown): unknown {
+  return jsonValueDepth(input) > MAX_JSON_DEPTH ? TOO_DEEP_INPUT_NOTE : input;
 }
 
 /** How a provider reaches its API: the key, where it came from, the retry policy. */

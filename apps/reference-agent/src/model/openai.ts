@@ -6,6 +6,7 @@ import {
   parseToolArguments,
   schemaForApi,
   stringOf,
+  toolInputForApi,
 } from './http.js';
 import type {
   ChatMessage,
@@ -70,7 +71,10 @@ export function toOpenAIMessages(messages: readonly ChatMessage[]): OpenAIMessag
         type: 'function',
         function: {
           name: call.name,
-          arguments: typeof call.input === 'string' ? call.input : JSON.stringify(call.input ?? {}),
+          arguments:
+            typeof call.input === 'string'
+              ? call.input
+              : JSON.stringify(toolInputForApi(call.input ?? {})),
         },
       })),
     };

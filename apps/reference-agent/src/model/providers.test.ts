@@ -1,31 +1,27 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CliError } from '../errors.js';
-import { makeWorkspace, parseRecords, runCli } from '../test-helpers/cli.js';
+import { parseRecords, runCli } from '../test-helpers/cli.js';
 import {
   anthropicVendor,
   openaiVendor,
   type Reply,
-  startModelServer,
   type Vendor,
 } from '../test-helpers/model-server.js';
+import {
+  allText,
+  baseUrlFor,
+  TEST_KEY as KEY,
+  modelServersClosedAfterEach,
+  modelWorkspace,
+} from '../test-helpers/model-workspace.js';
 import { createAnthropicProvider } from './anthropic.js';
 import { createOpenAIProvider } from './openai.js';
 
 const TIMEOUT = 120_000;
-const KEY = 'sk-test-0123456789abcdef-SECRET';
 
-const servers: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.close();
-});
-
-async function serve(replies: Parameters<typeof startModelServer>[0]) {
-  const server = await startModelServer(replies);
-  servers.push(server);
-  return server;
-}
+const serve = modelServersClosedAfterEach();
 
 const STOP_HOOK = `
 let raw = '';
@@ -65,33 +61,13 @@ const HOOKS = {
   },
 };
 
-function baseUrlFor(vendor: Vendor, url: string): string {
-  return vendor.name === 'openai' ? `${url}/v1` : url;
-}
-
 /** A workspace whose [model] points at `url`, with a PreToolUse deny on write_file and a Stop hook. */
 function workspaceFor(vendor: Vendor, url: string) {
-  const workspace = makeWorkspace({
-    home: {
-      'config.toml': [
-        '[permissions]',
-        'write = "allow"',
-        'dangerous = "allow"',
-        '[model]',
-        `provider = "${vendor.name}"`,
-        'model = "test-model"',
-        `base_url = "${baseUrlFor(vendor, url)}"`,
-        'max_tokens = 1000',
-        '[hooks]',
-        'inline_result_bytes = 4096',
-      ].join('\n'),
-      'hooks.json': JSON.stringify(HOOKS),
-      'hooks/stop.mjs': STOP_HOOK,
-    },
+  return modelWorkspace(vendor, url, {
+    config: ['[hooks]', 'inline_result_bytes = 4096'],
+    home: { 'hooks.json': JSON.stringify(HOOKS), 'hooks/stop.mjs': STOP_HOOK },
     project: { 'a.txt': `hello from a.txt\n${`${'filler '.repeat(20)}\n`.repeat(300)}the end\n` },
   });
-  const keyEnv = vendor.name === 'openai' ? 'OPENAI_API_KEY' : 'ANTHROPIC_API_KEY';
-  return { ...workspace, env: { ...workspace.env, [keyEnv]: KEY } };
 }
 
 async function run(workspace: ReturnType<typeof workspaceFor>, extra: string[] = []) {
@@ -100,15 +76,6 @@ async function run(workspace: ReturnType<typeof workspaceFor>, extra: string[] =
     { env: workspace.env },
   );
   return { ...result, records: result.code === 0 ? parseRecords(result.stdout) : [] };
-}
-
-/** Every file under `dir`, read as text. */
-function allText(dir: string): string {
-  let text = '';
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) text += fs.readFileSync(path.join(entry.parentPath, entry.name), 'utf8');
-  }
-  return text;
 }
 
 const vendors: [string, Vendor][] = [

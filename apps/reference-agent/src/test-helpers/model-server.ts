@@ -24,7 +24,8 @@ export type Reply =
 /** A canned answer of the model: text and tool calls. */
 export interface Answer {
   text?: string;
-  toolCalls?: { id: string; name: string; input: unknown }[];
+  /** `arguments` is sent as the raw JSON text instead of `input` (e.g. one too deep to serialise). */
+  toolCalls?: { id: string; name: string; input?: unknown; arguments?: string }[];
 }
 
 /**
@@ -105,11 +106,12 @@ export async function startModelServer(replies: (Reply | ((request: ServedReques
 const sse = (data: unknown, event?: string) =>
   `${event === undefined ? '' : `event: ${event}\n`}data: ${JSON.stringify(data)}\n\n`;
 
-/** Splits text into pieces of a few characters, as a model streams it. */
+/** Splits text into pieces of a few characters, as a model streams it (at most ~100 pieces). */
 function pieces(text: string, size = 7): string[] {
   const result: string[] = [];
-  for (let index = 0; index < text.length; index += size)
-    result.push(text.slice(index, index + size));
+  const step = Math.max(size, Math.ceil(text.length / 100));
+  for (let index = 0; index < text.length; index += step)
+    result.push(text.slice(index, index + step));
   return result;
 }
 
@@ -153,7 +155,7 @@ export const openaiVendor: Vendor = {
       );
     }
     toolCalls.forEach((call, index) => {
-      const args = JSON.stringify(call.input);
+      const args = call.arguments ?? JSON.stringify(call.input);
       frames.push(
         sse({
           ...base,
@@ -283,7 +285,7 @@ export const anthropicVendor: Vendor = {
           'content_block_start',
         ),
       );
-      for (const piece of pieces(JSON.stringify(call.input), 5)) {
+      for (const piece of pieces(call.arguments ?? JSON.stringify(call.input), 5)) {
         frames.push(
           sse(
             {
