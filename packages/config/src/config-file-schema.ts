@@ -2,13 +2,29 @@ import { PLAIN_NAME_PATTERN } from '@soong-agent/matcher';
 import { RiskClassSchema } from '@soong-agent/protocol';
 import { RUN_LIMITS } from '@soong-agent/runner/defaults';
 import { z } from 'zod';
-import { MAX_HOOK_TIMEOUT_SECONDS, NO_NUL, timeoutSecondsSchema } from './hooks-file-schema.js';
+import {
+  MAX_HOOK_TIMEOUT_SECONDS,
+  MIN_TIMEOUT_SECONDS,
+  NO_NUL,
+  timeoutSecondsSchema,
+} from './hooks-file-schema.js';
 
 /** The most seconds a declarative tool may run (SPEC §3). */
 export const MAX_TOOL_TIMEOUT_SECONDS = 3600;
 
 /** The seconds a declarative tool (and the reference agent's `bash`) may run by default (SPEC §3). */
 export const DEFAULT_TOOL_TIMEOUT_SECONDS = 120;
+
+/** Seconds a model call may go without a stream event before it fails (SPEC §9). */
+export const DEFAULT_MODEL_STREAM_IDLE_TIMEOUT_SECONDS = 300;
+/** Seconds one model call may take in all, retries included (SPEC §9; the vendors' SDKs' 10 minutes). */
+export const DEFAULT_MODEL_REQUEST_TIMEOUT_SECONDS = 600;
+/** Bytes one model answer may stream (SPEC §9). */
+export const DEFAULT_MODEL_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+/** The longest `stream_idle_timeout` / `request_timeout` accepted: a day. */
+const MAX_MODEL_TIMEOUT_SECONDS = 86_400;
+/** The largest `max_response_bytes` accepted: 1 GiB. */
+const MAX_MODEL_RESPONSE_BYTES = 1024 * 1024 * 1024;
 
 const EnvNameSchema = z
   .string()
@@ -159,6 +175,24 @@ export const ConfigFileSchema = z
           .min(1)
           .default(4096)
           .describe('an integer ≥ 1 (most tokens of one model answer)'),
+        stream_idle_timeout: timeoutSecondsSchema(MAX_MODEL_TIMEOUT_SECONDS)
+          .default(DEFAULT_MODEL_STREAM_IDLE_TIMEOUT_SECONDS)
+          .describe(
+            `a number of seconds from ${MIN_TIMEOUT_SECONDS} to ${MAX_MODEL_TIMEOUT_SECONDS}: how long a model call may wait for the next stream event (keep-alives do not count) before it fails`,
+          ),
+        request_timeout: timeoutSecondsSchema(MAX_MODEL_TIMEOUT_SECONDS)
+          .default(DEFAULT_MODEL_REQUEST_TIMEOUT_SECONDS)
+          .describe(
+            `a number of seconds from ${MIN_TIMEOUT_SECONDS} to ${MAX_MODEL_TIMEOUT_SECONDS}: how long one model call may take in all, retries included`,
+          ),
+        max_response_bytes: z
+          .int()
+          .min(1024)
+          .max(MAX_MODEL_RESPONSE_BYTES)
+          .default(DEFAULT_MODEL_MAX_RESPONSE_BYTES)
+          .describe(
+            `an integer from 1024 to ${MAX_MODEL_RESPONSE_BYTES} (bytes one model answer may stream before the call fails)`,
+          ),
       })
       .prefault({}),
     tools: z.array(ToolSchema).default([]).describe('[[tools]] entries: declarative tools'),

@@ -21,6 +21,9 @@ export {
 } from './config-error.js';
 export {
   ConfigFileSchema,
+  DEFAULT_MODEL_MAX_RESPONSE_BYTES,
+  DEFAULT_MODEL_REQUEST_TIMEOUT_SECONDS,
+  DEFAULT_MODEL_STREAM_IDLE_TIMEOUT_SECONDS,
   DEFAULT_TOOL_TIMEOUT_SECONDS,
   type DeclarativeToolConfig,
   type DeclarativeToolParameter,

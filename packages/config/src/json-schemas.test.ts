@@ -56,5 +56,11 @@ describe('generateConfigJsonSchemas', () => {
       kill_grace_ms: 1000,
     });
     expect(defaults('permissions')).toEqual({ readonly: 'allow', write: 'ask', dangerous: 'ask' });
+    expect(defaults('model')).toMatchObject({
+      max_tokens: 4096,
+      stream_idle_timeout: 300,
+      request_timeout: 600,
+      max_response_bytes: 33554432,
+    });
   });
 });

@@ -48,7 +48,12 @@ describe('loadConfig', () => {
         kill_grace_ms: 1000,
       },
       permissions: { readonly: 'allow', write: 'ask', dangerous: 'ask' },
-      model: { max_tokens: 4096 },
+      model: {
+        max_tokens: 4096,
+        stream_idle_timeout: 300,
+        request_timeout: 600,
+        max_response_bytes: 33554432,
+      },
       tools: [],
       mcp: {},
     });
@@ -138,6 +143,9 @@ describe('loadConfig', () => {
       provider: 'scripted',
       script: path.join(layout.home, 'session.json'),
       max_tokens: 4096,
+      stream_idle_timeout: 300,
+      request_timeout: 600,
+      max_response_bytes: 33554432,
     });
     expect(settings.tools).toEqual([
       {
@@ -162,6 +170,9 @@ describe('loadConfig', () => {
         'base_url = "http://127.0.0.1:8080/v1"',
         'api_key_env = "LOCAL_LLM_KEY"',
         'max_tokens = 1024',
+        'stream_idle_timeout = 1.5',
+        'request_timeout = 2',
+        'max_response_bytes = 65536',
       ].join('\n'),
     );
     expect(load().settings.model).toEqual({
@@ -170,7 +181,23 @@ describe('loadConfig', () => {
       base_url: 'http://127.0.0.1:8080/v1',
       api_key_env: 'LOCAL_LLM_KEY',
       max_tokens: 1024,
+      stream_idle_timeout: 1.5,
+      request_timeout: 2,
+      max_response_bytes: 65536,
     });
+  });
+
+  it.each([
+    ['stream_idle_timeout = 0', 'model.stream_idle_timeout'],
+    ['request_timeout = -1', 'model.request_timeout'],
+    ['request_timeout = 100000', 'model.request_timeout'],
+    ['max_response_bytes = 10', 'model.max_response_bytes'],
+    ['max_response_bytes = 1.5', 'model.max_response_bytes'],
+  ])('throws CONFIG_INVALID for %s in [model]', (line, where) => {
+    layout.write('config.toml', ['[model]', line].join('\n'));
+    const error = catchConfigError(() => load());
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect([error.path, error.line]).toEqual([where, 2]);
   });
 
   it('throws CONFIG_INVALID at model.base_url when it is not an http(s) URL', () => {

@@ -1,3 +1,8 @@
+import {
+  DEFAULT_MODEL_MAX_RESPONSE_BYTES,
+  DEFAULT_MODEL_REQUEST_TIMEOUT_SECONDS,
+  DEFAULT_MODEL_STREAM_IDLE_TIMEOUT_SECONDS,
+} from '@soong-agent/config';
 import { jsonValueDepth, MAX_JSON_DEPTH } from '@soong-agent/protocol';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { CliError } from '../errors.js';
@@ -37,7 +42,26 @@ export interface ModelHttpRequest {
   maxRetries?: number;
   /** First backoff delay, doubled each retry (with jitter). @default 500 */
   baseDelayMs?: number;
+  /** @default DEFAULT_MODEL_CALL_LIMITS */
+  limits?: ModelCallLimits;
 }
+
+/** The bounds of one model call: `[model]` of config.toml. */
+export interface ModelCallLimits {
+  /** `stream_idle_timeout`: seconds without a stream event (keep-alives do not count). */
+  streamIdleTimeout: number;
+  /** `request_timeout`: seconds for the whole call, retries included. */
+  requestTimeout: number;
+  /** `max_response_bytes`: bytes of one answer. */
+  maxResponseBytes: number;
+}
+
+/** The bounds config.toml gives when `[model]` sets none. */
+export const DEFAULT_MODEL_CALL_LIMITS: Readonly<ModelCallLimits> = Object.freeze({
+  streamIdleTimeout: DEFAULT_MODEL_STREAM_IDLE_TIMEOUT_SECONDS,
+  requestTimeout: DEFAULT_MODEL_REQUEST_TIMEOUT_SECONDS,
+  maxResponseBytes: DEFAULT_MODEL_MAX_RESPONSE_BYTES,
+});
 
 /** Replaces every secret (4 characters or more) in `text` with `[redacted]`. */
 export function redactSecrets(text: string, secrets: readonly string[]): string {
@@ -145,14 +169,85 @@ function fail(request: ModelHttpRequest, message: string): CliError {
   return new CliError({ code: 'RUNTIME', message: redactSecrets(message, request.secrets) });
 }
 
+/** Redirect statuses; none is followed to another origin (the key would go with it). */
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** Same-origin 307/308 redirects followed in one call before it fails. */
+export const MODEL_MAX_REDIRECTS = 5;
+
+function seconds(value: number): string {
+  return `${value} s`;
+}
+
+/** What a failed connection attempt really was, in words (`bad port` is fetch's own refusal). */
+function connectionProblem(error: unknown, url: URL): string {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
+  const code = typeof cause?.code === 'string' ? cause.code : undefined;
+  const port = url.port === '' ? (url.protocol === 'https:' ? '443' : '80') : url.port;
+  const where = `${url.hostname}:${port}`;
+  if (code === 'ECONNREFUSED')
+    return `connection refused by ${where} (ECONNREFUSED): is the server running?`;
+  if (code === 'ENOTFOUND') return `no such host ${url.hostname} (ENOTFOUND)`;
+  if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT')
+    return `connecting to ${where} timed out (${code})`;
+  if (code !== undefined)
+    return `${code}${typeof cause?.message === 'string' ? ` (${oneLine(cause.message, 120)})` : ''}`;
+  if (cause?.message === 'bad port')
+    return `port ${port} is one fetch refuses to connect to (a blocked port of the Fetch standard); serve the API on another port`;
+  if (typeof cause?.message === 'string') return oneLine(cause.message);
+  return oneLine(String((error as Error | undefined)?.message ?? error));
+}
+
+/**
+ * Why a redirect is not followed, or undefined for one that is: a same-origin 307/308 (method and
+ * body kept), at most {@link MODEL_MAX_REDIRECTS} times. Another origin would receive the key and the
+ * conversation; a 301/302/303 would turn the POST into a GET.
+ */
+function redirectRefusal(
+  request: ModelHttpRequest,
+  response: Response,
+  from: URL,
+  redirects: number,
+): { refusal: string } | { next: URL } {
+  const origin = new URL(request.url).origin;
+  const api = `the ${request.vendor} API at ${origin}`;
+  const location = response.headers.get('location');
+  let target: URL | undefined;
+  try {
+    target = location === null ? undefined : new URL(location, from);
+  } catch {
+    target = undefined;
+  }
+  if (target === undefined)
+    return {
+      refusal: `${api} answered with a redirect (${response.status}) without a usable location`,
+    };
+  if (target.origin !== origin)
+    return {
+      refusal: `${api} redirects (${response.status}) to another origin, ${target.origin}; not followed, so the key and the conversation never reach it: set base_url to that address if you trust it`,
+    };
+  if (response.status !== 307 && response.status !== 308)
+    return {
+      refusal: `${api} redirects (${response.status}) to ${target.pathname}, which would turn the POST into a GET; not followed: set base_url to the address it points to`,
+    };
+  if (redirects >= MODEL_MAX_REDIRECTS)
+    return {
+      refusal: `${api} redirected more than ${MODEL_MAX_REDIRECTS} times; not followed further`,
+    };
+  return { next: target };
+}
+
 /**
  * POSTs `body` as JSON and feeds each server-sent event of the answer to `onEvent`, resolving when
  * the stream ends. Retries 429 and 5xx (honouring `retry-after-ms` / `retry-after`, else
  * exponential backoff with jitter) and a connection reset before the answer, at most `maxRetries`
- * times; a stream already flowing is never retried (its text is on the terminal). Every failure is
- * a one-line `CliError` `RUNTIME` (exit 1) with the secrets redacted; an abort rejects with the
- * signal's reason. `onEvent` (and `onEnd`) throw {@link MalformedStreamError} for a stream that does
- * not follow the protocol; that becomes a one-line "malformed stream" error.
+ * times; a stream already flowing is never retried (its text is on the terminal). A redirect is
+ * followed only within the origin and only as 307/308 ({@link MODEL_MAX_REDIRECTS} at most). The
+ * call is bounded ({@link ModelCallLimits}): no event for `streamIdleTimeout` (comments and `ping`
+ * events are keep-alives and do not count), more than `requestTimeout` in all, or more than
+ * `maxResponseBytes` of answer each fail it. Every failure is a one-line `CliError` `RUNTIME`
+ * (exit 1) with the secrets redacted; an abort rejects with the signal's reason. `onEvent` (and
+ * `onEnd`) throw {@link MalformedStreamError} for a stream that does not follow the protocol; that
+ * becomes a one-line "malformed stream" error.
  */
 export async function streamServerSentEvents(
   request: ModelHttpRequest,
@@ -160,71 +255,131 @@ export async function streamServerSentEvents(
   /** Called once the stream ended without a failure; may throw {@link MalformedStreamError}. */
   onEnd?: () => void,
 ): Promise<void> {
-  const { signal } = request;
+  const outer = request.signal;
+  if (outer?.aborted) throw outer.reason;
+  const limits = request.limits ?? DEFAULT_MODEL_CALL_LIMITS;
   const maxRetries = request.maxRetries ?? MODEL_MAX_RETRIES;
   const baseDelayMs = request.baseDelayMs ?? 500;
   const origin = new URL(request.url).origin;
+  const api = `the ${request.vendor} API at ${origin}`;
   const body = JSON.stringify(request.body);
-  let response: Response | undefined;
-  for (let attempt = 0; ; attempt += 1) {
-    let retryDelay: number | undefined;
-    try {
-      response = await fetch(request.url, {
-        method: 'POST',
-        headers: {
-          ...request.headers,
-          'content-type': 'application/json',
-          accept: 'text/event-stream',
-        },
-        body,
-        ...(signal === undefined ? {} : { signal }),
-      });
-    } catch (error) {
-      if (signal?.aborted) throw signal.reason;
-      const code = networkCode(error);
-      if (code === undefined || !RETRYABLE_NETWORK_CODES.has(code) || attempt >= maxRetries) {
-        throw fail(
-          request,
-          `cannot reach the ${request.vendor} API at ${origin}: ${code ?? oneLine(String((error as Error).message))}`,
-        );
-      }
-    }
-    if (response !== undefined) {
-      if (response.ok) break;
-      const retryable = response.status === 429 || response.status >= 500;
-      const wait = retryAfterMs(response.headers);
-      if (!retryable || attempt >= maxRetries || (wait ?? 0) > MODEL_MAX_RETRY_DELAY_MS) {
-        const text = oneLine(apiMessage(await readBounded(response)));
-        const asked =
-          wait !== undefined && wait > MODEL_MAX_RETRY_DELAY_MS
-            ? ` (it asks to retry after ${Math.ceil(wait / 1000)} s)`
-            : '';
-        throw fail(request, `${refusalMessage(request, response.status, text)}${asked}`);
-      }
-      await response.body?.cancel().catch(() => {});
-      retryDelay = wait;
-      response = undefined;
-    }
-    const backoff = Math.min(baseDelayMs * 2 ** attempt, 8000);
-    await sleep(retryDelay ?? backoff / 2 + Math.random() * (backoff / 2), signal);
-  }
-
-  const type = response.headers.get('content-type') ?? '';
-  if (!type.includes('text/event-stream')) {
-    const text = oneLine(await readBounded(response), 120);
-    throw fail(
-      request,
-      `the ${request.vendor} API at ${origin} answered ${type === '' ? 'without a content type' : type}, not a stream${text === '' ? '' : `: ${text}`}`,
+  // One signal for the whole call: the caller's abort, the idle bound and the total bound.
+  const call = new AbortController();
+  const signal = call.signal;
+  const onOuterAbort = () => call.abort(outer?.reason);
+  outer?.addEventListener('abort', onOuterAbort, { once: true });
+  const expire = (message: string) => {
+    if (!signal.aborted) call.abort(fail(request, message));
+  };
+  const total = setTimeout(
+    () =>
+      expire(
+        `${api} did not finish its answer within ${seconds(limits.requestTimeout)} (request_timeout in [model] of config.toml)`,
+      ),
+    limits.requestTimeout * 1000,
+  );
+  let idle: ReturnType<typeof setTimeout> | undefined;
+  const touch = () => {
+    clearTimeout(idle);
+    idle = setTimeout(
+      () =>
+        expire(
+          `${api} sent no data for ${seconds(limits.streamIdleTimeout)} (keep-alives do not count; stream_idle_timeout in [model] of config.toml)`,
+        ),
+      limits.streamIdleTimeout * 1000,
     );
-  }
-  if (response.body === null)
-    throw fail(request, `the ${request.vendor} API at ${origin} sent no body`);
+  };
+  try {
+    let url = new URL(request.url);
+    let redirects = 0;
+    let response: Response | undefined;
+    for (let attempt = 0; ; attempt += 1) {
+      let retryDelay: number | undefined;
+      touch();
+      try {
+        response = await fetch(url, {
+          method: 'POST',
+          headers: {
+            ...request.headers,
+            'content-type': 'application/json',
+            accept: 'text/event-stream',
+          },
+          body,
+          redirect: 'manual',
+          signal,
+        });
+      } catch (error) {
+        if (signal.aborted) throw signal.reason;
+        const code = networkCode(error);
+        if (code === undefined || !RETRYABLE_NETWORK_CODES.has(code) || attempt >= maxRetries) {
+          throw fail(request, `cannot reach ${api}: ${connectionProblem(error, url)}`);
+        }
+      }
+      if (response !== undefined) {
+        if (REDIRECT_STATUSES.has(response.status)) {
+          await response.body?.cancel().catch(() => {});
+          const redirect = redirectRefusal(request, response, url, redirects);
+          if ('refusal' in redirect) throw fail(request, redirect.refusal);
+          url = redirect.next;
+          redirects += 1;
+          response = undefined;
+          attempt -= 1; // a redirect is not a retry
+          continue;
+        }
+        if (response.ok) break;
+        const retryable = response.status === 429 || response.status >= 500;
+        const wait = retryAfterMs(response.headers);
+        if (!retryable || attempt >= maxRetries || (wait ?? 0) > MODEL_MAX_RETRY_DELAY_MS) {
+          const text = oneLine(apiMessage(await readBounded(response)));
+          const asked =
+            wait !== undefined && wait > MODEL_MAX_RETRY_DELAY_MS
+              ? ` (it asks to retry after ${Math.ceil(wait / 1000)} s)`
+              : '';
+          throw fail(request, `${refusalMessage(request, response.status, text)}${asked}`);
+        }
+        await response.body?.cancel().catch(() => {});
+        retryDelay = wait;
+        response = undefined;
+      }
+      // The wait between attempts is ours, not the server's: only the total bound runs.
+      clearTimeout(idle);
+      const backoff = Math.min(baseDelayMs * 2 ** attempt, 8000);
+      await sleep(retryDelay ?? backoff / 2 + Math.random() * (backoff / 2), signal);
+    }
 
+    const type = response.headers.get('content-type') ?? '';
+    if (!type.includes('text/event-stream')) {
+      const text = oneLine(await readBounded(response), 120);
+      throw fail(
+        request,
+        `${api} answered ${type === '' ? 'without a content type' : type}, not a stream${text === '' ? '' : `: ${text}`}`,
+      );
+    }
+    if (response.body === null) throw fail(request, `${api} sent no body`);
+    await readEvents(request, response.body, { signal, touch, limits, api }, onEvent, onEnd);
+  } finally {
+    clearTimeout(total);
+    clearTimeout(idle);
+    outer?.removeEventListener('abort', onOuterAbort);
+  }
+}
+
+/** Reads the answer's events (see {@link streamServerSentEvents}): bounded in size, `touch` per event. */
+async function readEvents(
+  request: ModelHttpRequest,
+  stream: ReadableStream<Uint8Array>,
+  call: { signal: AbortSignal; touch: () => void; limits: ModelCallLimits; api: string },
+  onEvent: (event: EventSourceMessage) => void,
+  onEnd: (() => void) | undefined,
+): Promise<void> {
+  const { signal, api } = call;
   let failure: unknown;
   const parser = createParser({
     maxBufferSize: SSE_MAX_EVENT_BYTES,
     onEvent: (event) => {
       if (failure !== undefined) return;
+      // Anthropic's `ping` events are keep-alives, as SSE comments are (the parser drops those).
+      if (event.event !== 'ping') call.touch();
       try {
         onEvent(event);
       } catch (error) {
@@ -235,21 +390,34 @@ export async function streamServerSentEvents(
       failure ??= new MalformedStreamError(error.message);
     },
   });
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  call.touch();
+  const reader = stream.getReader();
+  const decoder = new TextDecoder();
+  let bytes = 0;
   try {
     for (;;) {
       let chunk: Awaited<ReturnType<typeof reader.read>>;
       try {
         chunk = await reader.read();
       } catch (error) {
-        if (signal?.aborted) throw signal.reason;
+        if (signal.aborted) throw signal.reason;
         throw fail(
           request,
-          `the connection to the ${request.vendor} API at ${origin} broke mid-answer: ${networkCode(error) ?? oneLine(String((error as Error).message))}`,
+          `the connection to ${api} broke mid-answer: ${networkCode(error) ?? oneLine(String((error as Error).message))}`,
         );
       }
-      if (chunk.done) break;
-      parser.feed(chunk.value);
+      if (chunk.done) {
+        parser.feed(decoder.decode());
+        break;
+      }
+      bytes += chunk.value.byteLength;
+      if (bytes > call.limits.maxResponseBytes) {
+        throw fail(
+          request,
+          `${api} sent more than ${call.limits.maxResponseBytes} bytes in one answer (max_response_bytes in [model] of config.toml)`,
+        );
+      }
+      parser.feed(decoder.decode(chunk.value, { stream: true }));
       if (failure !== undefined) break;
     }
     if (failure === undefined) parser.reset({ consume: true });
@@ -265,10 +433,7 @@ export async function streamServerSentEvents(
   }
   if (failure !== undefined) {
     if (failure instanceof MalformedStreamError)
-      throw fail(
-        request,
-        `malformed stream from the ${request.vendor} API at ${origin}: ${oneLine(failure.message)}`,
-      );
+      throw fail(request, `malformed stream from ${api}: ${oneLine(failure.message)}`);
     throw failure;
   }
 }
@@ -330,6 +495,8 @@ export interface ApiConnection {
   maxRetries?: number;
   /** First backoff delay in ms. @default 500 */
   retryBaseDelayMs?: number;
+  /** @default DEFAULT_MODEL_CALL_LIMITS */
+  limits?: ModelCallLimits;
 }
 
 /**
@@ -354,6 +521,7 @@ export async function completeStreaming(
       ...(connection.retryBaseDelayMs === undefined
         ? {}
         : { baseDelayMs: connection.retryBaseDelayMs }),
+      ...(connection.limits === undefined ? {} : { limits: connection.limits }),
     },
     (event) => answer.onEvent(event.data),
     () => {

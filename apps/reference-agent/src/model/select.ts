@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { CliError } from '../errors.js';
 import { createAnthropicProvider } from './anthropic.js';
+import { DEFAULT_MODEL_CALL_LIMITS } from './http.js';
 import { createOpenAIProvider } from './openai.js';
 import type { ModelProvider } from './provider.js';
 import { createScriptedProvider, loadModelScript } from './scripted.js';
@@ -26,6 +27,9 @@ export interface ModelSettings {
   base_url?: string | undefined;
   api_key_env?: string | undefined;
   max_tokens?: number | undefined;
+  stream_idle_timeout?: number | undefined;
+  request_timeout?: number | undefined;
+  max_response_bytes?: number | undefined;
 }
 
 /**
@@ -49,7 +53,7 @@ export function takeApiKey(env: NodeJS.ProcessEnv, name: string, provider: strin
  * Picks the model: `--model` (`scripted:FILE`, FILE relative to `cwd`; `openai:MODEL`;
  * `anthropic:MODEL`) wins over `[model]` of config.toml (`script` relative to the agent home).
  * `base_url` and `api_key_env` of `[model]` apply when it names the same provider, `max_tokens`
- * always. The key is read from the env and removed from it ({@link takeApiKey}). No model, an
+ * and the call bounds (`stream_idle_timeout`, `request_timeout`, `max_response_bytes`) always. The key is read from the env and removed from it ({@link takeApiKey}). No model, an
  * unknown provider or a bad scripted file is a `CliError` (exit 2) that says how to choose one; a
  * missing key is exit 1.
  */
@@ -122,6 +126,14 @@ export function selectModelProvider(options: {
       apiKey: takeApiKey(options.env ?? process.env, keyEnv, provider),
       keyEnv,
       maxTokens: options.settings.max_tokens ?? 4096,
+      limits: {
+        streamIdleTimeout:
+          options.settings.stream_idle_timeout ?? DEFAULT_MODEL_CALL_LIMITS.streamIdleTimeout,
+        requestTimeout:
+          options.settings.request_timeout ?? DEFAULT_MODEL_CALL_LIMITS.requestTimeout,
+        maxResponseBytes:
+          options.settings.max_response_bytes ?? DEFAULT_MODEL_CALL_LIMITS.maxResponseBytes,
+      },
       ...(baseUrl === undefined ? {} : { baseUrl }),
     };
     return provider === 'openai' ? createOpenAIProvider(common) : createAnthropicProvider(common);

@@ -1,4 +1,4 @@
-import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** A request the fake model server received. */
@@ -19,7 +19,9 @@ export type Reply =
    * A 200 `text/event-stream` answer made of these raw SSE frames; `destroy` cuts the connection
    * after them, `hold` keeps it open without ending the answer (until the client gives up).
    */
-  | { frames: string[]; destroy?: boolean; hold?: boolean };
+  | { frames: string[]; destroy?: boolean; hold?: boolean }
+  /** The test writes the answer itself (status, headers, body, pace). */
+  | { respond(res: ServerResponse): void };
 
 /** A canned answer of the model: text and tool calls. */
 export interface Answer {
@@ -67,6 +69,10 @@ export async function startModelServer(replies: (Reply | ((request: ServedReques
             ? entry(request)
             : entry;
       const done = () => handlingMs.push(Number(process.hrtime.bigint() - started) / 1e6);
+      if ('respond' in reply) {
+        reply.respond(res);
+        return;
+      }
       if ('frames' in reply) {
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
         if (reply.destroy === true) {
@@ -120,6 +126,10 @@ export interface Vendor {
   name: 'openai' | 'anthropic';
   /** The SSE frames of an answer. */
   frames(answer: Answer): string[];
+  /** The frames that open a text answer, before its first text delta. */
+  textStart(): string[];
+  /** One text delta frame. */
+  textDelta(text: string): string;
   /** The error body the API sends with a status. */
   errorBody(status: number, message: string): string;
   /** Tool names offered in a request. */
@@ -134,26 +144,27 @@ export interface Vendor {
   key(headers: IncomingHttpHeaders): string | undefined;
 }
 
+const openaiChunk = {
+  id: 'chatcmpl-Bx1',
+  object: 'chat.completion.chunk',
+  created: 1764700000,
+  model: 'gpt-test',
+};
+
 export const openaiVendor: Vendor = {
   name: 'openai',
+  textStart: () => [
+    sse({
+      ...openaiChunk,
+      choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }],
+    }),
+  ],
+  textDelta: (text) =>
+    sse({ ...openaiChunk, choices: [{ index: 0, delta: { content: text }, finish_reason: null }] }),
   frames({ text = '', toolCalls = [] }) {
-    const base = {
-      id: 'chatcmpl-Bx1',
-      object: 'chat.completion.chunk',
-      created: 1764700000,
-      model: 'gpt-test',
-    };
-    const frames = [
-      sse({
-        ...base,
-        choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }],
-      }),
-    ];
-    for (const piece of pieces(text)) {
-      frames.push(
-        sse({ ...base, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] }),
-      );
-    }
+    const base = openaiChunk;
+    const frames = openaiVendor.textStart();
+    for (const piece of pieces(text)) frames.push(openaiVendor.textDelta(piece));
     toolCalls.forEach((call, index) => {
       const args = call.arguments ?? JSON.stringify(call.input);
       frames.push(
@@ -236,6 +247,12 @@ export const openaiVendor: Vendor = {
 
 export const anthropicVendor: Vendor = {
   name: 'anthropic',
+  textStart: () => anthropicVendor.frames({ text: 'x' }).slice(0, 2),
+  textDelta: (text) =>
+    sse(
+      { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } },
+      'content_block_delta',
+    ),
   frames({ text = '', toolCalls = [] }) {
     const frames = [
       sse(
