@@ -180,7 +180,6 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Mode
   return {
     id: `anthropic:${options.model}`,
     async complete(request: ModelRequest): Promise<ModelResponse> {
-      const answer = createAnswer(request.onText);
       return completeStreaming(
         {
           vendor: 'anthropic',
@@ -196,7 +195,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Mode
         },
         options,
         request,
-        answer,
+        createAnswer,
       );
     },
   };

@@ -5,6 +5,7 @@ import { TOO_DEEP_INPUT_TEXT } from '@soong-agent/loop-adapter';
 import { describe, expect, it } from 'vitest';
 import { anthropicVendor, openaiVendor, type Vendor } from '../test-helpers/model-server.js';
 import {
+  allText,
   modelServersClosedAfterEach,
   modelWorkspace,
   runPrompt,
@@ -28,6 +29,7 @@ for (const [name, vendor] of vendors) {
     text: string,
     toolCalls: { id: string; name: string; input?: unknown; arguments?: string }[] = [],
   ) => ({ frames: vendor.frames({ text, toolCalls }) });
+  const endpoint = vendor.name === 'openai' ? '/v1/chat/completions' : '/v1/messages';
 
   describe(`${name} provider against a hostile server`, () => {
     it(
@@ -171,6 +173,127 @@ for (const [name, vendor] of vendors) {
         expect(line).toContain('max_response_bytes');
         // The client stopped reading: the server could not push much past the cap.
         expect(sent).toBeLessThan(64 * 1024 * 1024);
+      },
+      TIMEOUT,
+    );
+
+    it(
+      'keeps a key the server echoes out of the event log, the transcript, hook stdin and the output',
+      async () => {
+        const hook = (name: string) => ({
+          hooks: [{ name, type: 'command', command: 'cat >> "$SOONG_AGENT_HOME/hook-stdin.txt"' }],
+        });
+        const server = await serve([
+          answer(`Your key is ${TEST_KEY}, right?`, [
+            { id: 'toolu_echo', name: 'bash', input: { command: `echo ${TEST_KEY}` } },
+          ]),
+          answer(`Done with ${TEST_KEY}.`),
+        ]);
+        const workspace = modelWorkspace(vendor, server.url, {
+          home: {
+            'hooks.json': JSON.stringify({
+              version: 1,
+              hooks: {
+                PreToolUse: [hook('pre')],
+                PostToolUse: [hook('post')],
+                Stop: [hook('stop')],
+              },
+            }),
+          },
+        });
+        const result = await runPrompt(workspace);
+        expect(result.code, result.stderr).toBe(0);
+        const stdin = fs.readFileSync(path.join(workspace.home, 'hook-stdin.txt'), 'utf8');
+        expect(stdin).toContain('echo [redacted]');
+        expect(stdin).toContain('Done with [redacted].');
+        expect(allText(workspace.home)).not.toContain(TEST_KEY);
+        expect(result.stdout + result.stderr).not.toContain(TEST_KEY);
+        // The timeline streams the text as it arrives: redacted there too.
+        const timeline = await runPrompt(
+          modelWorkspace(vendor, (await serve([answer(`k=${TEST_KEY}`)])).url),
+          {
+            args: [],
+            json: false,
+          },
+        );
+        expect(timeline.code, timeline.stderr).toBe(0);
+        expect(timeline.stderr + timeline.stdout).toContain('k=[redacted]');
+        expect(timeline.stderr + timeline.stdout).not.toContain(TEST_KEY);
+      },
+      TIMEOUT,
+    );
+
+    it(
+      'never follows a redirect to another origin: one line, and the other server sees nothing',
+      async () => {
+        const elsewhere = await serve([answer('I have your key now.')]);
+        for (const status of [302, 307, 308]) {
+          const server = await serve([
+            {
+              status,
+              headers: { location: `${elsewhere.url}${endpoint}` },
+              body: '',
+            },
+          ]);
+          const result = await runPrompt(modelWorkspace(vendor, server.url));
+          expect(result.code, result.stderr).toBe(1);
+          const lines = result.stderr.trim().split('\n');
+          expect(lines.filter((line) => line.startsWith('soong-agent:'))).toHaveLength(1);
+          expect(lines.at(-1)).toContain(
+            `redirects (${status}) to another origin, ${elsewhere.url};`,
+          );
+          expect(lines.at(-1)).toContain('not followed');
+          expect(result.log.at(-1)).toMatchObject({ type: 'loop_ended', reason: 'error' });
+        }
+        expect(elsewhere.requests).toHaveLength(0);
+      },
+      TIMEOUT,
+    );
+
+    it(
+      'follows a 307 within the origin with the same body, and refuses a 302 there (it would turn the POST into a GET)',
+      async () => {
+        const server = await serve([
+          { status: 307, headers: { location: `/moved${endpoint}` }, body: '' },
+          answer('Moved and answered.'),
+          { status: 302, headers: { location: `/moved${endpoint}` }, body: '' },
+        ]);
+        const workspace = modelWorkspace(vendor, server.url);
+        const followed = await runPrompt(workspace, { prompt: 'hello there' });
+        expect(followed.code, followed.stderr).toBe(0);
+        expect(server.requests.map((request) => [request.method, request.path])).toEqual([
+          ['POST', endpoint],
+          ['POST', `/moved${endpoint}`],
+        ]);
+        expect(vendor.lastUserText(server.requests[1]?.body)).toBe('hello there');
+        expect(vendor.key(server.requests[1]?.headers ?? {})).toBe(TEST_KEY);
+
+        const refused = await runPrompt(modelWorkspace(vendor, server.url));
+        expect(refused.code).toBe(1);
+        expect(refused.stderr).toContain('redirects (302) to /moved');
+        expect(refused.stderr).toContain('would turn the POST into a GET');
+        expect(server.requests).toHaveLength(3);
+      },
+      TIMEOUT,
+    );
+
+    it(
+      'names the real cause when the API cannot be reached: a refused connection, a port fetch blocks',
+      async () => {
+        const server = await serve([]);
+        const workspace = modelWorkspace(vendor, server.url);
+        await server.close();
+        const refused = await runPrompt(workspace);
+        expect(refused.code).toBe(1);
+        const port = new URL(server.url).port;
+        expect(refused.stderr.trim().split('\n').at(-1)).toBe(
+          `soong-agent: cannot reach the ${vendor.name} API at ${server.url}: connection refused by 127.0.0.1:${port} (ECONNREFUSED): is the server running?`,
+        );
+        const blocked = await runPrompt(modelWorkspace(vendor, 'http://127.0.0.1:9'));
+        expect(blocked.code).toBe(1);
+        expect(blocked.stderr).toContain(
+          'port 9 is one fetch refuses to connect to (a blocked port of the Fetch standard)',
+        );
       },
       TIMEOUT,
     );

@@ -7,6 +7,7 @@ import { jsonValueDepth, MAX_JSON_DEPTH } from '@soong-agent/protocol';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { CliError } from '../errors.js';
 import type { ModelRequest, ModelResponse } from './provider.js';
+import { createStreamRedactor, redactResponse, redactSecrets } from './redact.js';
 
 /** Retries of a 429 or 5xx answer (and of a reset connection) before the call fails. */
 export const MODEL_MAX_RETRIES = 4;
@@ -62,15 +63,6 @@ export const DEFAULT_MODEL_CALL_LIMITS: Readonly<ModelCallLimits> = Object.freez
   requestTimeout: DEFAULT_MODEL_REQUEST_TIMEOUT_SECONDS,
   maxResponseBytes: DEFAULT_MODEL_MAX_RESPONSE_BYTES,
 });
-
-/** Replaces every secret (4 characters or more) in `text` with `[redacted]`. */
-export function redactSecrets(text: string, secrets: readonly string[]): string {
-  let result = text;
-  for (const secret of secrets) {
-    if (secret.length >= 4) result = result.split(secret).join('[redacted]');
-  }
-  return result;
-}
 
 function oneLine(text: string, max = API_MESSAGE_MAX_CHARS): string {
   const flat = text.replace(/\s+/g, ' ').trim();
@@ -499,23 +491,34 @@ export interface ApiConnection {
   limits?: ModelCallLimits;
 }
 
+/** What a provider makes of the events of one answer. */
+export interface StreamedAnswer {
+  onEvent(data: string): void;
+  result(): ModelResponse;
+}
+
 /**
  * One streamed model turn: posts `body` ({@link streamServerSentEvents}), feeds each event's data
- * to `answer.onEvent` and returns `answer.result()` once the stream ended (both may throw
- * {@link MalformedStreamError}).
+ * to the answer `makeAnswer` builds and returns its `result()` once the stream ended (both may
+ * throw {@link MalformedStreamError}). The key is taken out of everything the server sent before
+ * anyone sees it: the streamed text (`request.onText`) and the answer ({@link redactResponse}).
  */
 export async function completeStreaming(
   target: { vendor: string; url: string; headers: Record<string, string>; body: unknown },
   connection: ApiConnection,
   request: ModelRequest,
-  answer: { onEvent(data: string): void; result(): ModelResponse },
+  makeAnswer: (onText: ((text: string) => void) | undefined) => StreamedAnswer,
 ): Promise<ModelResponse> {
+  const secrets = [connection.apiKey];
+  const text =
+    request.onText === undefined ? undefined : createStreamRedactor(secrets, request.onText);
+  const answer = makeAnswer(text === undefined ? undefined : (piece) => text.push(piece));
   let response: ModelResponse | undefined;
   await streamServerSentEvents(
     {
       ...target,
       keyEnv: connection.keyEnv,
-      secrets: [connection.apiKey],
+      secrets,
       ...(request.signal === undefined ? {} : { signal: request.signal }),
       ...(connection.maxRetries === undefined ? {} : { maxRetries: connection.maxRetries }),
       ...(connection.retryBaseDelayMs === undefined
@@ -529,5 +532,6 @@ export async function completeStreaming(
     },
   );
   if (response === undefined) throw new Error('the stream ended without an answer');
-  return response;
+  text?.end();
+  return redactResponse(response, secrets);
 }

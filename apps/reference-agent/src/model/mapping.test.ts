@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { CliError } from '../errors.js';
 import { toAnthropicMessages, toAnthropicTools } from './anthropic.js';
-import { redactSecrets, retryAfterMs } from './http.js';
+import { retryAfterMs } from './http.js';
 import { toOpenAIMessages, toOpenAITools } from './openai.js';
 import type { ChatMessage } from './provider.js';
+import { redactSecrets } from './redact.js';
 import { selectModelProvider, takeApiKey } from './select.js';
 
 const conversation: ChatMessage[] = [

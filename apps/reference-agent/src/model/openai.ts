@@ -174,7 +174,6 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
   return {
     id: `openai:${options.model}`,
     async complete(request: ModelRequest): Promise<ModelResponse> {
-      const answer = createAnswer(request.onText);
       return completeStreaming(
         {
           vendor: 'openai',
@@ -190,7 +189,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
         },
         options,
         request,
-        answer,
+        createAnswer,
       );
     },
   };

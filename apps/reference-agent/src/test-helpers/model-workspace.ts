@@ -73,16 +73,19 @@ export function eventLogRecords(home: string): EventRecord[] {
     .map((line) => EventRecordSchema.parse(JSON.parse(line)));
 }
 
-/** `soong-agent run PROMPT --json` in the workspace; `log` is the session's event log as written. */
+/**
+ * `soong-agent run PROMPT --json` (`json: false`: with the timeline) in the workspace; `log` is the
+ * session's event log as written.
+ */
 export async function runPrompt(
   workspace: ReturnType<typeof modelWorkspace>,
-  options: { prompt?: string; args?: string[]; env?: Record<string, string> } = {},
+  options: { prompt?: string; args?: string[]; env?: Record<string, string>; json?: boolean } = {},
 ) {
   const result = await runCli(
     [
       'run',
       options.prompt ?? 'fix it',
-      '--json',
+      ...(options.json === false ? [] : ['--json']),
       '--home',
       workspace.home,
       '--project',
