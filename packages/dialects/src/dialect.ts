@@ -40,6 +40,12 @@ export interface DialectContext {
    * our canonical name and input.
    */
   tool?: DialectToolView;
+  /**
+   * The agent's own event name the hook was written for (hooks.json `dialect_event`), when several
+   * of the agent's events map onto one of ours (Cursor's `beforeShellExecution` and `preToolUse`
+   * are both PreToolUse); absent: the dialect's main event for ours.
+   */
+  dialectEvent?: string;
   /** The current model turn's id, when the host knows it (Codex). */
   turnId?: string;
   /** The model in use, when the host knows it (Codex). */
@@ -113,12 +119,20 @@ export interface ConvertOptions {
    * `true` when the root is the file's folder.
    */
   plugin?: { root: string } | boolean;
+  /**
+   * Where the source agent loads the file from: `user` (the user's home, e.g. `~/.cursor/`, where
+   * Cursor runs user-level hooks, so their relative commands are made absolute) or `project`.
+   */
+  scope?: 'user' | 'project';
 }
 
 /** What {@link Dialect.convertConfig} gives back. */
 export interface ConvertResult {
-  /** A complete hooks.json object; every hook in it has `"protocol"` set. */
-  hooks: { hooks: unknown[] };
+  /**
+   * A complete hooks.json object (`{ "version": 1, "hooks": { <Event>: [rules] } }`); every hook
+   * in it has `"protocol"` set.
+   */
+  hooks: { version: 1; hooks: Record<string, unknown[]> };
   /** What was not converted: the JSON path in the source and why. */
   refused: { path: string; reason: string }[];
   /** What will not happen here that would in the source agent, per converted hook (named). */

@@ -4,9 +4,12 @@ import * as dialects from './index.js';
 describe('@soong-agent/dialects exports', () => {
   it('exports the registry and the error class', () => {
     expect(Object.keys(dialects).sort()).toEqual([
+      'CLAUDE_CODE_DEFAULT_TIMEOUT_SECONDS',
       'DIALECT_ERROR_CODES',
       'DIALECT_NAMES',
       'DialectError',
+      'codexPatch',
+      'convertClaudeCodeConfig',
       'dialectToolName',
       'getDialect',
       'hasDialect',

@@ -1,3 +1,5 @@
+export { codexPatch } from './codex.js';
+export { CLAUDE_CODE_DEFAULT_TIMEOUT_SECONDS, convertClaudeCodeConfig } from './convert/claude.js';
 export type {
   BuiltInDialectName,
   ConvertOptions,

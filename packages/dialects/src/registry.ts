@@ -1,8 +1,12 @@
+import { codexDialect } from './codex.js';
+import { copilotDialect } from './copilot.js';
+import { cursorDialect } from './cursor.js';
 import type { Dialect } from './dialect.js';
 import { DialectError } from './dialect-error.js';
+import { geminiDialect } from './gemini.js';
 
 // The dialects this package ships: one line per dialect file.
-const BUILT_IN: readonly Dialect[] = [];
+const BUILT_IN: readonly Dialect[] = [codexDialect, geminiDialect, cursorDialect, copilotDialect];
 
 const dialects = new Map<string, Dialect>();
 const names: string[] = [];

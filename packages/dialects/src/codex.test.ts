@@ -1,0 +1,271 @@
+import { describe, expect, it } from 'vitest';
+import { codexDialect, codexPatch } from './codex.js';
+import { getDialect } from './registry.js';
+import { context, json, ourInput, run, toolInput } from './test-helpers/inputs.js';
+
+const encode = (
+  event: Parameters<typeof codexDialect.encodeInput>[0],
+  input: Record<string, unknown>,
+) =>
+  codexDialect.encodeInput(event, input, {
+    ...context,
+    turnId: 'turn-7',
+    model: 'gpt-5',
+  }) as Record<string, unknown>;
+
+describe('codex dialect: input (codex-rs/hooks/src/schema.rs *CommandInput)', () => {
+  it('is registered', () => {
+    expect(getDialect('codex')).toBe(codexDialect);
+  });
+
+  it('PreToolUse: the schema fields, Bash with {command}', () => {
+    const input = encode('PreToolUse', ourInput('PreToolUse'));
+    expect(Object.keys(input).sort()).toEqual(
+      [
+        'cwd',
+        'hook_event_name',
+        'model',
+        'permission_mode',
+        'session_id',
+        'tool_input',
+        'tool_name',
+        'tool_use_id',
+        'transcript_path',
+        'turn_id',
+      ].sort(),
+    );
+    expect(input).toMatchObject({
+      session_id: context.sessionId,
+      turn_id: 'turn-7',
+      cwd: '/work/project',
+      hook_event_name: 'PreToolUse',
+      model: 'gpt-5',
+      permission_mode: 'default',
+      tool_name: 'Bash',
+      tool_input: { command: 'rm -rf /' },
+      tool_use_id: 'call_1',
+    });
+  });
+
+  it('write_file and edit_file reach a hook as apply_patch with the patch text Codex would produce', () => {
+    const write = encode(
+      'PreToolUse',
+      toolInput('write_file', { path: 'src/new.ts', content: 'a\nb\n' }),
+    );
+    expect(write.tool_name).toBe('apply_patch');
+    expect(write.tool_input).toEqual({
+      command: '*** Begin Patch\n*** Add File: src/new.ts\n+a\n+b\n*** End Patch\n',
+    });
+    const edit = encode(
+      'PreToolUse',
+      toolInput('edit_file', { path: '/work/project/.env', old_string: 'A=1', new_string: 'A=2' }),
+    );
+    expect(edit.tool_input).toEqual({
+      command: '*** Begin Patch\n*** Update File: .env\n@@\n-A=1\n+A=2\n*** End Patch\n',
+    });
+    expect(
+      codexPatch(
+        'edit_file',
+        { path: '/etc/hosts', old_string: 'x', new_string: 'y' },
+        '/work/project',
+      ),
+    ).toContain('*** Update File: /etc/hosts');
+  });
+
+  it('MCP tools keep their name and raw arguments; PostToolUse adds tool_response', () => {
+    const mcp = encode('PreToolUse', toolInput('mcp__fs__read', { path: 'x' }));
+    expect(mcp).toMatchObject({ tool_name: 'mcp__fs__read', tool_input: { path: 'x' } });
+    const post = encode('PostToolUse', ourInput('PostToolUse'));
+    expect(post).toMatchObject({
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Bash',
+      tool_response: 'a\nb\nc\n',
+    });
+  });
+
+  it('UserPromptSubmit, Stop and SessionStart (no turn_id there)', () => {
+    expect(encode('UserPromptSubmit', ourInput('UserPromptSubmit'))).toMatchObject({
+      prompt: 'fix the bug',
+      turn_id: 'turn-7',
+    });
+    expect(encode('Stop', ourInput('Stop', { prevented_count: 1 }))).toMatchObject({
+      stop_hook_active: true,
+      last_assistant_message: 'done',
+    });
+    const start = encode('SessionStart', ourInput('SessionStart'));
+    expect(start).toMatchObject({ source: 'startup', hook_event_name: 'SessionStart' });
+    expect(start).not.toHaveProperty('turn_id');
+  });
+});
+
+describe('codex dialect: answers (output_parser.rs, pre_tool_use.rs)', () => {
+  const decide = codexDialect.decide;
+  const deny = {
+    hookSpecificOutput: {
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'deny',
+      permissionDecisionReason: 'no rm',
+    },
+  };
+
+  it('exit 0 JSON: permissionDecision deny/allow/ask, legacy decision block/approve', () => {
+    expect(decide('PreToolUse', run(0, json(deny)))).toMatchObject({
+      decision: 'deny',
+      reason: 'no rm',
+    });
+    expect(
+      decide('PreToolUse', run(0, json({ decision: 'block', reason: 'legacy' }))),
+    ).toMatchObject({ decision: 'deny', reason: 'legacy' });
+    expect(decide('PreToolUse', run(0, json({ decision: 'approve' })))).toMatchObject({
+      decision: 'allow',
+    });
+    expect(
+      decide('PreToolUse', run(0, json({ hookSpecificOutput: { permissionDecision: 'ask' } }))),
+    ).toMatchObject({ decision: 'ask' });
+    expect(decide('Stop', run(0, json({ decision: 'block', reason: 'tests fail' })))).toMatchObject(
+      { decision: 'deny', reason: 'tests fail' },
+    );
+    expect(decide('PreToolUse', run(0, ''))).toMatchObject({ decision: 'none' });
+  });
+
+  it('every slightly wrong spelling of a deny stands, with a warning', () => {
+    for (const answer of [
+      { hookSpecificOutput: { permissionDecision: 'Deny' } },
+      { decision: 'Block', reason: 'x' },
+      { decision: 'deny' },
+      { continue: 'false' },
+      { continue: false, stopReason: 'stop' },
+    ]) {
+      const verdict = decide('PreToolUse', run(0, json(answer)));
+      expect(verdict.decision, JSON.stringify(answer)).toBe('deny');
+    }
+    expect(
+      decide('PreToolUse', run(0, json({ hookSpecificOutput: { permissionDecision: 'Deny' } })))
+        .logs,
+    ).toContainEqual(expect.objectContaining({ source: 'warning' }));
+  });
+
+  it('exit 2 blocks with stderr (also with empty stderr, where Codex would fail open), other exits fail', () => {
+    expect(decide('PreToolUse', run(2, '', 'blocked: rm\n'))).toMatchObject({
+      decision: 'deny',
+      reason: 'blocked: rm',
+      exitCode: 2,
+    });
+    const silent = decide('PreToolUse', run(2, '', ''));
+    expect(silent.decision).toBe('deny');
+    expect(silent.logs.map((log) => log.message).join()).toContain('exit 2 without a reason');
+    expect(decide('PreToolUse', run(1, '', 'boom'))).toMatchObject({
+      decision: 'none',
+      failure: { kind: 'exit_code' },
+    });
+    // an intended deny on stdout stands even when the hook then exits 1
+    expect(decide('PreToolUse', run(1, json(deny)))).toMatchObject({
+      decision: 'deny',
+      failure: { kind: 'exit_code' },
+    });
+    expect(decide('PreToolUse', run(null))).toMatchObject({
+      failure: { message: 'hook was killed by SIGKILL' },
+    });
+  });
+
+  it('a log line before the JSON deny keeps the deny; unusable JSON is a protocol error; patch keys are one warning', () => {
+    expect(decide('PreToolUse', run(0, `checking...\n${json(deny)}\n`))).toMatchObject({
+      decision: 'deny',
+      reason: 'no rm',
+    });
+    expect(decide('PreToolUse', run(0, '{not json'))).toMatchObject({
+      failure: { kind: 'protocol_error' },
+    });
+    const patch = decide(
+      'PreToolUse',
+      run(
+        0,
+        json({
+          hookSpecificOutput: {
+            permissionDecision: 'allow',
+            updatedInput: { command: 'ls' },
+            additionalContext: 'x',
+          },
+          systemMessage: 'hi',
+        }),
+      ),
+    );
+    expect(patch.decision).toBe('allow');
+    const warnings = patch.logs.filter((log) => log.source === 'warning');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.message).toContain('"hookSpecificOutput.updatedInput"');
+  });
+});
+
+describe('codex dialect: converter', () => {
+  const convert = (value: unknown) =>
+    codexDialect.convertConfig?.(JSON.stringify(value)) as NonNullable<
+      ReturnType<NonNullable<typeof codexDialect.convertConfig>>
+    >;
+
+  it('a realistic .codex/hooks.json: exact matchers with aliases, a Stop gate, a regex covering three agents', () => {
+    const result = convert({
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: 'Bash',
+            hooks: [
+              {
+                type: 'command',
+                command: 'python3 .codex/hooks/guard.py',
+                timeout: 10,
+                statusMessage: 'checking',
+              },
+            ],
+          },
+          {
+            matcher: 'apply_patch|Edit|Write',
+            hooks: [{ type: 'command', command: '.codex/hooks/protect.sh' }],
+          },
+          {
+            matcher:
+              'run_command|view_file|Bash|Read|Edit|Write|(?:functions\\.)?apply_patch|exec_command|shell',
+            hooks: [{ type: 'command', command: 'node .codex/hooks/all.mjs' }],
+          },
+        ],
+        Stop: [{ hooks: [{ type: 'command', command: 'npm test --silent', timeout: 900 }] }],
+        PermissionRequest: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'x.sh' }] }],
+      },
+    });
+    const pre = result.hooks.hooks.PreToolUse as {
+      matcher: unknown;
+      hooks: Record<string, unknown>[];
+    }[];
+    expect(pre.map((rule) => rule.matcher)).toEqual([
+      { tool: ['bash'] },
+      { tool: ['write_file', 'edit_file'] },
+      { tool: ['bash', 'write_file', 'edit_file'] },
+    ]);
+    expect(pre[0]?.hooks[0]).toMatchObject({ protocol: 'codex', timeout: 10, name: 'guard' });
+    expect(pre[1]?.hooks[0]).toMatchObject({ timeout: 600 });
+    expect(
+      (result.hooks.hooks.Stop as { hooks: Record<string, unknown>[] }[])[0]?.hooks[0]?.timeout,
+    ).toBe(600);
+    expect(result.notes).toContainEqual(expect.stringContaining('900 s capped at 600 s'));
+    expect(result.refused).toEqual([
+      {
+        path: 'hooks.PermissionRequest',
+        reason: expect.stringContaining('no PermissionRequest event'),
+      },
+    ]);
+  });
+
+  it('Codex\'s exact rule: a matcher of [A-Za-z0-9_|] is exact, so "Bash" never meant BashOutput; Read has no Codex hook', () => {
+    const result = convert({
+      hooks: {
+        PostToolUse: [{ matcher: 'Read|Bash', hooks: [{ type: 'command', command: 'log.sh' }] }],
+      },
+    });
+    expect((result.hooks.hooks.PostToolUse as { matcher: unknown }[])[0]?.matcher).toEqual({
+      tool: ['bash'],
+    });
+    expect(result.notes).toContainEqual(
+      expect.stringContaining('Read dropped from "Read|Bash": not a Codex tool name'),
+    );
+  });
+});

@@ -1,0 +1,333 @@
+import { builtInMatchers } from '@soong-agent/matcher';
+import { HOOK_EVENTS, jsonTextDepth } from '@soong-agent/protocol';
+import type { ConvertResult } from '../dialect.js';
+import { DialectError } from '../dialect-error.js';
+import { isRecord } from '../shared.js';
+
+/** A converted hook, as written in hooks.json. */
+export interface ConvertedHook {
+  type: 'command';
+  command: string;
+  protocol: string;
+  name?: string;
+  timeout?: number;
+  on_failure?: 'deny';
+  working_dir?: string;
+  /** The source agent's own event name, when several of its events map onto one of ours. */
+  dialect_event?: string;
+}
+
+/** A converted rule's matcher. */
+export type ConvertedMatcher = { tool: string[] } | { mcp_server: string[] };
+
+/** A converted rule, as written in hooks.json. */
+export interface ConvertedRule {
+  matcher?: ConvertedMatcher;
+  hooks: ConvertedHook[];
+}
+
+/** The most seconds a hook may run here (SPEC §1.1). */
+export const MAX_TIMEOUT_SECONDS = 600;
+/** The fewest (the runner's bound). */
+export const MIN_TIMEOUT_SECONDS = 0.1;
+/** Deeper nesting than this in a config file is refused before it is parsed. */
+export const MAX_CONFIG_DEPTH = 256;
+
+/** Our events a converted rule may go under (SessionEnd and Notification once the protocol has them). */
+export function hasEvent(event: string): boolean {
+  return (HOOK_EVENTS as readonly string[]).includes(event);
+}
+
+/** True when the matcher registry has the `mcp_server` type (SPEC §1.2), so MCP server rules convert. */
+export function hasMcpServerMatcher(): boolean {
+  return builtInMatchers.some((definition) => definition.type === 'mcp_server');
+}
+
+/**
+ * Parses a config file's JSON text. Throws `DialectError` `CONFIG_PARSE_FAILED` with
+ * `file:line:col` for invalid JSON, and for nesting deeper than {@link MAX_CONFIG_DEPTH} (checked
+ * without recursion, before parsing).
+ */
+export function parseConfigJson(text: string, file: string): unknown {
+  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (jsonTextDepth(source, MAX_CONFIG_DEPTH) > MAX_CONFIG_DEPTH) {
+    throw new DialectError({
+      code: 'CONFIG_PARSE_FAILED',
+      message: `${file}: nested deeper than ${MAX_CONFIG_DEPTH} levels; not a hooks configuration`,
+    });
+  }
+  try {
+    return JSON.parse(source);
+  } catch (error) {
+    const message = (error as Error).message;
+    const at = /position (\d+)/.exec(message);
+    const offset = at === null ? jsonErrorOffset(source) : Number(at[1]);
+    const before = source.slice(0, offset);
+    const line = before.split('\n').length;
+    const column = offset - before.lastIndexOf('\n');
+    const reason = message
+      .replace(/\s*\(line \d+ column \d+\)$/, '')
+      .replace(/ in JSON at position \d+/, '')
+      .replace(/, ".*" is not valid JSON$/s, '');
+    throw new DialectError({
+      code: 'CONFIG_PARSE_FAILED',
+      message: `${file}:${line}:${column}: not valid JSON: ${reason}`,
+      cause: error,
+    });
+  }
+}
+
+/** The refusals, notes and rules of one conversion, in file order. */
+export class Conversion {
+  readonly refused: { path: string; reason: string }[] = [];
+  readonly notes: string[] = [];
+  private readonly rules = new Map<string, ConvertedRule[]>();
+  private readonly names = new Set<string>();
+
+  refuse(path: string, reason: string): void {
+    this.refused.push({ path, reason });
+  }
+
+  note(path: string, message: string): void {
+    this.notes.push(`${path}: ${message}`);
+  }
+
+  /** Adds one rule per matcher (`undefined`: no matcher), all with the same hooks. */
+  addRules(
+    event: string,
+    matchers: readonly (ConvertedMatcher | undefined)[],
+    hooks: ConvertedHook[],
+  ): void {
+    const rules = this.rules.get(event) ?? [];
+    for (const matcher of matchers) {
+      rules.push(matcher === undefined ? { hooks: [...hooks] } : { matcher, hooks: [...hooks] });
+    }
+    this.rules.set(event, rules);
+  }
+
+  /**
+   * A unique hook name after the script the command runs (`guard.sh` → `guard`), or undefined when
+   * the command names no script.
+   */
+  nameFor(command: string): string | undefined {
+    const base = scriptName(command);
+    return base === undefined ? undefined : this.claimName(base);
+  }
+
+  /** `base`, or `base-2`, `base-3`… when taken; undefined when it looks like a default hook id. */
+  claimName(base: string): string | undefined {
+    if (/^[A-Za-z]+\[\d+\]\[\d+\]$/.test(base)) return undefined;
+    let name = base;
+    for (let count = 2; this.names.has(name); count += 1) name = `${base}-${count}`;
+    this.names.add(name);
+    return name;
+  }
+
+  get hookCount(): number {
+    let count = 0;
+    for (const rules of this.rules.values()) for (const rule of rules) count += rule.hooks.length;
+    return count;
+  }
+
+  result(): ConvertResult {
+    const hooks: Record<string, ConvertedRule[]> = {};
+    for (const [event, rules] of this.rules) if (rules.length > 0) hooks[event] = rules;
+    return { hooks: { version: 1, hooks }, refused: this.refused, notes: this.notes };
+  }
+}
+
+const INTERPRETERS = new Set([
+  'bash',
+  'sh',
+  'zsh',
+  'dash',
+  'node',
+  'nodejs',
+  'bun',
+  'deno',
+  'python',
+  'python3',
+  'python2',
+  'uv',
+  'uvx',
+  'npx',
+  'pnpm',
+  'ruby',
+  'perl',
+  'php',
+  'tsx',
+  'ts-node',
+  'env',
+  'exec',
+  'run',
+]);
+const SCRIPT = /\.(?:sh|bash|zsh|py|js|mjs|cjs|ts|mts|rb|pl|php|ps1)$/;
+
+/** The script a hook command runs, as a name: `python3 "$X/.claude/hooks/guard.py"` → `guard`. */
+export function scriptName(command: string): string | undefined {
+  const words = command
+    .split(/[\s;|&]+/)
+    .map((word) => word.replace(/^['"]+|['"]+$/g, ''))
+    .filter((word) => word !== '' && !/^[A-Z_][A-Z0-9_]*=/.test(word));
+  for (const word of words.slice(0, 6)) {
+    const last = word.split('/').at(-1) ?? '';
+    if (last === '' || last.startsWith('-')) continue;
+    if (SCRIPT.test(last)) return clean(last.replace(SCRIPT, ''));
+    if (INTERPRETERS.has(last)) continue;
+    if (word.includes('/')) return clean(last);
+    break;
+  }
+  return undefined;
+}
+
+function clean(name: string): string | undefined {
+  const cleaned = name.replace(/[^A-Za-z0-9_.-]/g, '-').replace(/^-+|-+$/g, '');
+  if (cleaned === '' || /^[A-Za-z]+\[\d+\]\[\d+\]$/.test(cleaned)) return undefined;
+  return cleaned;
+}
+
+/**
+ * A timeout in seconds, bounded as hooks.json requires; `note` is told when it was capped or
+ * raised. `value` undefined → `fallback`.
+ */
+export function boundedTimeout(seconds: number, note: (message: string) => void): number {
+  if (seconds > MAX_TIMEOUT_SECONDS) {
+    note(`${seconds} s capped at ${MAX_TIMEOUT_SECONDS} s (the most a hook may run here)`);
+    return MAX_TIMEOUT_SECONDS;
+  }
+  if (seconds < MIN_TIMEOUT_SECONDS) {
+    note(`${seconds} s raised to ${MIN_TIMEOUT_SECONDS} s (the least a hook may run here)`);
+    return MIN_TIMEOUT_SECONDS;
+  }
+  return seconds;
+}
+
+/** Single-quotes one word for `/bin/sh -c` unless it is safe bare. */
+export function shellQuote(word: string): string {
+  if (/^[A-Za-z0-9_/.,:=@%+-]+$/.test(word)) return word;
+  return `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/** `{ "K": "v" }` as `export K='v'; ` for a command prefix, or undefined when not a string map. */
+export function envPrefix(env: unknown): string | undefined {
+  if (!isRecord(env)) return undefined;
+  let prefix = '';
+  for (const [key, value] of Object.entries(env)) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key) || typeof value !== 'string') return undefined;
+    prefix += `export ${key}=${shellQuote(value)}; `;
+  }
+  return prefix;
+}
+
+/** What each of our events would lose against the source agent, for the per-hook note (SPEC §12). */
+export function observeOnlyNote(agent: string, event: string): string | undefined {
+  switch (event) {
+    case 'UserPromptSubmit':
+      return `${agent} lets this hook block the prompt and add its output to the context; here it only observes the prompt`;
+    case 'PostToolUse':
+      return `${agent} feeds this hook's feedback (a block reason, added context) to the model; here it is recorded only`;
+    case 'SessionStart':
+      return `${agent} adds this hook's output to the context; here it is recorded only`;
+    default:
+      return undefined;
+  }
+}
+
+export function listOf(names: readonly string[]): string {
+  return names.join(', ');
+}
+
+/**
+ * The offset of the first JSON syntax error in `text` (for engines whose message has no
+ * position), found by one pass of a small non-recursive scanner.
+ */
+export function jsonErrorOffset(text: string): number {
+  let index = 0;
+  const stack: string[] = [];
+  // expect: 'value' | 'key' | 'colon' | 'comma-or-end' | 'done'
+  let expect = 'value';
+  const space = () => {
+    while (index < text.length && ' \t\n\r'.includes(text[index] as string)) index += 1;
+  };
+  const afterValue = () => {
+    expect = stack.length === 0 ? 'done' : 'comma-or-end';
+  };
+  while (true) {
+    space();
+    if (index >= text.length) return expect === 'done' ? text.length : index;
+    const char = text[index] as string;
+    if (expect === 'done') return index;
+    if (expect === 'colon') {
+      if (char !== ':') return index;
+      index += 1;
+      expect = 'value';
+      continue;
+    }
+    if (expect === 'comma-or-end') {
+      const top = stack.at(-1);
+      if (char === ',') {
+        index += 1;
+        expect = top === '{' ? 'key' : 'value';
+        continue;
+      }
+      if ((char === '}' && top === '{') || (char === ']' && top === '[')) {
+        index += 1;
+        stack.pop();
+        afterValue();
+        continue;
+      }
+      return index;
+    }
+    if (expect === 'key') {
+      if (char === '}' && text[index - 1] !== ',' && stack.at(-1) === '{') {
+        index += 1;
+        stack.pop();
+        afterValue();
+        continue;
+      }
+      if (char !== '"') return index;
+      const end = stringEnd(text, index);
+      if (end < 0) return index;
+      index = end;
+      expect = 'colon';
+      continue;
+    }
+    // a value
+    if (char === '{' || char === '[') {
+      stack.push(char);
+      index += 1;
+      space();
+      if (text[index] === (char === '{' ? '}' : ']')) {
+        index += 1;
+        stack.pop();
+        afterValue();
+        continue;
+      }
+      expect = char === '{' ? 'key' : 'value';
+      continue;
+    }
+    if (char === '"') {
+      const end = stringEnd(text, index);
+      if (end < 0) return index;
+      index = end;
+      afterValue();
+      continue;
+    }
+    const literal = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(
+      text.slice(index, index + 400),
+    );
+    if (literal === null) return index;
+    index += literal[0].length;
+    afterValue();
+  }
+}
+
+function stringEnd(text: string, start: number): number {
+  for (let index = start + 1; index < text.length; index += 1) {
+    const char = text[index];
+    if (char === '\\') index += 1;
+    else if (char === '"') return index + 1;
+    else if (char === '\n') return -1;
+  }
+  return -1;
+}

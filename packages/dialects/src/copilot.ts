@@ -1,0 +1,469 @@
+import type { HookEvent } from '@soong-agent/protocol';
+import { addEnvironmentNote, CLAUDE_CODE_FORMAT, convertClaudeHook } from './convert/claude.js';
+import {
+  boundedTimeout,
+  Conversion,
+  type ConvertedHook,
+  envPrefix,
+  hasEvent,
+  observeOnlyNote,
+  parseConfigJson,
+  shellQuote,
+} from './convert/conversion.js';
+import { convertGroupMatcher } from './convert/grouped.js';
+import { convertToolMatcher, type ToolCatalog } from './convert/tool-matcher.js';
+import type {
+  ConvertOptions,
+  ConvertResult,
+  Dialect,
+  DialectContext,
+  DialectLog,
+  DialectRun,
+  DialectVerdict,
+} from './dialect.js';
+import {
+  failedExit,
+  ignoredKeysWarning,
+  isRecord,
+  optionalReason,
+  parseJsonObject,
+  resultText,
+  stringField,
+  textOf,
+  toolOf,
+  unknownKeysOf,
+  viewOf,
+  word,
+} from './shared.js';
+
+/**
+ * GitHub Copilot CLI (github/docs `hooks-reference.md`): camelCase events with a camelCase payload
+ * (`toolName`, `toolArgs` as a JSON string, `timestamp` in ms), answers
+ * `{"permissionDecision": "allow"|"deny"|"ask"}` (preToolUse) and `{"decision": "block"}`
+ * (agentStop), an anchored regex matcher, `timeoutSec` (default 30). Its PascalCase events are
+ * Claude Code's dialect: the converter writes them as `"protocol": "claude-code"` hooks.
+ */
+
+const TOOL_NAMES: Readonly<Record<string, string>> = Object.freeze({
+  bash: 'bash',
+  read_file: 'view',
+  write_file: 'create',
+  edit_file: 'edit',
+  grep: 'grep',
+});
+
+const EVENTS: Readonly<Record<string, HookEvent>> = Object.freeze({
+  sessionStart: 'SessionStart',
+  userPromptSubmitted: 'UserPromptSubmit',
+  preToolUse: 'PreToolUse',
+  postToolUse: 'PostToolUse',
+  agentStop: 'Stop',
+  ...(hasEvent('SessionEnd') ? { sessionEnd: 'SessionEnd' as HookEvent } : {}),
+});
+
+function toolInput(ours: string, input: unknown): unknown {
+  if (!isRecord(input)) return input;
+  switch (ours) {
+    case 'read_file':
+    case 'write_file':
+    case 'edit_file': {
+      const { path: filePath, content, old_string, new_string, ...rest } = input;
+      if (ours === 'write_file') return { path: filePath, file_text: content, ...rest };
+      if (ours === 'edit_file')
+        return { path: filePath, old_str: old_string, new_str: new_string, ...rest };
+      return { path: filePath, ...rest };
+    }
+    default:
+      return input;
+  }
+}
+
+const SESSION_END_REASONS: Readonly<Record<string, string>> = {
+  completed: 'complete',
+  aborted: 'abort',
+  error: 'error',
+  max_turns: 'complete',
+};
+
+function encodeInput(
+  event: HookEvent,
+  input: Readonly<Record<string, unknown>>,
+  context: DialectContext,
+): Record<string, unknown> {
+  const stamp = typeof input.timestamp === 'string' ? Date.parse(input.timestamp) : Number.NaN;
+  const payload: Record<string, unknown> = {
+    sessionId: context.sessionId,
+    timestamp: Number.isNaN(stamp) ? Date.now() : stamp,
+    cwd: context.projectDir,
+  };
+  switch (event) {
+    case 'PreToolUse':
+    case 'PostToolUse': {
+      const tool = toolOf(input);
+      const view = viewOf(tool, context, TOOL_NAMES, toolInput);
+      payload.toolName = view.name;
+      payload.toolArgs = JSON.stringify(view.input ?? {});
+      if (event === 'PostToolUse') {
+        const { text, isError } = resultText(input);
+        payload.toolResult = {
+          resultType: isError ? 'failure' : 'success',
+          textResultForLlm: text,
+        };
+      }
+      break;
+    }
+    case 'UserPromptSubmit':
+      payload.prompt = stringField(input, 'prompt');
+      break;
+    case 'Stop':
+      payload.transcriptPath = context.transcriptPath;
+      break;
+    case 'SessionStart':
+      payload.source = 'new';
+      payload.initialPrompt = '';
+      break;
+    default:
+      if (event === ('SessionEnd' as HookEvent)) {
+        payload.reason = SESSION_END_REASONS[stringField(input, 'reason')] ?? 'complete';
+      }
+  }
+  return payload;
+}
+
+const KNOWN = new Set(['permissionDecision', 'permissionDecisionReason', 'decision', 'reason']);
+
+/** The answer is the last JSON object on stdout that is not a `{"type": "progress"}` line. */
+function answerOf(stdout: string): Record<string, unknown> | undefined {
+  const whole = parseJsonObject(stdout);
+  if (whole !== undefined) return whole;
+  const lines = stdout.split('\n').filter((line) => line.trim() !== '');
+  for (let index = lines.length - 1; index >= 0; index -= 1) {
+    const json = parseJsonObject(lines[index] as string);
+    if (json !== undefined && json.type !== 'progress') return json;
+  }
+  return undefined;
+}
+
+function decide(event: HookEvent, run: DialectRun): DialectVerdict {
+  const logs: DialectLog[] = [];
+  const json = answerOf(run.stdout);
+  const plain = run.stdout
+    .split('\n')
+    .filter((line) => line.trim() !== '' && parseJsonObject(line) === undefined)
+    .join('\n');
+  if (plain !== '' && json === undefined) logs.push({ source: 'logs', message: plain.trim() });
+  let verdict: Pick<DialectVerdict, 'decision' | 'reason'> = { decision: 'none' };
+  if (json !== undefined) {
+    logs.push(
+      ...ignoredKeysWarning('Copilot CLI', unknownKeysOf(json, new Set([...KNOWN, 'type']))),
+    );
+    const permission = word(json.permissionDecision);
+    const decision = word(json.decision);
+    const permissionReason = textOf(json.permissionDecisionReason) ?? textOf(json.reason);
+    if (typeof json.permissionDecision === 'string' && permission !== json.permissionDecision) {
+      logs.push({
+        source: 'warning',
+        message: `permissionDecision ${JSON.stringify(json.permissionDecision)} read as ${JSON.stringify(permission)}`,
+      });
+    }
+    if (event === 'Stop') {
+      if (decision === 'block' || decision === 'deny' || permission === 'deny') {
+        verdict = { decision: 'deny', ...optionalReason(textOf(json.reason) ?? permissionReason) };
+      }
+    } else if (permission === 'deny' || decision === 'block' || decision === 'deny') {
+      verdict = { decision: 'deny', ...optionalReason(permissionReason) };
+    } else if (permission === 'ask') {
+      verdict =
+        event === 'PreToolUse'
+          ? { decision: 'ask', ...optionalReason(permissionReason) }
+          : { decision: 'none' };
+    } else if (permission === 'allow') {
+      verdict = { decision: 'allow', ...optionalReason(permissionReason) };
+    } else if (json.permissionDecision !== undefined) {
+      logs.push({
+        source: 'warning',
+        message: `permissionDecision ${JSON.stringify(json.permissionDecision)} is not one Copilot CLI knows (allow, deny, ask); no decision`,
+      });
+    }
+  }
+  if (run.exitCode === 2) {
+    // Exit 2 denies a preToolUse even when the JSON says allow.
+    return {
+      decision: 'deny',
+      ...optionalReason(verdict.decision === 'deny' ? verdict.reason : textOf(run.stderrTail)),
+      exitCode: 2,
+      logs,
+    };
+  }
+  if (run.exitCode !== 0)
+    return failedExit(run, logs, verdict.decision === 'deny' ? verdict : undefined);
+  return { ...verdict, exitCode: 0, logs };
+}
+
+/** Copilot CLI's native tool names → ours. */
+export const COPILOT_CATALOG: ToolCatalog = {
+  agent: 'Copilot CLI',
+  names: {
+    bash: 'bash',
+    view: 'read_file',
+    create: 'write_file',
+    edit: 'edit_file',
+    str_replace_editor: 'edit_file',
+    apply_patch: ['write_file', 'edit_file'],
+    grep: 'grep',
+    rg: 'grep',
+    powershell: null,
+    glob: null,
+    task: null,
+    web_fetch: null,
+    ask_user: null,
+    update_todo: null,
+  },
+  isExact: () => false,
+  splitExact: (matcher) => [matcher],
+  mcpName: () => undefined,
+  mcpServerOfPrefix: () => undefined,
+  mcpProbe: 'zz9probe-zz9tool',
+  invalidRegex: 'reject',
+};
+
+const UNSUPPORTED: Readonly<Record<string, string>> = {
+  userPromptTransformed: 'soong-agent never rewrites a prompt',
+  postToolUseFailure: 'soong-agent has no event for failed tool calls (postToolUse sees them)',
+  permissionRequest:
+    'soong-agent asks its permission callback itself; hooks do not answer permission prompts',
+  subagentStart: 'soong-agent has no subagents',
+  subagentStop: 'soong-agent has no subagents',
+  preCompact: 'soong-agent has no compaction event',
+  errorOccurred: 'soong-agent has no error event (SessionEnd says "error")',
+  notification:
+    'soong-agent\'s Notification hooks speak no Copilot payload yet: rewrite it as a "soong" hook',
+};
+
+const ENTRY_KEYS = new Set([
+  'type',
+  'bash',
+  'powershell',
+  'command',
+  'exec',
+  'args',
+  'cwd',
+  'env',
+  'timeoutSec',
+  'matcher',
+  'comment',
+]);
+
+/**
+ * Copilot CLI's hooks files (`.github/hooks/*.json`, `~/.copilot/hooks/*.json`, the `hooks` of its
+ * settings.json). Pure. PascalCase events become `"protocol": "claude-code"` hooks.
+ */
+export function convertCopilotConfig(text: string, options: ConvertOptions = {}): ConvertResult {
+  const conversion = new Conversion();
+  const value = parseConfigJson(text, options.file ?? 'Copilot CLI hooks file');
+  if (!isRecord(value)) {
+    conversion.refuse('(root)', 'not a JSON object (a Copilot CLI hooks file is one)');
+    return conversion.result();
+  }
+  const hooks = value.hooks;
+  if (!isRecord(hooks)) {
+    conversion.refuse(
+      'hooks',
+      hooks === undefined ? 'absent: the file configures no hooks' : 'not an object of events',
+    );
+    return conversion.result();
+  }
+  for (const [theirEvent, entries] of Object.entries(hooks)) {
+    const eventPath = `hooks.${theirEvent}`;
+    const pascal = /^[A-Z]/.test(theirEvent);
+    const event = pascal ? CLAUDE_CODE_FORMAT.events[theirEvent] : EVENTS[theirEvent];
+    if (event === undefined || !hasEvent(event)) {
+      conversion.refuse(
+        eventPath,
+        pascal
+          ? (CLAUDE_CODE_FORMAT.unsupported[theirEvent] ??
+              `not a Claude Code event (PascalCase events in a Copilot CLI file are Claude Code's)`)
+          : (UNSUPPORTED[theirEvent] ??
+              `not a Copilot CLI event (its events: ${Object.keys(EVENTS).join(', ')}, …)`),
+      );
+      continue;
+    }
+    if (!Array.isArray(entries)) {
+      conversion.refuse(eventPath, 'not an array of hooks');
+      continue;
+    }
+    for (const [index, entry] of entries.entries()) {
+      const entryPath = `${eventPath}[${index}]`;
+      if (!isRecord(entry)) {
+        conversion.refuse(entryPath, 'not a hook object');
+        continue;
+      }
+      if (pascal) convertPascalEntry(theirEvent, event, entry, entryPath, conversion, options);
+      else convertEntry(theirEvent, event, entry, entryPath, conversion);
+    }
+  }
+  const result = conversion.result();
+  addEnvironmentNote(result, 'Copilot CLI', 'SOONG_AGENT_PROJECT_DIR');
+  return result;
+}
+
+function convertEntry(
+  theirEvent: string,
+  event: string,
+  entry: Record<string, unknown>,
+  entryPath: string,
+  conversion: Conversion,
+): void {
+  let matchers: ReturnType<typeof convertToolMatcher> = [undefined];
+  if (entry.matcher !== undefined && entry.matcher !== '') {
+    if (event === 'PreToolUse' || event === 'PostToolUse') {
+      // Copilot anchors its matcher: ^(?:P)$.
+      const anchored = typeof entry.matcher === 'string' ? `^(?:${entry.matcher})$` : entry.matcher;
+      matchers = convertToolMatcher(anchored, `${entryPath}.matcher`, COPILOT_CATALOG, conversion);
+      if (matchers === false) return;
+    } else {
+      conversion.note(
+        `${entryPath}.matcher`,
+        `${JSON.stringify(entry.matcher)} ignored (soong-agent has no matcher for ${event})`,
+      );
+    }
+  }
+  if (entry.type !== undefined && entry.type !== 'command') {
+    conversion.refuse(
+      `${entryPath}.type`,
+      `${JSON.stringify(entry.type)} hooks are not supported: soong-agent runs command hooks`,
+    );
+    return;
+  }
+  let command: string;
+  if (typeof entry.bash === 'string' && entry.bash.trim() !== '') command = entry.bash;
+  else if (typeof entry.command === 'string' && entry.command.trim() !== '')
+    command = entry.command;
+  else if (typeof entry.exec === 'string' && entry.exec.trim() !== '') {
+    const args = entry.args === undefined ? [] : entry.args;
+    if (!Array.isArray(args) || !args.every((arg) => typeof arg === 'string')) {
+      conversion.refuse(`${entryPath}.args`, 'not an array of strings');
+      return;
+    }
+    command = [entry.exec, ...args].map(shellQuote).join(' ');
+  } else if (typeof entry.powershell === 'string') {
+    conversion.refuse(
+      `${entryPath}.powershell`,
+      'only a PowerShell command: hooks here run by /bin/sh (add a "bash" command)',
+    );
+    return;
+  } else {
+    conversion.refuse(entryPath, 'no "bash", "command" or "exec" to run');
+    return;
+  }
+  const source = command;
+  if (entry.env !== undefined) {
+    const prefix = envPrefix(entry.env);
+    if (prefix === undefined) {
+      conversion.refuse(`${entryPath}.env`, 'not an object of variable names and string values');
+      return;
+    }
+    command = `${prefix}${command}`;
+    conversion.note(
+      `${entryPath}.env`,
+      'exported at the start of the command (the values are now in hooks.json)',
+    );
+  }
+  const hook: ConvertedHook = { type: 'command', command, protocol: 'copilot' };
+  const name = conversion.nameFor(source);
+  if (name !== undefined) hook.name = name;
+  if (entry.timeoutSec === undefined) hook.timeout = 30;
+  else if (typeof entry.timeoutSec !== 'number' || !(entry.timeoutSec > 0)) {
+    conversion.refuse(
+      `${entryPath}.timeoutSec`,
+      `${JSON.stringify(entry.timeoutSec)} is not a number of seconds > 0`,
+    );
+    return;
+  } else
+    hook.timeout = boundedTimeout(entry.timeoutSec, (message) =>
+      conversion.note(`${entryPath}.timeoutSec`, message),
+    );
+  if (typeof entry.cwd === 'string' && entry.cwd.trim() !== '') hook.working_dir = entry.cwd;
+  const label = `${entryPath} (${hook.name ?? 'unnamed'})`;
+  if (event === 'PreToolUse') {
+    hook.on_failure = 'deny';
+    conversion.note(
+      label,
+      'on_failure "deny": Copilot CLI denies the call when a preToolUse hook crashes or exits non-zero (a timeout lets it through there, but denies here)',
+    );
+  }
+  const lost = observeOnlyNote('Copilot CLI', event);
+  if (lost !== undefined) conversion.note(label, lost);
+  for (const key of Object.keys(entry)) {
+    if (!ENTRY_KEYS.has(key))
+      conversion.note(`${entryPath}.${key}`, `unknown key ${JSON.stringify(key)} dropped`);
+  }
+  if (typeof entry.powershell === 'string' && hook.command !== undefined) {
+    conversion.note(`${entryPath}.powershell`, 'dropped (hooks here run the "bash" command)');
+  }
+  conversion.addRules(event, matchers, [hook]);
+  void theirEvent;
+}
+
+/** A PascalCase entry: Claude Code's dialect, flat (`{"type": "command", "bash": …}`) or grouped. */
+function convertPascalEntry(
+  theirEvent: string,
+  event: string,
+  entry: Record<string, unknown>,
+  entryPath: string,
+  conversion: Conversion,
+  options: ConvertOptions,
+): void {
+  const matchers = convertGroupMatcher(
+    CLAUDE_CODE_FORMAT,
+    theirEvent,
+    event,
+    entry.matcher,
+    `${entryPath}.matcher`,
+    conversion,
+  );
+  if (matchers === false) return;
+  const handlers = Array.isArray(entry.hooks)
+    ? entry.hooks.map((hook, index) => ({ hook, path: `${entryPath}.hooks[${index}]` }))
+    : [{ hook: flatAsClaude(entry), path: entryPath }];
+  const converted: ConvertedHook[] = [];
+  for (const { hook, path } of handlers) {
+    if (!isRecord(hook)) {
+      conversion.refuse(path, 'not a hook object');
+      continue;
+    }
+    const done = convertClaudeHook(
+      hook,
+      { path, theirEvent, event, conversion, options },
+      'Copilot CLI',
+    );
+    if (done === undefined) continue;
+    const lost = observeOnlyNote('Copilot CLI', event);
+    if (lost !== undefined) conversion.note(`${path} (${done.name ?? 'unnamed'})`, lost);
+    converted.push(done);
+  }
+  if (converted.length > 0) conversion.addRules(event, matchers, converted);
+}
+
+function flatAsClaude(entry: Record<string, unknown>): Record<string, unknown> {
+  const { bash, powershell, timeoutSec, matcher, comment, ...rest } = entry;
+  const hook: Record<string, unknown> = { type: 'command', ...rest };
+  if (typeof bash === 'string') hook.command = bash;
+  if (typeof timeoutSec === 'number') hook.timeout = timeoutSec;
+  else if (hook.timeout === undefined) hook.timeout = 30;
+  void powershell;
+  void matcher;
+  void comment;
+  return hook;
+}
+
+/** The `copilot` dialect (SPEC §12). */
+export const copilotDialect: Dialect = Object.freeze({
+  name: 'copilot',
+  toolNames: TOOL_NAMES,
+  events: EVENTS,
+  encodeInput,
+  env: () => ({}),
+  decide,
+  convertConfig: convertCopilotConfig,
+});

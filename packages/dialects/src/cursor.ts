@@ -1,0 +1,566 @@
+import path from 'node:path';
+import type { HookEvent } from '@soong-agent/protocol';
+import { addEnvironmentNote, otherAgentHint } from './convert/claude.js';
+import {
+  boundedTimeout,
+  Conversion,
+  type ConvertedHook,
+  type ConvertedMatcher,
+  hasEvent,
+  observeOnlyNote,
+  parseConfigJson,
+} from './convert/conversion.js';
+import { convertToolMatcher, type ToolCatalog } from './convert/tool-matcher.js';
+import type {
+  ConvertOptions,
+  ConvertResult,
+  Dialect,
+  DialectContext,
+  DialectLog,
+  DialectRun,
+  DialectVerdict,
+} from './dialect.js';
+import {
+  absolutePath,
+  failedExit,
+  ignoredKeysWarning,
+  isRecord,
+  lastLineJson,
+  optionalReason,
+  parseJsonObject,
+  plainStdoutLogs,
+  resultText,
+  stringField,
+  textOf,
+  toolOf,
+  unknownKeysOf,
+  viewOf,
+  word,
+} from './shared.js';
+
+/**
+ * Cursor (hooks.json v1, cursor.com/docs/hooks): camelCase events, several of which are one of ours
+ * (`preToolUse`, `beforeShellExecution`, `beforeMCPExecution`, `beforeReadFile` are all
+ * PreToolUse; the hook's `dialect_event` says which payload it expects), tool types (`Shell`,
+ * `Read`, `Write`, `Grep`, `MCP:<tool>`), answers `{"permission": "allow"|"deny"|"ask"}`, and a stop
+ * that continues only through `followup_message`.
+ */
+
+const TOOL_NAMES: Readonly<Record<string, string>> = Object.freeze({
+  bash: 'Shell',
+  read_file: 'Read',
+  write_file: 'Write',
+  edit_file: 'Write',
+  grep: 'Grep',
+});
+
+const EVENTS: Readonly<Record<string, HookEvent>> = Object.freeze({
+  preToolUse: 'PreToolUse',
+  beforeShellExecution: 'PreToolUse',
+  beforeMCPExecution: 'PreToolUse',
+  beforeReadFile: 'PreToolUse',
+  postToolUse: 'PostToolUse',
+  afterShellExecution: 'PostToolUse',
+  afterMCPExecution: 'PostToolUse',
+  afterFileEdit: 'PostToolUse',
+  beforeSubmitPrompt: 'UserPromptSubmit',
+  stop: 'Stop',
+  sessionStart: 'SessionStart',
+  ...(hasEvent('SessionEnd') ? { sessionEnd: 'SessionEnd' as HookEvent } : {}),
+});
+
+/** The Cursor event a hook of ours sees by default. */
+const MAIN_EVENT: Readonly<Record<string, string>> = {
+  PreToolUse: 'preToolUse',
+  PostToolUse: 'postToolUse',
+  UserPromptSubmit: 'beforeSubmitPrompt',
+  Stop: 'stop',
+  SessionStart: 'sessionStart',
+  SessionEnd: 'sessionEnd',
+};
+
+function mcpParts(name: string): { server: string; tool: string } | undefined {
+  const match = /^mcp__(.+?)__(.+)$/.exec(name);
+  return match === null ? undefined : { server: match[1] as string, tool: match[2] as string };
+}
+
+function toolInput(projectDir: string) {
+  return (ours: string, input: unknown): unknown => {
+    if (!isRecord(input)) return input;
+    const { path: filePath, ...rest } = input;
+    switch (ours) {
+      case 'bash':
+        return { command: input.command, cwd: projectDir };
+      case 'read_file':
+      case 'write_file':
+      case 'edit_file':
+        return { file_path: absolutePath(filePath, projectDir), ...rest };
+      case 'grep':
+        return { pattern: input.pattern, path: absolutePath(filePath ?? '.', projectDir) };
+      default:
+        return input;
+    }
+  };
+}
+
+function encodeInput(
+  event: HookEvent,
+  input: Readonly<Record<string, unknown>>,
+  context: DialectContext,
+): Record<string, unknown> {
+  const theirEvent =
+    context.dialectEvent !== undefined && EVENTS[context.dialectEvent] === event
+      ? context.dialectEvent
+      : (MAIN_EVENT[event] ?? event);
+  const payload: Record<string, unknown> = {
+    conversation_id: context.sessionId,
+    generation_id: context.turnId ?? `${context.sessionId}-generation`,
+    model: context.model ?? 'unknown',
+    hook_event_name: theirEvent,
+    cursor_version: 'soong-agent',
+    workspace_roots: [context.projectDir],
+    user_email: null,
+    transcript_path: context.transcriptPath,
+  };
+  if (event === 'PreToolUse' || event === 'PostToolUse') {
+    const tool = toolOf(input);
+    const mcp = mcpParts(tool.name);
+    const names =
+      mcp === undefined ? TOOL_NAMES : { ...TOOL_NAMES, [tool.name]: `MCP:${mcp.tool}` };
+    const view = viewOf(tool, context, names, toolInput(context.projectDir));
+    const fields = isRecord(tool.input) ? tool.input : {};
+    const result = event === 'PostToolUse' ? resultText(input) : undefined;
+    switch (theirEvent) {
+      case 'beforeShellExecution':
+      case 'afterShellExecution':
+        payload.command = typeof fields.command === 'string' ? fields.command : '';
+        payload.cwd = context.projectDir;
+        if (theirEvent === 'beforeShellExecution') payload.sandbox = false;
+        else payload.output = result?.text ?? '';
+        break;
+      case 'beforeMCPExecution':
+      case 'afterMCPExecution':
+        payload.tool_name = mcp?.tool ?? tool.name;
+        payload.tool_input = JSON.stringify(tool.input ?? {});
+        if (mcp !== undefined) payload.server_name = mcp.server;
+        if (theirEvent === 'afterMCPExecution')
+          payload.result_json = JSON.stringify({
+            content: [{ type: 'text', text: result?.text ?? '' }],
+            isError: result?.isError === true,
+          });
+        break;
+      case 'beforeReadFile':
+        payload.file_path = absolutePath(fields.path, context.projectDir);
+        payload.attachments = [];
+        break;
+      case 'afterFileEdit':
+        payload.file_path = absolutePath(fields.path, context.projectDir);
+        payload.edits =
+          tool.name === 'write_file'
+            ? [
+                {
+                  old_string: '',
+                  new_string: typeof fields.content === 'string' ? fields.content : '',
+                },
+              ]
+            : [{ old_string: fields.old_string ?? '', new_string: fields.new_string ?? '' }];
+        break;
+      default:
+        payload.tool_name = view.name;
+        payload.tool_input = view.input;
+        payload.tool_use_id = tool.call_id;
+        payload.cwd = context.projectDir;
+        if (result !== undefined) {
+          payload.tool_output = JSON.stringify({ output: result.text, is_error: result.isError });
+          payload.duration = typeof input.duration_ms === 'number' ? input.duration_ms : 0;
+        }
+    }
+    return payload;
+  }
+  switch (event) {
+    case 'UserPromptSubmit':
+      payload.prompt = stringField(input, 'prompt');
+      payload.attachments = [];
+      break;
+    case 'Stop':
+      payload.status = 'completed';
+      payload.loop_count = Number(input.prevented_count ?? 0);
+      break;
+    case 'SessionStart':
+      payload.session_id = context.sessionId;
+      payload.is_background_agent = false;
+      break;
+    default:
+      if (event === ('SessionEnd' as HookEvent)) {
+        payload.session_id = context.sessionId;
+        payload.reason = stringField(input, 'reason') || 'completed';
+      }
+  }
+  return payload;
+}
+
+function env(context: DialectContext): Record<string, string> {
+  return {
+    CURSOR_PROJECT_DIR: context.projectDir,
+    CURSOR_VERSION: 'soong-agent',
+    CURSOR_TRANSCRIPT_PATH: context.transcriptPath,
+    CLAUDE_PROJECT_DIR: context.projectDir,
+  };
+}
+
+const KNOWN = new Set([
+  'permission',
+  'user_message',
+  'agent_message',
+  'continue',
+  'followup_message',
+]);
+
+/** Cursor's answer rules onto our decisions. */
+function decide(event: HookEvent, run: DialectRun): DialectVerdict {
+  const logs: DialectLog[] = [];
+  let json = parseJsonObject(run.stdout);
+  if (json === undefined) {
+    logs.push(...plainStdoutLogs(run.stdout));
+    const rescued = lastLineJson(run.stdout);
+    if (rescued !== undefined && word(rescued.permission) === 'deny') {
+      json = rescued;
+      logs.push({
+        source: 'warning',
+        message: 'stdout held more than the JSON answer; its last line denies, and the deny stands',
+      });
+    }
+  }
+  const stderr = textOf(run.stderrTail);
+  if (json !== undefined) logs.push(...ignoredKeysWarning('Cursor', unknownKeysOf(json, KNOWN)));
+  const message =
+    json === undefined ? undefined : (textOf(json.agent_message) ?? textOf(json.user_message));
+  const permission = json === undefined ? undefined : word(json.permission);
+  if (json !== undefined && typeof json.permission === 'string' && permission !== json.permission) {
+    logs.push({
+      source: 'warning',
+      message: `permission ${JSON.stringify(json.permission)} read as ${JSON.stringify(permission)}`,
+    });
+  }
+  let verdict: Pick<DialectVerdict, 'decision' | 'reason'> = { decision: 'none' };
+  if (json !== undefined) {
+    if (event === 'Stop') {
+      const followup = textOf(json.followup_message);
+      if (followup !== undefined) verdict = { decision: 'deny', reason: followup };
+      else if (permission === 'deny' || word(json.decision) === 'block') {
+        logs.push({
+          source: 'warning',
+          message:
+            'a stop hook answered deny/block: Cursor ignores that on stop (only a non-empty followup_message continues the agent), so the stop goes through here too',
+        });
+      }
+    } else if (
+      permission === 'deny' ||
+      word(json.decision) === 'block' ||
+      word(json.decision) === 'deny'
+    ) {
+      verdict = { decision: 'deny', ...optionalReason(message) };
+    } else if (json.continue === false && event === 'UserPromptSubmit') {
+      verdict = { decision: 'deny', ...optionalReason(message) };
+    } else if (permission === 'ask') {
+      verdict =
+        event === 'PreToolUse'
+          ? { decision: 'ask', ...optionalReason(message) }
+          : { decision: 'none' };
+    } else if (permission === 'allow') {
+      verdict = { decision: 'allow', ...optionalReason(message) };
+    } else if (json.permission !== undefined) {
+      logs.push({
+        source: 'warning',
+        message: `permission ${JSON.stringify(json.permission)} is not one Cursor knows (allow, deny, ask); no decision`,
+      });
+    }
+  }
+  if (run.exitCode === 2) {
+    // "matches Claude Code behavior": exit 2 denies; the message is the JSON's, else stderr.
+    if (event === 'Stop' && verdict.decision !== 'deny') {
+      logs.push({
+        source: 'warning',
+        message:
+          'exit 2 from a stop hook: Cursor continues only through followup_message, so the stop goes through',
+      });
+      return { decision: 'none', exitCode: 2, logs };
+    }
+    return { decision: 'deny', ...optionalReason(verdict.reason ?? stderr), exitCode: 2, logs };
+  }
+  if (run.exitCode !== 0)
+    return failedExit(run, logs, verdict.decision === 'deny' ? verdict : undefined);
+  if (json === undefined && run.stdout.trim().startsWith('{')) {
+    return {
+      decision: 'none',
+      failure: {
+        kind: 'protocol_error',
+        message: 'stdout starts like JSON but is not a JSON object',
+      },
+      logs,
+    };
+  }
+  return { ...verdict, exitCode: 0, logs };
+}
+
+/** Cursor's `preToolUse` tool types → ours. */
+export const CURSOR_CATALOG: ToolCatalog = {
+  agent: 'Cursor',
+  names: {
+    Shell: 'bash',
+    Read: 'read_file',
+    Write: ['write_file', 'edit_file'],
+    Grep: 'grep',
+    Delete: null,
+    Task: null,
+    Glob: null,
+  },
+  isExact: (matcher) => /^[A-Za-z0-9_\-|, ]*$/.test(matcher),
+  splitExact: (matcher) =>
+    matcher
+      .split(/[|,]/)
+      .map((name) => name.trim())
+      .filter((name) => name !== ''),
+  mcpName: () => undefined,
+  mcpServerOfPrefix: () => undefined,
+  mcpProbe: 'MCP:zz9probe',
+  invalidRegex: 'reject',
+};
+
+/** What each Cursor event becomes here: our event, and a fixed matcher when the event is about one tool. */
+const CONVERTED_EVENTS: Readonly<
+  Record<
+    string,
+    { event: string; tools?: string[]; matcher: 'tool' | 'command' | 'none' | 'fixed' }
+  >
+> = {
+  preToolUse: { event: 'PreToolUse', matcher: 'tool' },
+  beforeShellExecution: { event: 'PreToolUse', tools: ['bash'], matcher: 'command' },
+  beforeReadFile: { event: 'PreToolUse', tools: ['read_file'], matcher: 'none' },
+  postToolUse: { event: 'PostToolUse', matcher: 'tool' },
+  afterShellExecution: { event: 'PostToolUse', tools: ['bash'], matcher: 'command' },
+  afterFileEdit: { event: 'PostToolUse', tools: ['write_file', 'edit_file'], matcher: 'none' },
+  beforeSubmitPrompt: { event: 'UserPromptSubmit', matcher: 'fixed' },
+  stop: { event: 'Stop', matcher: 'fixed' },
+  sessionStart: { event: 'SessionStart', matcher: 'fixed' },
+  sessionEnd: { event: 'SessionEnd', matcher: 'fixed' },
+};
+
+const UNSUPPORTED: Readonly<Record<string, string>> = {
+  beforeMCPExecution:
+    'soong-agent matchers cannot say "every MCP tool": write a PreToolUse rule with {"mcp_server": [<your servers>]} or {"tool": ["mcp__<server>__<tool>", …]} and "protocol": "cursor", "dialect_event": "beforeMCPExecution"',
+  afterMCPExecution:
+    'soong-agent matchers cannot say "every MCP tool": write a PostToolUse rule with {"mcp_server": [<your servers>]} and "protocol": "cursor", "dialect_event": "afterMCPExecution"',
+  postToolUseFailure:
+    'soong-agent has no event for failed tool calls (PostToolUse sees them with is_error)',
+  subagentStart: 'soong-agent has no subagents',
+  subagentStop: 'soong-agent has no subagents',
+  preCompact: 'soong-agent has no compaction event',
+  afterAgentResponse: 'soong-agent has no event per assistant message (Stop sees the last one)',
+  afterAgentThought: 'soong-agent has no event for thinking blocks',
+  beforeTabFileRead: 'Tab completions are an editor feature soong-agent does not have',
+  afterTabFileEdit: 'Tab completions are an editor feature soong-agent does not have',
+};
+
+const HOOK_KEYS = new Set(['command', 'type', 'matcher', 'timeout', 'failClosed', 'loop_limit']);
+
+/** Cursor's hooks.json (project `.cursor/hooks.json`, user `~/.cursor/hooks.json`, a plugin's). Pure. */
+export function convertCursorConfig(text: string, options: ConvertOptions = {}): ConvertResult {
+  const conversion = new Conversion();
+  const file = options.file ?? 'Cursor hooks.json';
+  const value = parseConfigJson(text, file);
+  if (!isRecord(value)) {
+    conversion.refuse('(root)', "not a JSON object (Cursor's hooks.json is one)");
+    return conversion.result();
+  }
+  if (value.version !== undefined && value.version !== 1) {
+    conversion.note('version', `${JSON.stringify(value.version)}: this import knows version 1`);
+  }
+  const hooks = value.hooks;
+  if (!isRecord(hooks)) {
+    conversion.refuse(
+      'hooks',
+      hooks === undefined ? 'absent: the file configures no hooks' : 'not an object of events',
+    );
+    return conversion.result();
+  }
+  const names = Object.keys(hooks);
+  if (
+    names.length > 1 &&
+    names.every(
+      (name) => !Object.hasOwn(CONVERTED_EVENTS, name) && !Object.hasOwn(UNSUPPORTED, name),
+    )
+  ) {
+    const hint = otherAgentHint(names);
+    conversion.refuse(
+      'hooks',
+      `none of ${names.map((name) => JSON.stringify(name)).join(', ')} is a Cursor event: this is not Cursor's hooks.json${hint === undefined || hint.includes('Cursor') ? ' (Claude Code, Codex and Gemini CLI files use --from claude, codex or gemini)' : ` (${hint})`}`,
+    );
+    return conversion.result();
+  }
+  // A user-level file's hooks run in ~/.cursor/; here hooks run in the project dir.
+  const userBase =
+    options.file !== undefined && options.scope === 'user' ? path.dirname(options.file) : undefined;
+  for (const [theirEvent, entries] of Object.entries(hooks)) {
+    const eventPath = `hooks.${theirEvent}`;
+    const target = CONVERTED_EVENTS[theirEvent];
+    if (target === undefined || !hasEvent(target.event)) {
+      conversion.refuse(
+        eventPath,
+        UNSUPPORTED[theirEvent] ??
+          (target === undefined
+            ? `not a Cursor event (Cursor's events are camelCase: preToolUse, beforeShellExecution, stop, …)`
+            : `soong-agent has no ${target.event} event in this version`),
+      );
+      continue;
+    }
+    if (!Array.isArray(entries)) {
+      conversion.refuse(eventPath, 'not an array of hooks');
+      continue;
+    }
+    for (const [index, entry] of entries.entries()) {
+      const hookPath = `${eventPath}[${index}]`;
+      if (!isRecord(entry)) {
+        conversion.refuse(hookPath, 'not a hook object');
+        continue;
+      }
+      const matchers = entryMatchers(
+        theirEvent,
+        target,
+        entry.matcher,
+        `${hookPath}.matcher`,
+        conversion,
+      );
+      if (matchers === false) continue;
+      const hook = convertEntry(entry, theirEvent, target.event, hookPath, conversion, userBase);
+      if (hook === undefined) continue;
+      conversion.addRules(target.event, matchers, [hook]);
+    }
+  }
+  const result = conversion.result();
+  addEnvironmentNote(result, 'Cursor', 'CURSOR_PROJECT_DIR, CLAUDE_PROJECT_DIR');
+  return result;
+}
+
+function entryMatchers(
+  theirEvent: string,
+  target: (typeof CONVERTED_EVENTS)[string] & object,
+  matcher: unknown,
+  matcherPath: string,
+  conversion: Conversion,
+): (ConvertedMatcher | undefined)[] | false {
+  const fixed: ConvertedMatcher | undefined =
+    target.tools === undefined ? undefined : { tool: target.tools };
+  const none = matcher === undefined || matcher === '' || matcher === '*';
+  switch (target.matcher) {
+    case 'tool':
+      return convertToolMatcher(matcher, matcherPath, CURSOR_CATALOG, conversion);
+    case 'command':
+      if (!none) {
+        conversion.refuse(
+          matcherPath,
+          `${JSON.stringify(matcher)} is matched against the command text in Cursor; soong-agent matchers cannot look into a command: drop the matcher and let the script test the command`,
+        );
+        return false;
+      }
+      return [fixed];
+    case 'none':
+      if (!none)
+        conversion.note(
+          matcherPath,
+          `${JSON.stringify(matcher)} ignored (${theirEvent} is about ${target.tools?.join(' and ')} only)`,
+        );
+      return [fixed];
+    default:
+      if (!none)
+        conversion.note(
+          matcherPath,
+          `${JSON.stringify(matcher)} ignored (soong-agent has no matcher for ${target.event})`,
+        );
+      return [undefined];
+  }
+}
+
+function convertEntry(
+  entry: Record<string, unknown>,
+  theirEvent: string,
+  event: string,
+  hookPath: string,
+  conversion: Conversion,
+  userBase: string | undefined,
+): ConvertedHook | undefined {
+  if (entry.type !== undefined && entry.type !== 'command') {
+    conversion.refuse(
+      `${hookPath}.type`,
+      `${JSON.stringify(entry.type)} hooks are not supported: soong-agent runs command hooks`,
+    );
+    return undefined;
+  }
+  if (typeof entry.command !== 'string' || entry.command.trim() === '') {
+    conversion.refuse(`${hookPath}.command`, 'missing or blank');
+    return undefined;
+  }
+  let command = entry.command;
+  const first = command.trim().split(/\s+/)[0] ?? '';
+  if (
+    userBase !== undefined &&
+    !first.startsWith('/') &&
+    !first.startsWith('~') &&
+    !first.startsWith('$') &&
+    first.includes('/')
+  ) {
+    command = `${path.resolve(userBase, first)}${command.trim().slice(first.length)}`;
+    conversion.note(
+      `${hookPath}.command`,
+      `${first} is relative to ${userBase} (where Cursor runs user hooks); written as an absolute path, since hooks here run in the project dir`,
+    );
+  }
+  const converted: ConvertedHook = { type: 'command', command, protocol: 'cursor' };
+  const name = conversion.nameFor(entry.command);
+  if (name !== undefined) converted.name = name;
+  if (MAIN_EVENT[event] !== theirEvent) converted.dialect_event = theirEvent;
+  if (entry.timeout !== undefined) {
+    if (typeof entry.timeout !== 'number' || !(entry.timeout > 0)) {
+      conversion.refuse(
+        `${hookPath}.timeout`,
+        `${JSON.stringify(entry.timeout)} is not a number of seconds > 0`,
+      );
+      return undefined;
+    }
+    converted.timeout = boundedTimeout(entry.timeout, (message) =>
+      conversion.note(`${hookPath}.timeout`, message),
+    );
+  }
+  if (entry.failClosed === true) converted.on_failure = 'deny';
+  if (entry.loop_limit !== undefined) {
+    conversion.note(
+      `${hookPath}.loop_limit`,
+      `${JSON.stringify(entry.loop_limit)}: here one limit covers every Stop hook, [hooks] stop_loop_limit in config.toml (default 5)`,
+    );
+  }
+  for (const key of Object.keys(entry)) {
+    if (!HOOK_KEYS.has(key))
+      conversion.note(`${hookPath}.${key}`, `unknown key ${JSON.stringify(key)} dropped`);
+  }
+  const label = `${hookPath} (${converted.name ?? 'unnamed'})`;
+  const lost = observeOnlyNote('Cursor', event);
+  if (lost !== undefined) conversion.note(label, lost);
+  if (theirEvent === 'beforeReadFile') {
+    conversion.note(
+      label,
+      "Cursor gives this hook the file's content; here it gets the path only (the file is read after the hook allows it)",
+    );
+  }
+  return converted;
+}
+
+/** The `cursor` dialect (SPEC §12). */
+export const cursorDialect: Dialect = Object.freeze({
+  name: 'cursor',
+  toolNames: TOOL_NAMES,
+  events: EVENTS,
+  encodeInput,
+  env,
+  decide,
+  convertConfig: convertCursorConfig,
+});

@@ -1,0 +1,418 @@
+import type { HookEvent } from '@soong-agent/protocol';
+import { addEnvironmentNote, otherAgentHint } from './convert/claude.js';
+import {
+  boundedTimeout,
+  type Conversion,
+  type ConvertedHook,
+  envPrefix,
+  hasEvent,
+} from './convert/conversion.js';
+import { convertGrouped, type GroupedFormat, type HookContext } from './convert/grouped.js';
+import type { ToolCatalog } from './convert/tool-matcher.js';
+import type {
+  ConvertOptions,
+  ConvertResult,
+  Dialect,
+  DialectContext,
+  DialectLog,
+  DialectRun,
+  DialectVerdict,
+} from './dialect.js';
+import {
+  absolutePath,
+  failedExit,
+  ignoredKeysWarning,
+  isRecord,
+  optionalReason,
+  resultText,
+  stopHookActive,
+  stringField,
+  textOf,
+  timestampOf,
+  toolOf,
+  unknownKeysOf,
+  viewOf,
+  word,
+} from './shared.js';
+
+/**
+ * Gemini CLI (`packages/core/src/hooks`): renamed events (`BeforeTool`, `AfterTool`, `BeforeAgent`,
+ * `AfterAgent`), its own tool names (`run_shell_command`, `replace`, …), an unanchored regex
+ * matcher, timeouts in milliseconds, and an answer read from stdout — or from stderr when stdout
+ * is empty — as JSON, else as plain text (exit 0 allow, 1 warning, 2 and more deny).
+ */
+
+const TOOL_NAMES: Readonly<Record<string, string>> = Object.freeze({
+  bash: 'run_shell_command',
+  read_file: 'read_file',
+  write_file: 'write_file',
+  edit_file: 'replace',
+  grep: 'grep_search',
+  list_dir: 'list_directory',
+});
+
+const EVENTS: Readonly<Record<string, HookEvent>> = Object.freeze({
+  BeforeTool: 'PreToolUse',
+  AfterTool: 'PostToolUse',
+  BeforeAgent: 'UserPromptSubmit',
+  AfterAgent: 'Stop',
+  SessionStart: 'SessionStart',
+  ...(hasEvent('SessionEnd') ? { SessionEnd: 'SessionEnd' as HookEvent } : {}),
+  ...(hasEvent('Notification') ? { Notification: 'Notification' as HookEvent } : {}),
+});
+
+const THEIR_EVENT: Readonly<Record<string, string>> = {
+  PreToolUse: 'BeforeTool',
+  PostToolUse: 'AfterTool',
+  UserPromptSubmit: 'BeforeAgent',
+  Stop: 'AfterAgent',
+  SessionStart: 'SessionStart',
+  SessionEnd: 'SessionEnd',
+  Notification: 'Notification',
+};
+
+/** Our MCP name `mcp__server__tool` as Gemini names MCP tools: `mcp_server_tool`. */
+export function geminiMcpName(name: string): string | undefined {
+  const match = /^mcp__(.+?)__(.+)$/.exec(name);
+  return match === null ? undefined : `mcp_${match[1]}_${match[2]}`;
+}
+
+function toolInput(projectDir: string) {
+  return (ours: string, input: unknown): unknown => {
+    if (!isRecord(input)) return input;
+    const { path: filePath, ...rest } = input;
+    switch (ours) {
+      case 'bash':
+        return { command: input.command };
+      case 'read_file':
+      case 'write_file':
+      case 'edit_file':
+        return { file_path: absolutePath(filePath, projectDir), ...rest };
+      case 'grep':
+        return { pattern: input.pattern, dir_path: absolutePath(filePath ?? '.', projectDir) };
+      case 'list_dir':
+        return { dir_path: absolutePath(filePath, projectDir) };
+      default:
+        return input;
+    }
+  };
+}
+
+const SESSION_END_REASONS: Readonly<Record<string, string>> = {
+  completed: 'exit',
+  aborted: 'exit',
+  error: 'other',
+  max_turns: 'other',
+};
+
+function encodeInput(
+  event: HookEvent,
+  input: Readonly<Record<string, unknown>>,
+  context: DialectContext,
+): Record<string, unknown> {
+  const payload: Record<string, unknown> = {
+    session_id: context.sessionId,
+    transcript_path: context.transcriptPath,
+    cwd: context.projectDir,
+    hook_event_name: THEIR_EVENT[event] ?? event,
+    timestamp: timestampOf(input),
+  };
+  switch (event) {
+    case 'PreToolUse':
+    case 'PostToolUse': {
+      const tool = toolOf(input);
+      const names = {
+        ...TOOL_NAMES,
+        ...(geminiMcpName(tool.name) === undefined
+          ? {}
+          : { [tool.name]: geminiMcpName(tool.name) as string }),
+      };
+      const view = viewOf(tool, context, names, toolInput(context.projectDir));
+      payload.tool_name = view.name;
+      payload.tool_input = view.input;
+      if (event === 'PostToolUse') {
+        const { text, isError } = resultText(input);
+        payload.tool_response = isError
+          ? { llmContent: text, returnDisplay: text, error: text }
+          : { llmContent: text, returnDisplay: text };
+      }
+      break;
+    }
+    case 'UserPromptSubmit':
+      payload.prompt = stringField(input, 'prompt');
+      break;
+    case 'Stop':
+      payload.prompt = stringField(input, 'prompt');
+      payload.prompt_response = stringField(input, 'last_assistant_message');
+      payload.stop_hook_active = stopHookActive(input);
+      break;
+    case 'SessionStart':
+      payload.source = stringField(input, 'source') || 'startup';
+      break;
+    default:
+      if (event === ('SessionEnd' as HookEvent)) {
+        payload.reason = SESSION_END_REASONS[stringField(input, 'reason')] ?? 'other';
+      } else if (event === ('Notification' as HookEvent)) {
+        payload.notification_type = 'ToolPermission';
+        payload.message = stringField(input, 'message');
+        payload.details = {};
+      }
+  }
+  return payload;
+}
+
+function env(context: DialectContext): Record<string, string> {
+  return {
+    GEMINI_PROJECT_DIR: context.projectDir,
+    GEMINI_CWD: context.projectDir,
+    GEMINI_SESSION_ID: context.sessionId,
+    CLAUDE_PROJECT_DIR: context.projectDir,
+  };
+}
+
+const KNOWN = new Set(['continue', 'stopReason', 'decision', 'reason', 'hookSpecificOutput']);
+const KNOWN_SPECIFIC = new Set(['hookEventName']);
+
+/** Gemini's output rules (hookRunner.ts, types.ts), onto our decisions. */
+function decide(event: HookEvent, run: DialectRun): DialectVerdict {
+  const logs: DialectLog[] = [];
+  const stdout = run.stdout.trim();
+  const text = stdout !== '' ? stdout : run.stderrTail.trim();
+  const json = parseGeminiJson(text);
+  if (json === undefined) {
+    // Plain text: exit 0 allow (shown as a message), 1 a warning, 2 and more a deny with the text.
+    if (text !== '' && stdout !== '') logs.push({ source: 'logs', message: text });
+    if (run.exitCode === 0) return { decision: 'none', exitCode: 0, logs };
+    if (run.exitCode === null || run.exitCode === 1) return failedExit(run, logs, undefined);
+    if (text === '' && run.exitCode !== 2) return failedExit(run, logs, undefined);
+    return { decision: 'deny', ...optionalReason(textOf(text)), exitCode: run.exitCode, logs };
+  }
+  logs.push(
+    ...ignoredKeysWarning(
+      'Gemini CLI',
+      unknownKeysOf(json, KNOWN, { hookSpecificOutput: KNOWN_SPECIFIC }),
+    ),
+  );
+  const decision = word(json.decision);
+  const reason = textOf(json.reason);
+  let verdict: Pick<DialectVerdict, 'decision' | 'reason'>;
+  if (decision === 'deny' || decision === 'block') {
+    if (json.decision !== decision)
+      logs.push({
+        source: 'warning',
+        message: `decision ${JSON.stringify(json.decision)} read as ${JSON.stringify(decision)}`,
+      });
+    verdict = { decision: 'deny', ...optionalReason(reason) };
+  } else if (json.continue === false) {
+    const stopReason = textOf(json.stopReason) ?? reason;
+    if (event === 'PreToolUse') verdict = { decision: 'deny', ...optionalReason(stopReason) };
+    else {
+      logs.push({
+        source: 'warning',
+        message: `continue: false${stopReason === undefined ? '' : `: ${stopReason}`} (Gemini CLI would end the agent loop); ${event === 'Stop' ? 'the stop goes through' : 'recorded, the session goes on'}`,
+      });
+      verdict = { decision: 'none' };
+    }
+  } else if (decision === 'ask') {
+    verdict =
+      event === 'PreToolUse'
+        ? { decision: 'ask', ...optionalReason(reason) }
+        : { decision: 'none' };
+  } else if (decision === 'allow' || decision === 'approve') {
+    verdict = { decision: 'allow', ...optionalReason(reason) };
+  } else {
+    if (json.decision !== undefined) {
+      logs.push({
+        source: 'warning',
+        message: `decision ${JSON.stringify(json.decision)} is not one Gemini CLI knows (allow, deny, block, ask, approve); no decision`,
+      });
+    }
+    verdict = { decision: 'none' };
+  }
+  if (run.exitCode === 2 && verdict.decision !== 'deny') {
+    return {
+      decision: 'deny',
+      ...optionalReason(textOf(run.stderrTail) ?? reason),
+      exitCode: 2,
+      logs,
+    };
+  }
+  if (run.exitCode !== 0 && run.exitCode !== 2 && verdict.decision !== 'deny') {
+    return failedExit(run, logs, undefined);
+  }
+  return { ...verdict, exitCode: run.exitCode ?? 0, logs };
+}
+
+/** Gemini parses the text as JSON, and once more when that gives a string (double-encoded). */
+function parseGeminiJson(text: string): Record<string, unknown> | undefined {
+  if (text === '') return undefined;
+  try {
+    let value: unknown = JSON.parse(text);
+    if (typeof value === 'string') value = JSON.parse(value);
+    return isRecord(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Gemini's tool names → ours. */
+export const GEMINI_CATALOG: ToolCatalog = {
+  agent: 'Gemini CLI',
+  names: {
+    run_shell_command: 'bash',
+    read_file: 'read_file',
+    write_file: 'write_file',
+    replace: 'edit_file',
+    grep_search: 'grep',
+    search_file_content: 'grep',
+    list_directory: 'list_dir',
+    read_many_files: null,
+    glob: null,
+    web_fetch: null,
+    google_web_search: null,
+    write_todos: null,
+    save_memory: null,
+    ask_user: null,
+    activate_skill: null,
+    invoke_agent: null,
+    enter_plan_mode: null,
+    exit_plan_mode: null,
+    get_internal_docs: null,
+  },
+  isExact: () => false,
+  splitExact: (matcher) => [matcher],
+  mcpName: (name) => {
+    const match = /^mcp_([A-Za-z0-9-]+)_([A-Za-z0-9_-]+)$/.exec(name);
+    return match === null ? undefined : `mcp__${match[1]}__${match[2]}`;
+  },
+  mcpServerOfPrefix: (prefix) => /^mcp_([A-Za-z0-9-]+)_$/.exec(prefix)?.[1],
+  mcpProbe: 'mcp_zz9probe_zz9tool',
+  invalidRegex: 'exact',
+};
+
+const HANDLED = new Set(['type', 'command', 'name', 'timeout', 'env', 'description']);
+
+function convertGeminiHook(
+  hook: Record<string, unknown>,
+  context: HookContext,
+): ConvertedHook | undefined {
+  const { path: hookPath, conversion, event } = context;
+  if (hook.type !== 'command') {
+    conversion.refuse(
+      `${hookPath}.type`,
+      `${JSON.stringify(hook.type)} hooks are not supported: soong-agent runs command hooks`,
+    );
+    return undefined;
+  }
+  if (typeof hook.command !== 'string' || hook.command.trim() === '') {
+    conversion.refuse(`${hookPath}.command`, 'missing or blank');
+    return undefined;
+  }
+  let command = hook.command;
+  if (hook.env !== undefined) {
+    const prefix = envPrefix(hook.env);
+    if (prefix === undefined) {
+      conversion.refuse(`${hookPath}.env`, 'not an object of variable names and string values');
+      return undefined;
+    }
+    command = `${prefix}${command}`;
+    conversion.note(
+      `${hookPath}.env`,
+      'exported at the start of the command (the values are now in hooks.json)',
+    );
+  }
+  const converted: ConvertedHook = { type: 'command', command, protocol: 'gemini' };
+  const name =
+    typeof hook.name === 'string' && hook.name.trim() !== ''
+      ? conversion.claimName(hook.name.trim())
+      : conversion.nameFor(hook.command);
+  if (name !== undefined) converted.name = name;
+  if (hook.timeout === undefined) converted.timeout = 60;
+  else if (typeof hook.timeout !== 'number' || !(hook.timeout > 0)) {
+    conversion.refuse(
+      `${hookPath}.timeout`,
+      `${JSON.stringify(hook.timeout)} is not a number of milliseconds > 0`,
+    );
+    return undefined;
+  } else {
+    converted.timeout = boundedTimeout(hook.timeout / 1000, (message) =>
+      conversion.note(`${hookPath}.timeout`, message),
+    );
+    conversion.note(
+      `${hookPath}.timeout`,
+      `${hook.timeout} ms (Gemini CLI counts milliseconds) written as ${converted.timeout} s`,
+    );
+  }
+  for (const key of Object.keys(hook)) {
+    if (!HANDLED.has(key))
+      conversion.note(`${hookPath}.${key}`, `unknown key ${JSON.stringify(key)} dropped`);
+  }
+  if (event === 'PreToolUse' && /hookSpecificOutput|tool_input"\s*:/.test(hook.command)) {
+    conversion.note(
+      `${hookPath} (${converted.name ?? 'unnamed'})`,
+      "Gemini CLI merges this hook's hookSpecificOutput.tool_input into the call; here the call runs as the model wrote it",
+    );
+  }
+  return converted;
+}
+
+function settingsNotes(settings: Record<string, unknown>, conversion: Conversion): void {
+  const config = isRecord(settings.hooksConfig) ? settings.hooksConfig : {};
+  if (config.enabled === false) {
+    conversion.note(
+      'hooksConfig.enabled',
+      'is false: Gemini CLI runs none of these hooks; converted anyway (hooks.enabled = false in config.toml turns all hooks off here)',
+    );
+  }
+  if (Array.isArray(config.disabled) && config.disabled.length > 0) {
+    conversion.note(
+      'hooksConfig.disabled',
+      `names hooks Gemini CLI skips (${config.disabled.map(String).join(', ')}); converted anyway: delete them from the result if they should stay off`,
+    );
+  }
+}
+
+const GEMINI_FORMAT: GroupedFormat = {
+  agent: 'Gemini CLI',
+  events: EVENTS,
+  unsupported: Object.fromEntries(
+    ['PreCompress', 'BeforeModel', 'AfterModel', 'BeforeToolSelection'].map((event) => [
+      event,
+      `soong-agent has no ${event} event (hooks here never see or change model requests)`,
+    ]),
+  ),
+  toolEvents: new Set(['BeforeTool', 'AfterTool']),
+  sourceEvents: new Set(['SessionStart']),
+  catalog: GEMINI_CATALOG,
+  groupKeys: { sequential: null },
+  convertHook: convertGeminiHook,
+  settingsNotes,
+  otherFormatHint: otherAgentHint,
+};
+
+/** Gemini CLI's settings.json (or an extension's hooks/hooks.json). Pure. */
+export function convertGeminiConfig(text: string, options: ConvertOptions = {}): ConvertResult {
+  const result = convertGrouped(GEMINI_FORMAT, text, options);
+  addEnvironmentNote(
+    result,
+    'Gemini CLI',
+    'GEMINI_PROJECT_DIR, GEMINI_CWD, GEMINI_SESSION_ID, CLAUDE_PROJECT_DIR',
+  );
+  if (Object.keys(result.hooks.hooks).length > 0) {
+    result.notes.push(
+      '(order): Gemini CLI runs the hooks of an event in parallel unless a group says "sequential": true; here they run one after another, in file order',
+    );
+  }
+  return result;
+}
+
+/** The `gemini` dialect (SPEC §12). */
+export const geminiDialect: Dialect = Object.freeze({
+  name: 'gemini',
+  toolNames: TOOL_NAMES,
+  events: EVENTS,
+  encodeInput,
+  env,
+  decide,
+  convertConfig: convertGeminiConfig,
+});
