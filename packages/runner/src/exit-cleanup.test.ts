@@ -1,17 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildForFixtures, fixture } from './test-helpers/build.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { builtEntryUrl, fixture } from './test-helpers/build.js';
 import { allGone, isAlive } from './test-helpers/processes.js';
 import { makeTempDir } from './test-helpers/temp-dir.js';
 
 // These tests run a real parent process (a fixture importing the compiled package), because what
 // they check is what happens when that process is signalled or exits.
-let build: ReturnType<typeof buildForFixtures>;
-beforeAll(() => {
-  build = buildForFixtures();
-}, 120_000);
-afterAll(() => build?.cleanup());
 
 // If a test fails, do not leave its processes behind.
 const started: number[] = [];
@@ -37,7 +32,7 @@ function startParent(mode: 'wait' | 'exit' | 'own-handler' | 'with-execa'): Pare
   const pidFile = path.join(makeTempDir(), 'pids');
   const child = spawn(
     process.execPath,
-    [fixture('parent-with-run.mjs'), build.entryUrl, pidFile, mode],
+    [fixture('parent-with-run.mjs'), builtEntryUrl(), pidFile, mode],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
     },
@@ -129,7 +124,7 @@ describe('runCommand memory', () => {
       process.execPath,
       [
         fixture('memory-probe.mjs'),
-        build.entryUrl,
+        builtEntryUrl(),
         'head -c 200000000 /dev/zero',
         JSON.stringify({ timeoutMs: 0 }),
       ],

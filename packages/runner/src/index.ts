@@ -20,12 +20,20 @@ export {
   type HideProcessEnvironmentResult,
   hideProcessEnvironment,
 } from './process-environment.js';
-export { type RunResult, runCommand } from './run-command.js';
+export { runCommand } from './run-command.js';
 export type { RunOptions } from './run-options.js';
+export type { RunResult } from './run-result.js';
 export {
   RUNNER_ERROR_CODES,
   RunnerError,
   type RunnerErrorCode,
   type RunnerErrorOptions,
 } from './runner-error.js';
+export {
+  onRunnerWarning,
+  type RunnerWarning,
+  type SpawnHelperStatus,
+  setSpawnHelper,
+  spawnHelperStatus,
+} from './spawn-helper.js';
 export { startWorker, type Worker, type WorkerExit, type WorkerOptions } from './start-worker.js';

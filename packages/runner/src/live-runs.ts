@@ -4,6 +4,11 @@ import { onExit } from 'signal-exit';
 export interface LiveRun {
   /** Stop the run's process group with `signal`; the run then settles as aborted. */
   stop(signal: NodeJS.Signals): void;
+  /**
+   * The run's process group id, once known: the exit-time cleanup also signals it directly, for
+   * runs whose `stop` only asks another process (the spawn helper) to stop them.
+   */
+  readonly pid?: number | undefined;
 }
 
 /** Signals after which the runner kills every group even when the application handles them. */
@@ -57,7 +62,10 @@ function installHandlers(): void {
     // The process is ending (exit, or a fatal signal nobody else handles): signal-exit calls this
     // and then re-raises the signal, cooperating with every other signal-exit user (execa's cleanup).
     onExit(() => {
-      killAllRuns('SIGKILL');
+      for (const run of [...liveRuns]) {
+        run.stop('SIGKILL');
+        if (run.pid !== undefined) signalGroup(run.pid, 'SIGKILL');
+      }
     });
   }
   if (listeningForStopSignals) return;

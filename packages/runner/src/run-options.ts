@@ -87,6 +87,12 @@ export interface RunOptions {
    * @default undefined
    */
   signal?: AbortSignal | undefined;
+  /**
+   * Spawn through the runner's spawn helper process (true) or straight from this process (false).
+   * See the README's "Spawn helper" section for what each costs.
+   * @default the runner-wide setting of `setSpawnHelper` (true unless turned off)
+   */
+  spawnHelper?: boolean | undefined;
 }
 
 /** Options after validation, defaults filled in. */
@@ -106,6 +112,8 @@ export interface NormalizedRunOptions {
   tailBytes: number;
   stopOnOutputLimit: boolean;
   signal: AbortSignal | undefined;
+  /** undefined: the runner-wide setting. */
+  spawnHelper: boolean | undefined;
 }
 
 /** Validate `options` (throws `INVALID_OPTIONS`) and fill in the defaults. */
@@ -130,6 +138,10 @@ export function normalizeRunOptions(options: RunOptions): NormalizedRunOptions {
     tailBytes: bounded('tailBytes', options.tailBytes, DEFAULT_TAIL_BYTES),
     stopOnOutputLimit: optionalBoolean('stopOnOutputLimit', options.stopOnOutputLimit),
     signal: normalizeSignal(options.signal),
+    spawnHelper:
+      options.spawnHelper === undefined
+        ? undefined
+        : optionalBoolean('spawnHelper', options.spawnHelper),
   };
 }
 

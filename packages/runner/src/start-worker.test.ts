@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { killAllRuns, RunnerError, startWorker, type Worker, type WorkerOptions } from './index.js';
-import { buildForFixtures, fixture } from './test-helpers/build.js';
+import { builtEntryUrl, fixture } from './test-helpers/build.js';
 import { eventually, groupGone, groupMembers } from './test-helpers/processes.js';
 import { makeTempDir } from './test-helpers/temp-dir.js';
 
@@ -137,14 +137,8 @@ describe('startWorker', () => {
 });
 
 describe('startWorker when the agent is SIGKILLed', () => {
-  let build: ReturnType<typeof buildForFixtures>;
-  beforeAll(() => {
-    build = buildForFixtures();
-  }, 120_000);
-  afterAll(() => build?.cleanup());
-
   it('leaves no live process in the worker group, even one that ignores EOF and SIGTERM', async () => {
-    const parent = spawn(process.execPath, [fixture('parent-with-worker.mjs'), build.entryUrl], {
+    const parent = spawn(process.execPath, [fixture('parent-with-worker.mjs'), builtEntryUrl()], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let stdout = '';

@@ -1,16 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
-import { execa } from 'execa';
 import { buildChildEnv } from './child-env.js';
 import { DEFAULT_MAX_OUTPUT_BYTES } from './defaults.js';
 import { assertExecutable } from './executable.js';
-import { signalGroup, trackRun } from './live-runs.js';
-import {
-  DRAIN_WINDOW_MS,
-  normalizeRunOptions,
-  type RunOptions,
-  SHELL_PATH,
-} from './run-options.js';
+import { type ProcessGroup, startProcessGroup } from './process-group.js';
+import { normalizeRunOptions, type RunOptions, SHELL_PATH } from './run-options.js';
 import { RunnerError } from './runner-error.js';
 import { resolveWorkingDir } from './working-dir.js';
 
@@ -108,112 +102,71 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   assertExecutable(normalized.file, cwd, env.PATH);
 
   const startedAt = performance.now();
-  let subprocess: ReturnType<typeof spawnWatchdog>;
-  try {
-    subprocess = spawnWatchdog([normalized.file, ...normalized.args], cwd, env);
-  } catch (error) {
-    throw spawnFailed(normalized.file, error);
-  }
-  const pid = subprocess.pid;
-  if (pid === undefined) {
-    const result = await subprocess.catch((error: unknown) => error);
-    throw spawnFailed(normalized.file, (result as { cause?: unknown }).cause ?? result);
-  }
-  subprocess.then(noop, noop);
-
-  let exitInfo: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-  let graceTimer: NodeJS.Timeout | undefined;
   let resolveExited!: (exit: WorkerExit) => void;
   const exited = new Promise<WorkerExit>((resolve) => {
     resolveExited = resolve;
   });
-  const terminate = (signal: NodeJS.Signals, graceMs = normalized.killGraceMs): void => {
-    signalGroup(pid, signal);
-    if (signal !== 'SIGKILL') graceTimer ??= setTimeout(() => signalGroup(pid, 'SIGKILL'), graceMs);
-  };
-  const untrack = trackRun({ stop: (signal) => terminate(signal) });
-
-  let openStreams = 2;
-  let settled = false;
-  let drainTimer: NodeJS.Timeout | undefined;
-  const settle = (): void => {
-    if (settled) return;
-    settled = true;
-    clearTimeout(graceTimer);
-    clearTimeout(drainTimer);
-    untrack();
-    signalGroup(pid, 'SIGKILL');
-    for (const stream of subprocess.stdio) stream?.destroy();
-    resolveExited({
-      exitCode: exitInfo?.code ?? null,
-      signal: exitInfo?.signal ?? null,
-      durationMs: Math.round((performance.now() - startedAt) * 10) / 10,
-    });
-  };
-  const onStreamClosed = (): void => {
-    openStreams -= 1;
-    if (openStreams === 0 && exitInfo !== undefined) settle();
-  };
-  readLines(subprocess.stdout, maxLineBytes, onStreamClosed, {
+  let group: ProcessGroup;
+  try {
+    // fd 3 is the pipe whose EOF tells the watchdog that the agent is gone.
+    group = await startProcessGroup(
+      {
+        file: SHELL_PATH,
+        args: ['-c', WATCHDOG, 'soong-agent-worker', normalized.file, ...normalized.args],
+        cwd,
+        env,
+        stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+        killGraceMs: normalized.killGraceMs,
+      },
+      {
+        onSettle: (exit) =>
+          resolveExited({
+            exitCode: exit.code,
+            signal: exit.signal,
+            durationMs: Math.round((performance.now() - startedAt) * 10) / 10,
+          }),
+      },
+    );
+  } catch (error) {
+    throw spawnFailed(normalized.file, error);
+  }
+  readLines(group.stdout, maxLineBytes, {
     line: (line) => options.onStdoutLine?.(line),
     overflow: (bytes) => options.onStdoutOverflow?.(bytes),
   });
-  readLines(subprocess.stderr, maxLineBytes, onStreamClosed, {
+  readLines(group.stderr, maxLineBytes, {
     line: (line) => options.onStderrLine?.(line),
     overflow: noop,
     keepHead: true,
   });
-  subprocess.stdin?.on('error', noop);
-  subprocess.stdio[3]?.on('error', noop);
-  subprocess.once('exit', (code, signal) => {
-    exitInfo = { code, signal };
-    if (openStreams === 0) settle();
-    else drainTimer = setTimeout(() => setImmediate(settle), DRAIN_WINDOW_MS);
-  });
 
+  const stdin = group.stdin;
   let stopping: Promise<WorkerExit> | undefined;
   return {
-    pid,
+    pid: group.pid,
     exited,
     get hasExited() {
-      return exitInfo !== undefined;
+      return group.exit !== undefined;
     },
     writeLine(line) {
-      if (exitInfo !== undefined || subprocess.stdin === null || subprocess.stdin.destroyed)
-        return false;
-      subprocess.stdin.write(`${line}\n`);
+      if (group.exit !== undefined || stdin === null || stdin.destroyed) return false;
+      stdin.write(`${line}\n`);
       return true;
     },
     stop(closeGraceMs = 100) {
       stopping ??= (() => {
-        subprocess.stdin?.end();
-        const timer = setTimeout(() => terminate('SIGTERM'), closeGraceMs);
+        stdin?.end();
+        const timer = setTimeout(() => group.terminate('SIGTERM'), closeGraceMs);
         void exited.then(() => clearTimeout(timer));
         return exited;
       })();
       return stopping;
     },
     kill() {
-      if (exitInfo === undefined) terminate('SIGTERM');
+      if (group.exit === undefined) group.terminate('SIGTERM');
       return exited;
     },
   };
-}
-
-// execa drives the streams by hand here, as in runCommand: its own timeout, buffering and cleanup
-// are off. fd 3 is the pipe whose EOF tells the watchdog that the agent is gone.
-function spawnWatchdog(argv: string[], cwd: string, env: Record<string, string>) {
-  return execa(SHELL_PATH, ['-c', WATCHDOG, 'soong-agent-worker', ...argv], {
-    cwd,
-    env,
-    extendEnv: false,
-    stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
-    buffer: false,
-    detached: true,
-    cleanup: false,
-    reject: false,
-    stripFinalNewline: false,
-  });
 }
 
 interface LineSink {
@@ -224,16 +177,8 @@ interface LineSink {
 }
 
 // Splits a stream into lines, holding at most `maxLineBytes` of an unfinished line.
-function readLines(
-  stream: Readable | null,
-  maxLineBytes: number,
-  onClosed: () => void,
-  sink: LineSink,
-): void {
-  if (stream === null) {
-    onClosed();
-    return;
-  }
+function readLines(stream: Readable | null, maxLineBytes: number, sink: LineSink): void {
+  if (stream === null) return;
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let overflowed = false;
@@ -268,10 +213,8 @@ function readLines(
     }
     if (start < chunk.length) push(chunk.subarray(start));
   });
-  stream.on('error', noop);
   stream.once('close', () => {
     if (pendingBytes > 0) endLine();
-    onClosed();
   });
 }
 

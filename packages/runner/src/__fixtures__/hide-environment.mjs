@@ -1,13 +1,20 @@
 // A parent process for the hideProcessEnvironment tests.
-// argv: <runner entry URL> <mode>   mode "hide": hide first; "keep": do not (the control case)
+// argv: <runner entry URL> <mode> <helper>   mode "hide": hide first; "keep": do not (the control
+// case); helper "on": runs go through the spawn helper (the default), "off": spawned from here.
 // Prints one JSON line: what hideProcessEnvironment returned, what a child read at
-// /proc/$PPID/environ, the child's own env, and what this process still sees in process.env.
-const [entryUrl, mode] = process.argv.slice(2);
-const { hideProcessEnvironment, runCommand } = await import(entryUrl);
+// /proc/$PPID/environ (the spawn helper's, or this process's without it) and at this process's
+// /proc/<pid>/environ, the child's own env, and what this process still sees in process.env.
+const [entryUrl, mode, helper] = process.argv.slice(2);
+const { hideProcessEnvironment, runCommand, setSpawnHelper } = await import(entryUrl);
 
+setSpawnHelper(helper !== 'off');
 const hide = mode === 'hide' ? hideProcessEnvironment() : null;
 const parentEnviron = await runCommand({
   command: `tr '\\000' '\\n' < /proc/$PPID/environ`,
+  envAllowlist: ['PATH', 'ALLOWED_EXTRA'],
+});
+const hostEnviron = await runCommand({
+  command: `tr '\\000' '\\n' < /proc/${process.pid}/environ`,
   envAllowlist: ['PATH', 'ALLOWED_EXTRA'],
 });
 const childEnv = await runCommand({ command: 'env', envAllowlist: ['PATH', 'ALLOWED_EXTRA'] });
@@ -16,6 +23,7 @@ process.stdout.write(
     hide,
     parentEnviron: parentEnviron.stdout,
     parentEnvironExit: parentEnviron.exitCode,
+    hostEnviron: hostEnviron.stdout,
     childEnv: childEnv.stdout,
     secretInProcessEnv: process.env.HIDDEN_SECRET ?? null,
   })}\n`,

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 
 /** The package directory (packages/runner). */
 export const PACKAGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -48,4 +49,12 @@ export function buildForFixtures(): { entryUrl: string; cleanup: () => void } {
     entryUrl: new URL(`file://${path.join(outDir, 'index.js')}`).href,
     cleanup: () => fs.rmSync(outDir, { recursive: true, force: true }),
   };
+}
+
+/**
+ * The entry file URL of the package compiled once for the whole test run (by the global setup,
+ * with {@link buildForFixtures}), for fixtures that run in a separate Node process.
+ */
+export function builtEntryUrl(): string {
+  return inject('runnerEntryUrl');
 }

@@ -1,0 +1,203 @@
+import { execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  RunnerError,
+  type RunResult,
+  runCommand,
+  setSpawnHelper,
+  spawnHelperStatus,
+  startWorker,
+} from './index.js';
+import { builtEntryUrl, fixture } from './test-helpers/build.js';
+import { eventually, groupGone, groupMembers, isAlive } from './test-helpers/processes.js';
+import { makeTempDir } from './test-helpers/temp-dir.js';
+
+// The spawn helper (spawn-helper.ts): these tests run with the helper on, as the suite does by
+// default; SOONG_AGENT_TEST_SPAWN_HELPER=off skips them (they are about the helper).
+const helperOn = process.env.SOONG_AGENT_TEST_SPAWN_HELPER !== 'off';
+const run = promisify(execFile);
+
+const leftovers: number[] = [];
+afterEach(() => {
+  setSpawnHelper(true);
+  for (const pid of leftovers.splice(0)) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+});
+
+/** A run that writes its group id to a file and waits (with a background grandchild). */
+function longRun(file: string): Promise<RunResult> {
+  return runCommand({
+    command: `sleep 600 & echo "$$" > "$F.tmp" && mv "$F.tmp" "$F"; wait`,
+    env: { F: file },
+    timeoutMs: 0,
+  });
+}
+
+async function groupOf(file: string): Promise<number> {
+  expect(await eventually(() => fs.existsSync(file))).toBe(true);
+  const pgid = Number(fs.readFileSync(file, 'utf8'));
+  leftovers.push(pgid);
+  return pgid;
+}
+
+describe.runIf(helperOn && process.platform === 'linux')('spawn helper', () => {
+  it('spawns from the helper, a child of this process whose environment holds none of ours', async () => {
+    const result = await runCommand({ command: 'echo $PPID' });
+    const status = spawnHelperStatus();
+    expect(status.state).toBe('running');
+    expect(Number(result.stdout)).toBe(status.pid);
+    const stat = fs.readFileSync(`/proc/${status.pid}/stat`, 'utf8');
+    expect(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])).toBe(process.pid);
+    const names = fs
+      .readFileSync(`/proc/${status.pid}/environ`, 'utf8')
+      .split('\0')
+      .filter((entry) => entry !== '')
+      .map((entry) => entry.slice(0, entry.indexOf('=')));
+    const allowed = ['NODE_CHANNEL_FD', 'NODE_CHANNEL_SERIALIZATION_MODE', 'TMPDIR'];
+    expect(names.filter((name) => !allowed.includes(name))).toEqual([]);
+  });
+
+  it('spawns from this process with spawnHelper: false, per run or for the whole runner', async () => {
+    const perRun = await runCommand({ command: 'echo $PPID', spawnHelper: false });
+    expect(Number(perRun.stdout)).toBe(process.pid);
+    setSpawnHelper(false);
+    expect(spawnHelperStatus().state).toBe('off');
+    const off = await runCommand({ command: 'echo $PPID' });
+    expect(Number(off.stdout)).toBe(process.pid);
+    // The per-run option wins over the runner-wide setting.
+    const forced = await runCommand({ command: 'echo $PPID', spawnHelper: true });
+    expect(Number(forced.stdout)).not.toBe(process.pid);
+    expect(() => setSpawnHelper('no' as unknown as boolean)).toThrow(/true or false/);
+  });
+
+  it('gives the same result through the helper as without it, byte for byte', async () => {
+    const options = {
+      command: `printf 'caf\\303\\251 %s\\n' "$(cat)"; printf 'err\\n' >&2; head -c 3000 /dev/zero | tr '\\0' x; exit 7`,
+      input: new Uint8Array([104, 105, 0, 255]),
+      maxOutputBytes: 1000,
+      tailBytes: 16,
+    };
+    const through = await runCommand(options);
+    const direct = await runCommand({ ...options, spawnHelper: false });
+    const { durationMs: _a, ...throughRest } = through;
+    const { durationMs: _b, ...directRest } = direct;
+    expect(throughRest).toEqual(directRest);
+    expect(through.exitCode).toBe(7);
+    expect(through.stdoutTruncated).toBe(true);
+  });
+
+  it('fails a run in flight as a spawn error when the helper dies, kills its group, and restarts on the next run', async () => {
+    const file = path.join(makeTempDir(), 'pgid');
+    const caught = longRun(file).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    const pgid = await groupOf(file);
+    expect(groupMembers(pgid).length).toBe(2);
+    const helper = spawnHelperStatus().pid as number;
+    process.kill(helper, 'SIGKILL');
+    const error = await caught;
+    expect(RunnerError.isInstance(error)).toBe(true);
+    expect((error as RunnerError).code).toBe('SPAWN_FAILED');
+    expect((error as RunnerError).message).toMatch(/spawn helper \(pid \d+\) died during the run/);
+    expect(await groupGone(pgid)).toBe(true);
+    const next = await runCommand({ command: 'echo $PPID' });
+    expect(next.exitCode).toBe(0);
+    expect(Number(next.stdout)).not.toBe(helper);
+    expect(Number(next.stdout)).toBe(spawnHelperStatus().pid);
+  });
+
+  it('runs many commands at once, each with its own input and result', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 60 }, (_, n) =>
+        runCommand({
+          command: `read line; echo "$line-${n}"; echo "e${n}" >&2`,
+          input: `in${n}\n`,
+        }),
+      ),
+    );
+    results.forEach((result, n) => {
+      expect(result).toMatchObject({ exitCode: 0, stdout: `in${n}-${n}\n`, stderr: `e${n}\n` });
+    });
+  });
+
+  it('serves a host that starts workers and runs at once', async () => {
+    const lines: string[][] = [[], [], []];
+    const [workers, results] = await Promise.all([
+      Promise.all(
+        lines.map((seen) =>
+          startWorker({
+            command: 'while read line; do echo "got $line"; done',
+            onStdoutLine: (line) => seen.push(line),
+          }),
+        ),
+      ),
+      Promise.all(Array.from({ length: 20 }, (_, n) => runCommand({ command: `echo ${n}` }))),
+    ]);
+    expect(results.map((result) => result.stdout)).toEqual(results.map((_, n) => `${n}\n`));
+    for (const [n, worker] of workers.entries()) worker.writeLine(`w${n}`);
+    expect(await eventually(() => lines.every((seen) => seen.length === 1))).toBe(true);
+    expect(lines).toEqual(lines.map((_, n) => [`got w${n}`]));
+    await Promise.all(workers.map((worker) => worker.stop()));
+  });
+
+  it('aborts a run in the helper: SIGTERM to the group, aborted result', async () => {
+    const file = path.join(makeTempDir(), 'pgid');
+    const controller = new AbortController();
+    const pending = runCommand({
+      command: `sleep 600 & echo "$$" > "$F.tmp" && mv "$F.tmp" "$F"; wait`,
+      env: { F: file },
+      signal: controller.signal,
+    });
+    const pgid = await groupOf(file);
+    controller.abort();
+    const result = await pending;
+    expect(result).toMatchObject({ aborted: true, signal: 'SIGTERM', timedOut: false });
+    expect(await groupGone(pgid)).toBe(true);
+  });
+
+  it('lets an idle host end by itself', async () => {
+    const { stdout } = await run(process.execPath, [fixture('parent-idle.mjs'), builtEntryUrl()], {
+      timeout: 60_000,
+    });
+    expect(stdout).toBe('done running\n');
+  }, 90_000);
+
+  it('leaves no process of a run or a worker behind when the host is SIGKILLed mid-run', async () => {
+    const pidDir = makeTempDir();
+    const host = spawn(
+      process.execPath,
+      [fixture('parent-with-many.mjs'), builtEntryUrl(), pidDir, '8'],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let stdout = '';
+    host.stdout.setEncoding('utf8');
+    host.stdout.on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    const closed = new Promise((resolve) => host.on('close', resolve));
+    expect(await eventually(() => stdout.includes('\n'), 60_000)).toBe(true);
+    const report = JSON.parse(stdout.replace(/^ready /, '')) as {
+      runs: number[];
+      worker: number;
+      helper: number;
+    };
+    leftovers.push(...report.runs, report.worker);
+    expect(report.runs).toHaveLength(8);
+    for (const pgid of [...report.runs, report.worker])
+      expect(groupMembers(pgid).length).toBeGreaterThanOrEqual(2);
+    expect(isAlive(report.helper)).toBe(true);
+    host.kill('SIGKILL');
+    await closed;
+    for (const pgid of [...report.runs, report.worker]) expect(await groupGone(pgid)).toBe(true);
+    expect(await eventually(() => !isAlive(report.helper))).toBe(true);
+  }, 90_000);
+});

@@ -1,0 +1,298 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { signalGroup, trackRun } from './live-runs.js';
+import type { RunPlan } from './run-command.js';
+import { notStartedAbortedResult, type RunResult } from './run-result.js';
+import { RunnerError } from './runner-error.js';
+
+// The host's side of the spawn helper: a small Node process, started from process.execPath on
+// first use, that spawns every run of this process (see spawn-helper-main.ts). Forking a process
+// copies its page tables, so a spawn from a host holding 1.2 GB costs ~45 ms against ~2 ms from a
+// small one; the helper stays small whatever the host grows to.
+
+/** Host → helper. */
+export type HelperRequest =
+  | { t: 'run'; id: number; plan: RunPlan }
+  | { t: 'abort'; id: number }
+  | { t: 'stop'; id: number; signal: NodeJS.Signals };
+
+/** Helper → host. */
+export type HelperReply =
+  | { t: 'ready' }
+  | { t: 'started'; id: number; pid: number }
+  | { t: 'result'; id: number; result: RunResult }
+  | { t: 'failed'; id: number; message: string };
+
+/** Something the runner wants the embedding application to know (and record). */
+export interface RunnerWarning {
+  /** `SPAWN_HELPER_UNAVAILABLE`: the helper could not start; runs spawn from this process. */
+  code: 'SPAWN_HELPER_UNAVAILABLE';
+  message: string;
+}
+
+/** Where the spawn helper stands in this process. */
+export interface SpawnHelperStatus {
+  /**
+   * `off`: turned off by `setSpawnHelper(false)`; `idle`: not started yet (or restarts on the next
+   * run); `starting`; `running`; `unavailable`: could not start, runs spawn directly (see `reason`).
+   */
+  state: 'off' | 'idle' | 'starting' | 'running' | 'unavailable';
+  /** The helper's pid while it is starting or running. */
+  pid?: number;
+  /** Why it is unavailable. */
+  reason?: string;
+}
+
+/** How long a helper may take to say it is ready before the runner gives up on it. */
+const READY_TIMEOUT_MS = 10_000;
+
+interface PendingRun {
+  plan: RunPlan;
+  signal: AbortSignal | undefined;
+  resolve(result: RunResult): void;
+  reject(error: unknown): void;
+  pid?: number;
+  untrack?: () => void;
+  onAbort?: () => void;
+}
+
+interface Helper {
+  child: ChildProcess;
+  ready: boolean;
+  runs: Map<number, PendingRun>;
+  readyTimer?: NodeJS.Timeout;
+}
+
+let enabled = true;
+let helper: Helper | undefined;
+let unavailable: string | undefined;
+let nextId = 1;
+let entryOverride: string | undefined;
+const warningListeners = new Set<(warning: RunnerWarning) => void>();
+const warnings: RunnerWarning[] = [];
+
+/**
+ * Turns the spawn helper on (the default) or off for this process: off, every run spawns from this
+ * process, as before the helper existed. `RunOptions.spawnHelper` overrides it per run.
+ */
+export function setSpawnHelper(on: boolean): void {
+  if (typeof on !== 'boolean') {
+    throw new RunnerError({
+      code: 'INVALID_OPTIONS',
+      message: `setSpawnHelper takes true or false, got ${typeof on}`,
+    });
+  }
+  enabled = on;
+}
+
+/** The runner-wide setting of {@link setSpawnHelper}. @internal */
+export function spawnHelperSetting(): boolean {
+  return enabled;
+}
+
+/** Where the spawn helper stands (for diagnostics and tests). */
+export function spawnHelperStatus(): SpawnHelperStatus {
+  if (unavailable !== undefined) return { state: 'unavailable', reason: unavailable };
+  if (!enabled) return { state: 'off' };
+  if (helper === undefined) return { state: 'idle' };
+  const pid = helper.child.pid;
+  const state = helper.ready ? 'running' : 'starting';
+  return pid === undefined ? { state } : { state, pid };
+}
+
+/**
+ * Calls `listener` with each warning of the runner: the ones already given (each is given once
+ * per process) and those to come. Returns a function that removes the listener.
+ */
+export function onRunnerWarning(listener: (warning: RunnerWarning) => void): () => void {
+  for (const warning of warnings) listener(warning);
+  warningListeners.add(listener);
+  return () => {
+    warningListeners.delete(listener);
+  };
+}
+
+/** Use another helper entry file (tests running from TypeScript sources). @internal */
+export function setSpawnHelperEntry(file: string | undefined): void {
+  entryOverride = file;
+}
+
+/**
+ * Run `plan` through the helper; when the helper cannot start, through `direct` in this process.
+ * @internal
+ */
+export function runThroughHelper(
+  plan: RunPlan,
+  signal: AbortSignal | undefined,
+  direct: (plan: RunPlan, signal: AbortSignal | undefined) => Promise<RunResult>,
+): Promise<RunResult> {
+  if (unavailable !== undefined) return direct(plan, signal);
+  const current = helper ?? startHelper();
+  if (current === undefined) return direct(plan, signal);
+  return new Promise<RunResult>((resolve, reject) => {
+    const id = nextId;
+    nextId += 1;
+    const run: PendingRun = { plan, signal, resolve, reject };
+    current.runs.set(id, run);
+    current.child.channel?.ref();
+    if (current.ready) send(current, id, run);
+  }).catch((error: unknown) => {
+    // The helper could not start before this run was sent: run it here instead.
+    if (error === NOT_STARTED) return direct(plan, signal);
+    throw error;
+  });
+}
+
+const NOT_STARTED = Symbol('spawn helper not started');
+
+function send(current: Helper, id: number, run: PendingRun): void {
+  if (run.signal?.aborted === true) {
+    // Aborted while waiting for the helper to start: nothing was spawned.
+    current.runs.delete(id);
+    run.resolve(notStartedAbortedResult());
+    releaseIfIdle(current);
+    return;
+  }
+  post(current, { t: 'run', id, plan: run.plan });
+  run.onAbort = () => post(current, { t: 'abort', id });
+  run.signal?.addEventListener('abort', run.onAbort, { once: true });
+  run.untrack = trackRun({
+    get pid() {
+      return run.pid;
+    },
+    stop: (signal) => post(current, { t: 'stop', id, signal }),
+  });
+}
+
+function startHelper(): Helper | undefined {
+  const entry = entryOverride ?? fileURLToPath(new URL('./spawn-helper-main.js', import.meta.url));
+  if (!fs.existsSync(entry)) {
+    giveUp(`its entry file ${entry} is missing`);
+    return undefined;
+  }
+  let child: ChildProcess;
+  try {
+    child = spawn(process.execPath, [entry], {
+      // Only what the helper needs, nothing of the host's (no secrets in /proc/<helper>/environ):
+      // each run's environment comes with the run.
+      env: minimalEnv(),
+      execArgv: [],
+      cwd: '/',
+      // Its own session: a terminal's Ctrl-C reaches the host, which decides, not the helper.
+      detached: true,
+      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+      serialization: 'advanced',
+    } as Parameters<typeof spawn>[2]);
+  } catch (error) {
+    giveUp(describe(error));
+    return undefined;
+  }
+  const current: Helper = { child, ready: false, runs: new Map() };
+  helper = current;
+  child.unref();
+  child.channel?.unref();
+  current.readyTimer = setTimeout(() => {
+    if (!current.ready) {
+      giveUp(`it did not start within ${READY_TIMEOUT_MS} ms`);
+      child.kill('SIGKILL');
+      helperGone(current);
+    }
+  }, READY_TIMEOUT_MS);
+  current.readyTimer.unref();
+  child.on('message', (message: HelperReply) => onReply(current, message));
+  child.on('error', (error) => {
+    if (!current.ready) giveUp(describe(error));
+    helperGone(current);
+  });
+  // 'close', not 'exit': it comes after the last message the helper sent.
+  child.on('close', (code, signal) => {
+    if (!current.ready) giveUp(`it exited at start (${signal ?? `code ${code}`})`);
+    helperGone(current);
+  });
+  return current;
+}
+
+function onReply(current: Helper, message: HelperReply): void {
+  if (message.t === 'ready') {
+    current.ready = true;
+    clearTimeout(current.readyTimer);
+    for (const [id, run] of current.runs) send(current, id, run);
+    return;
+  }
+  const run = current.runs.get(message.id);
+  if (run === undefined) return;
+  if (message.t === 'started') {
+    run.pid = message.pid;
+    return;
+  }
+  finish(current, message.id, run);
+  if (message.t === 'result') run.resolve(message.result);
+  else run.reject(new RunnerError({ code: 'SPAWN_FAILED', message: message.message }));
+}
+
+function finish(current: Helper, id: number, run: PendingRun): void {
+  current.runs.delete(id);
+  run.untrack?.();
+  if (run.onAbort !== undefined) run.signal?.removeEventListener('abort', run.onAbort);
+  releaseIfIdle(current);
+}
+
+function releaseIfIdle(current: Helper): void {
+  // An idle helper must not keep the host's event loop alive.
+  if (current.runs.size === 0) current.child.channel?.unref();
+}
+
+// The helper is gone (killed, crashed, or never started): what it spawned is killed, runs in
+// flight fail as spawn errors, and the next run starts a new helper.
+function helperGone(current: Helper): void {
+  if (helper === current) helper = undefined;
+  clearTimeout(current.readyTimer);
+  for (const [id, run] of [...current.runs]) {
+    finish(current, id, run);
+    if (!current.ready) {
+      run.reject(NOT_STARTED);
+      continue;
+    }
+    if (run.pid !== undefined) signalGroup(run.pid, 'SIGKILL');
+    run.reject(
+      new RunnerError({
+        code: 'SPAWN_FAILED',
+        message: `could not finish ${describeCommand(run.plan)}: the runner's spawn helper (pid ${current.child.pid}) died during the run; what it had started was killed`,
+      }),
+    );
+  }
+}
+
+function giveUp(reason: string): void {
+  if (unavailable !== undefined) return;
+  unavailable = reason;
+  const warning: RunnerWarning = {
+    code: 'SPAWN_HELPER_UNAVAILABLE',
+    message: `the runner's spawn helper could not start (${reason}): hooks and tools are spawned from this process, which costs more the more memory it holds`,
+  };
+  warnings.push(warning);
+  for (const listener of [...warningListeners]) listener(warning);
+}
+
+function post(current: Helper, request: HelperRequest): void {
+  try {
+    current.child.send(request);
+  } catch {
+    // The channel closed: the exit handler fails the run.
+  }
+}
+
+function minimalEnv(): Record<string, string> {
+  // TMPDIR: where the helper writes stdin files when there is no /dev/shm (macOS).
+  const tmpdir = process.env.TMPDIR;
+  return tmpdir === undefined || tmpdir === '' ? {} : { TMPDIR: tmpdir };
+}
+
+function describeCommand(plan: RunPlan): string {
+  return plan.shell ? plan.file : JSON.stringify(plan.file);
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
