@@ -1,0 +1,172 @@
+import { describe, expect, it } from 'vitest';
+import { copilotDialect } from './copilot.js';
+import { getDialect } from './registry.js';
+import { context, json, ourInput, run, toolInput } from './test-helpers/inputs.js';
+
+const encode = (
+  event: Parameters<typeof copilotDialect.encodeInput>[0],
+  input: Record<string, unknown>,
+) => copilotDialect.encodeInput(event, input, context) as Record<string, unknown>;
+
+describe('copilot dialect: input (github/docs hooks-reference)', () => {
+  it('is registered; preToolUse {sessionId, timestamp (ms), cwd, toolName, toolArgs as a JSON string}', () => {
+    expect(getDialect('copilot')).toBe(copilotDialect);
+    const input = encode('PreToolUse', ourInput('PreToolUse'));
+    expect(input).toEqual({
+      sessionId: context.sessionId,
+      timestamp: Date.parse('2026-12-03T05:30:00.000Z'),
+      cwd: '/work/project',
+      toolName: 'bash',
+      toolArgs: '{"command":"rm -rf /"}',
+    });
+    expect(typeof input.toolArgs).toBe('string');
+  });
+
+  it('file tools as view / create / edit; postToolUse toolResult; userPromptSubmitted prompt', () => {
+    expect(
+      encode('PreToolUse', toolInput('write_file', { path: 'a.ts', content: 'x' })),
+    ).toMatchObject({
+      toolName: 'create',
+      toolArgs: '{"path":"a.ts","file_text":"x"}',
+    });
+    expect(
+      encode(
+        'PreToolUse',
+        toolInput('edit_file', { path: 'a.ts', old_string: 'x', new_string: 'y' }),
+      ),
+    ).toMatchObject({
+      toolName: 'edit',
+      toolArgs: '{"path":"a.ts","old_str":"x","new_str":"y"}',
+    });
+    expect(encode('PostToolUse', ourInput('PostToolUse'))).toMatchObject({
+      toolResult: { resultType: 'success', textResultForLlm: 'a\nb\nc\n' },
+    });
+    expect(encode('UserPromptSubmit', ourInput('UserPromptSubmit'))).toMatchObject({
+      prompt: 'fix the bug',
+    });
+  });
+});
+
+describe('copilot dialect: answers', () => {
+  const decide = copilotDialect.decide;
+  it('permissionDecision deny | allow | ask; exit 2 denies even when the JSON allows; agentStop decision block', () => {
+    expect(
+      decide(
+        'PreToolUse',
+        run(0, json({ permissionDecision: 'deny', permissionDecisionReason: 'no' })),
+      ),
+    ).toMatchObject({ decision: 'deny', reason: 'no' });
+    expect(decide('PreToolUse', run(0, json({ permissionDecision: 'allow' })))).toMatchObject({
+      decision: 'allow',
+    });
+    expect(decide('PreToolUse', run(0, json({ permissionDecision: 'ask' })))).toMatchObject({
+      decision: 'ask',
+    });
+    expect(
+      decide('PreToolUse', run(2, json({ permissionDecision: 'allow' }), 'blocked')),
+    ).toMatchObject({ decision: 'deny', reason: 'blocked' });
+    expect(decide('Stop', run(0, json({ decision: 'block', reason: 'keep going' })))).toMatchObject(
+      { decision: 'deny', reason: 'keep going' },
+    );
+  });
+
+  it('progress lines before the final JSON; a crash is a failure (the converter makes preToolUse fail closed); modifiedArgs is a warning', () => {
+    const stdout = `${json({ type: 'progress', message: 'scanning' })}\n${json({ permissionDecision: 'deny', permissionDecisionReason: 'secret' })}\n`;
+    expect(decide('PreToolUse', run(0, stdout))).toMatchObject({
+      decision: 'deny',
+      reason: 'secret',
+    });
+    expect(decide('PreToolUse', run(1, '', 'Traceback'))).toMatchObject({
+      decision: 'none',
+      failure: { kind: 'exit_code' },
+    });
+    const verdict = decide(
+      'PreToolUse',
+      run(0, json({ permissionDecision: 'allow', modifiedArgs: { command: 'ls' } })),
+    );
+    expect(verdict.logs).toEqual([
+      expect.objectContaining({ message: expect.stringContaining('"modifiedArgs"') }),
+    ]);
+  });
+});
+
+describe('copilot dialect: converter', () => {
+  const convert = (value: unknown) =>
+    copilotDialect.convertConfig?.(JSON.stringify(value)) as NonNullable<
+      ReturnType<NonNullable<typeof copilotDialect.convertConfig>>
+    >;
+  it('camelCase entries: bash command, anchored matcher, timeoutSec, cwd, env; preToolUse fails closed', () => {
+    const result = convert({
+      version: 1,
+      hooks: {
+        preToolUse: [
+          {
+            type: 'command',
+            bash: './scripts/guard.sh',
+            powershell: './scripts/guard.ps1',
+            cwd: '.github/hooks',
+            timeoutSec: 15,
+            matcher: 'bash|edit',
+          },
+          { type: 'command', bash: 'python3 scripts/all.py', env: { LEVEL: 'strict' } },
+        ],
+        agentStop: [{ type: 'command', bash: 'npm test' }],
+        errorOccurred: [{ type: 'command', bash: 'x.sh' }],
+      },
+    });
+    const pre = result.hooks.hooks.PreToolUse as {
+      matcher?: unknown;
+      hooks: Record<string, unknown>[];
+    }[];
+    expect(pre[0]).toEqual({
+      matcher: { tool: ['bash', 'edit_file'] },
+      hooks: [
+        {
+          type: 'command',
+          command: './scripts/guard.sh',
+          protocol: 'copilot',
+          name: 'guard',
+          timeout: 15,
+          working_dir: '.github/hooks',
+          on_failure: 'deny',
+        },
+      ],
+    });
+    expect(pre[1]?.hooks[0]).toMatchObject({
+      command: 'export LEVEL=strict; python3 scripts/all.py',
+      timeout: 30,
+    });
+    expect(result.refused).toEqual([
+      { path: 'hooks.errorOccurred', reason: expect.stringContaining('no error event') },
+    ]);
+  });
+
+  it('an anchored matcher does not match longer names: "edit" is edit only, not str_replace_editor', () => {
+    const result = convert({
+      version: 1,
+      hooks: { postToolUse: [{ type: 'command', bash: 'x.sh', matcher: 'edit' }] },
+    });
+    expect((result.hooks.hooks.PostToolUse as { matcher: unknown }[])[0]?.matcher).toEqual({
+      tool: ['edit_file'],
+    });
+  });
+
+  it("PascalCase entries are Claude Code's dialect", () => {
+    const result = convert({
+      hooks: {
+        PostToolUse: [
+          { type: 'command', bash: 'node .github/hooks/telemetry.js', matcher: 'Edit|Write' },
+        ],
+      },
+    });
+    const rule = (
+      result.hooks.hooks.PostToolUse as { matcher: unknown; hooks: Record<string, unknown>[] }[]
+    )[0];
+    expect(rule?.matcher).toEqual({ tool: ['edit_file', 'write_file'] });
+    expect(rule?.hooks[0]).toMatchObject({
+      protocol: 'claude-code',
+      command: 'node .github/hooks/telemetry.js',
+      timeout: 30,
+    });
+  });
+});

@@ -1,0 +1,234 @@
+import { describe, expect, it } from 'vitest';
+import { hasEvent } from './convert/conversion.js';
+import { geminiDialect } from './gemini.js';
+import { getDialect } from './registry.js';
+import { context, json, ourInput, run, toolInput } from './test-helpers/inputs.js';
+
+const encode = (
+  event: Parameters<typeof geminiDialect.encodeInput>[0],
+  input: Record<string, unknown>,
+) => geminiDialect.encodeInput(event, input, context) as Record<string, unknown>;
+
+describe('gemini dialect: input (packages/core/src/hooks/types.ts, hookEventHandler.ts)', () => {
+  it("is registered; BeforeTool carries the base fields, tool_name and tool_input in Gemini's names", () => {
+    expect(getDialect('gemini')).toBe(geminiDialect);
+    const input = encode('PreToolUse', ourInput('PreToolUse'));
+    expect(Object.keys(input).sort()).toEqual([
+      'cwd',
+      'hook_event_name',
+      'session_id',
+      'timestamp',
+      'tool_input',
+      'tool_name',
+      'transcript_path',
+    ]);
+    expect(input).toMatchObject({
+      hook_event_name: 'BeforeTool',
+      timestamp: '2026-12-03T05:30:00.000Z',
+      tool_name: 'run_shell_command',
+      tool_input: { command: 'rm -rf /' },
+    });
+  });
+
+  it('file tools: read_file/write_file/replace with absolute file_path, grep_search and list_directory with dir_path, MCP as mcp_server_tool', () => {
+    expect(
+      encode(
+        'PreToolUse',
+        toolInput('edit_file', { path: 'a.ts', old_string: 'x', new_string: 'y' }),
+      ),
+    ).toMatchObject({
+      tool_name: 'replace',
+      tool_input: { file_path: '/work/project/a.ts', old_string: 'x', new_string: 'y' },
+    });
+    expect(encode('PreToolUse', toolInput('grep', { pattern: 'TODO' }))).toMatchObject({
+      tool_name: 'grep_search',
+      tool_input: { pattern: 'TODO', dir_path: '/work/project' },
+    });
+    expect(encode('PreToolUse', toolInput('list_dir', { path: 'src' }))).toMatchObject({
+      tool_name: 'list_directory',
+      tool_input: { dir_path: '/work/project/src' },
+    });
+    expect(
+      encode('PreToolUse', toolInput('mcp__github__create_issue', { title: 't' })),
+    ).toMatchObject({
+      tool_name: 'mcp_github_create_issue',
+      tool_input: { title: 't' },
+    });
+  });
+
+  it('AfterTool tool_response {llmContent, returnDisplay}; BeforeAgent prompt; AfterAgent prompt_response and stop_hook_active; SessionStart source', () => {
+    expect(encode('PostToolUse', ourInput('PostToolUse'))).toMatchObject({
+      hook_event_name: 'AfterTool',
+      tool_response: { llmContent: 'a\nb\nc\n', returnDisplay: 'a\nb\nc\n' },
+    });
+    expect(encode('UserPromptSubmit', ourInput('UserPromptSubmit'))).toMatchObject({
+      hook_event_name: 'BeforeAgent',
+      prompt: 'fix the bug',
+    });
+    expect(encode('Stop', ourInput('Stop', { prevented_count: 2 }))).toMatchObject({
+      hook_event_name: 'AfterAgent',
+      prompt_response: 'done',
+      stop_hook_active: true,
+    });
+    expect(encode('SessionStart', ourInput('SessionStart'))).toMatchObject({
+      hook_event_name: 'SessionStart',
+      source: 'startup',
+    });
+  });
+
+  it('env: GEMINI_PROJECT_DIR, GEMINI_CWD, GEMINI_SESSION_ID and CLAUDE_PROJECT_DIR', () => {
+    expect(geminiDialect.env(context)).toEqual({
+      GEMINI_PROJECT_DIR: '/work/project',
+      GEMINI_CWD: '/work/project',
+      GEMINI_SESSION_ID: context.sessionId,
+      CLAUDE_PROJECT_DIR: '/work/project',
+    });
+  });
+});
+
+describe('gemini dialect: answers (hookRunner.ts convertPlainTextToHookOutput, types.ts isBlockingDecision)', () => {
+  const decide = geminiDialect.decide;
+  it('JSON decision deny | block | allow | approve | ask, on any exit code', () => {
+    expect(decide('PreToolUse', run(0, json({ decision: 'deny', reason: 'no' })))).toMatchObject({
+      decision: 'deny',
+      reason: 'no',
+    });
+    expect(decide('PreToolUse', run(0, json({ decision: 'block', reason: 'no' })))).toMatchObject({
+      decision: 'deny',
+    });
+    expect(decide('PreToolUse', run(0, json({ decision: 'allow' })))).toMatchObject({
+      decision: 'allow',
+    });
+    expect(decide('PreToolUse', run(0, json({ decision: 'approve' })))).toMatchObject({
+      decision: 'allow',
+    });
+    expect(decide('PreToolUse', run(0, json({ decision: 'ask', reason: 'sure?' })))).toMatchObject({
+      decision: 'ask',
+    });
+    expect(
+      decide('Stop', run(0, json({ decision: 'deny', reason: 'retry: tests fail' }))),
+    ).toMatchObject({ decision: 'deny', reason: 'retry: tests fail' });
+    expect(decide('PreToolUse', run(1, json({ decision: 'DENY' })))).toMatchObject({
+      decision: 'deny',
+    });
+    expect(decide('PreToolUse', run(0, json(json({ decision: 'deny' }))))).toMatchObject({
+      decision: 'deny',
+    }); // double-encoded
+  });
+
+  it('plain text: exit 0 no decision, exit 1 a failure, exit 2 and more a deny with the text (stderr when stdout is empty)', () => {
+    expect(decide('PreToolUse', run(0, 'looks fine'))).toMatchObject({
+      decision: 'none',
+      logs: [{ source: 'logs', message: 'looks fine' }],
+    });
+    expect(decide('PreToolUse', run(1, '', 'warning: x'))).toMatchObject({
+      decision: 'none',
+      failure: { kind: 'exit_code' },
+    });
+    expect(decide('PreToolUse', run(2, '', 'blocked by policy'))).toMatchObject({
+      decision: 'deny',
+      reason: 'blocked by policy',
+      exitCode: 2,
+    });
+    expect(decide('PreToolUse', run(3, 'nope'))).toMatchObject({
+      decision: 'deny',
+      reason: 'nope',
+    });
+    expect(decide('PreToolUse', run(2))).toMatchObject({ decision: 'deny' });
+  });
+
+  it('continue: false denies a tool call (Gemini would end the loop), ends a stop; rewrite keys are one warning', () => {
+    expect(
+      decide('PreToolUse', run(0, json({ continue: false, stopReason: 'halt' }))),
+    ).toMatchObject({ decision: 'deny', reason: 'halt' });
+    expect(decide('Stop', run(0, json({ continue: false })))).toMatchObject({ decision: 'none' });
+    const verdict = decide(
+      'PreToolUse',
+      run(
+        0,
+        json({
+          decision: 'allow',
+          hookSpecificOutput: { hookEventName: 'BeforeTool', tool_input: { command: 'ls' } },
+          systemMessage: 'x',
+        }),
+      ),
+    );
+    expect(verdict.decision).toBe('allow');
+    expect(verdict.logs.filter((log) => log.source === 'warning')).toHaveLength(1);
+  });
+});
+
+describe('gemini dialect: converter', () => {
+  const convert = (value: unknown) =>
+    geminiDialect.convertConfig?.(JSON.stringify(value)) as NonNullable<
+      ReturnType<NonNullable<typeof geminiDialect.convertConfig>>
+    >;
+  it('milliseconds become seconds, the unanchored regex becomes the exact set, hook names are kept', () => {
+    const result = convert({
+      hooksConfig: { enabled: true },
+      hooks: {
+        BeforeTool: [
+          {
+            matcher: 'write_file|replace',
+            sequential: true,
+            hooks: [
+              {
+                type: 'command',
+                command: '$GEMINI_PROJECT_DIR/.gemini/hooks/protect.sh',
+                name: 'protect',
+                timeout: 5000,
+              },
+            ],
+          },
+          {
+            matcher: 'run_shell_command',
+            hooks: [{ type: 'command', command: 'python3 "$CLAUDE_PROJECT_DIR/.gemini/guard.py"' }],
+          },
+          // a real-world trap: two names that are not Gemini tools
+          {
+            matcher: 'write_file|replace_file_content|multi_replace_file_content',
+            hooks: [{ type: 'command', command: 'x.sh' }],
+          },
+        ],
+        AfterAgent: [{ hooks: [{ type: 'command', command: 'npm test', timeout: 120000 }] }],
+        BeforeModel: [{ hooks: [{ type: 'command', command: 'y.sh' }] }],
+      },
+    });
+    const pre = result.hooks.hooks.PreToolUse as {
+      matcher: unknown;
+      hooks: Record<string, unknown>[];
+    }[];
+    expect(pre.map((rule) => rule.matcher)).toEqual([
+      { tool: ['write_file', 'edit_file'] },
+      { tool: ['bash'] },
+      { tool: ['write_file'] },
+    ]);
+    expect(pre[0]?.hooks[0]).toEqual({
+      type: 'command',
+      command: '$GEMINI_PROJECT_DIR/.gemini/hooks/protect.sh',
+      protocol: 'gemini',
+      name: 'protect',
+      timeout: 5,
+    });
+    expect(pre[1]?.hooks[0]).toMatchObject({ name: 'guard', timeout: 60 });
+    expect(
+      (result.hooks.hooks.Stop as { hooks: Record<string, unknown>[] }[])[0]?.hooks[0]?.timeout,
+    ).toBe(120);
+    expect(result.notes).toContainEqual(
+      expect.stringContaining('5000 ms (Gemini CLI counts milliseconds) written as 5 s'),
+    );
+    expect(result.notes).toContainEqual(
+      expect.stringContaining('"replace_file_content", "multi_replace_file_content" dropped'),
+    );
+    expect(result.refused).toEqual([
+      { path: 'hooks.BeforeModel', reason: expect.stringContaining('no BeforeModel event') },
+    ]);
+  });
+
+  it('SessionEnd and Notification convert when the protocol has them', () => {
+    const result = convert({
+      hooks: { SessionEnd: [{ hooks: [{ type: 'command', command: 'end.sh' }] }] },
+    });
+    expect(Object.keys(result.hooks.hooks)).toEqual(hasEvent('SessionEnd') ? ['SessionEnd'] : []);
+  });
+});
