@@ -1,11 +1,24 @@
-// Benchmark of @soong-agent/runner (run `pnpm bench` after a build).
-// 1. Overhead: runCommand vs a bare child_process.spawn doing the same work, interleaved.
-// 2. Hang cases: observed time to settle against timeoutMs + killGraceMs.
+// Benchmark of @soong-agent/runner (run `pnpm bench` after a build). Everything is measured side
+// by side in this one process, interleaved so drift on a noisy machine hits every path alike.
+// 1. Spawn cost against the host's size: the same hook command through runCommand (spawn helper
+//    on, and off) beside a bare child_process.spawn, first from a small host, then from the same
+//    process holding ~1.2 GB (a touched Buffer).
+// 2. Worker calls: request/response latency through startWorker beside a bare pipe to the same
+//    worker program.
+// 3. Hang cases: observed time to settle against timeoutMs + killGraceMs.
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
-import { DEFAULT_KILL_GRACE_MS, runCommand } from '../dist/index.js';
+import {
+  DEFAULT_KILL_GRACE_MS,
+  runCommand,
+  spawnHelperStatus,
+  startWorker,
+} from '../dist/index.js';
 
-const RUNS = 300;
+const SMALL_RUNS = 200;
+const BIG_RUNS = 60;
+const BIG_BYTES = 1.2e9;
+const WORKER_CALLS = 2000;
 const COMMAND = `cat >/dev/null; echo '{"decision":"allow"}'`;
 const INPUT = JSON.stringify({ event: 'PreToolUse', padding: 'x'.repeat(160) }).padEnd(200, ' ');
 
@@ -24,10 +37,16 @@ function bareSpawn() {
   });
 }
 
-async function viaRunner() {
-  const result = await runCommand({ command: COMMAND, input: INPUT, timeoutMs: 10_000 });
+const viaRunner = (spawnHelper) => async () => {
+  const result = await runCommand({ command: COMMAND, input: INPUT, timeoutMs: 10_000, spawnHelper });
   return { code: result.exitCode, stdout: result.stdout };
-}
+};
+
+const paths = {
+  'bare child_process.spawn': bareSpawn,
+  'runCommand (spawn helper)': viaRunner(true),
+  'runCommand (spawnHelper: false)': viaRunner(false),
+};
 
 async function timed(fn) {
   const start = performance.now();
@@ -48,39 +67,109 @@ function percentile(values, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-// Warm up both paths (module loading, JIT) before measuring.
-for (let i = 0; i < 20; i += 1) {
-  await timed(viaRunner);
-  await timed(bareSpawn);
-}
-
-const runner = [];
-const bare = [];
-for (let i = 0; i < RUNS; i += 1) {
-  // Alternate which goes first so drift on a noisy machine hits both alike.
-  if (i % 2 === 0) {
-    runner.push(await timed(viaRunner));
-    bare.push(await timed(bareSpawn));
-  } else {
-    bare.push(await timed(bareSpawn));
-    runner.push(await timed(viaRunner));
-  }
-}
-
 const fmt = (ms) => `${ms.toFixed(2)} ms`;
-const runnerMedian = median(runner);
-const bareMedian = median(bare);
-console.log(
-  `\nOverhead: ${RUNS} interleaved runs each of \`${COMMAND}\` with a ${INPUT.length}-byte input\n`,
-);
+const rssMb = () => `${Math.round(process.memoryUsage().rss / 1e6)} MB`;
+
+/** Runs every path `runs` times, rotating which goes first; returns the medians by path. */
+async function measure(label, runs) {
+  const names = Object.keys(paths);
+  const samples = Object.fromEntries(names.map((name) => [name, []]));
+  for (let i = 0; i < runs; i += 1) {
+    for (let k = 0; k < names.length; k += 1) {
+      const name = names[(i + k) % names.length];
+      samples[name].push(await timed(paths[name]));
+    }
+  }
+  console.log(`\n${label}: host RSS ${rssMb()}, ${runs} interleaved runs of each path\n`);
+  const table = {};
+  const medians = {};
+  for (const name of names) {
+    medians[name] = median(samples[name]);
+    table[name] = { median: fmt(medians[name]), p90: fmt(percentile(samples[name], 90)) };
+  }
+  console.table(table);
+  return medians;
+}
+
+// Warm up every path (module loading, JIT, the helper's start) before measuring.
+for (let i = 0; i < 20; i += 1) for (const fn of Object.values(paths)) await timed(fn);
+
+const small = await measure(`\`${COMMAND}\` with a ${INPUT.length}-byte input, small host`, SMALL_RUNS);
+
+// Worker calls do not depend on the host's size: measured once, from the small host.
+async function workerLatency() {
+  const echo = 'cat';
+  // Bare: a pipe round trip to the same program, spawned by hand.
+  const bare = spawn('/bin/sh', ['-c', echo], { detached: true });
+  bare.stdout.setEncoding('utf8');
+  let bareWaiter;
+  bare.stdout.on('data', () => bareWaiter?.());
+  let runnerWaiter;
+  const worker = await startWorker({ command: echo, onStdoutLine: () => runnerWaiter?.() });
+  const callBare = () =>
+    new Promise((resolve) => {
+      bareWaiter = resolve;
+      bare.stdin.write('{"id":1}\n');
+    });
+  const callWorker = () =>
+    new Promise((resolve) => {
+      runnerWaiter = resolve;
+      worker.writeLine('{"id":1}');
+    });
+  const bareTimes = [];
+  const workerTimes = [];
+  for (let i = 0; i < WORKER_CALLS + 200; i += 1) {
+    for (const [fn, times] of i % 2 === 0
+      ? [
+          [callBare, bareTimes],
+          [callWorker, workerTimes],
+        ]
+      : [
+          [callWorker, workerTimes],
+          [callBare, bareTimes],
+        ]) {
+      const start = performance.now();
+      await fn();
+      if (i >= 200) times.push(performance.now() - start);
+    }
+  }
+  bare.stdin.end();
+  await worker.stop();
+  return { bare: median(bareTimes), worker: median(workerTimes), p90: percentile(workerTimes, 90) };
+}
+const calls = await workerLatency();
+console.log(`\nWorker calls: ${WORKER_CALLS} interleaved line round trips to \`cat\`\n`);
 console.table({
-  'bare child_process.spawn': { median: fmt(bareMedian), p90: fmt(percentile(bare, 90)) },
-  runCommand: { median: fmt(runnerMedian), p90: fmt(percentile(runner, 90)) },
+  'bare pipe (child_process.spawn)': { median: `${calls.bare.toFixed(3)} ms` },
+  'startWorker writeLine → onStdoutLine': {
+    median: `${calls.worker.toFixed(3)} ms`,
+    p90: `${calls.p90.toFixed(3)} ms`,
+  },
 });
-const ratio = runnerMedian / bareMedian;
-console.log(
-  `ratio runCommand / bare (medians): ${ratio.toFixed(3)} (target <= 1.10: ${ratio <= 1.1 ? 'met' : 'NOT met'})`,
-);
+
+// Grow the host: a touched Buffer, so its pages are really mapped (as an app's heap would be).
+const ballast = Buffer.alloc(BIG_BYTES);
+for (let offset = 0; offset < ballast.length; offset += 4096) ballast[offset] = 1;
+const big = await measure(`The same, host holding ${Math.round(BIG_BYTES / 1e9 * 10) / 10} GB`, BIG_RUNS);
+ballast.fill(0, 0, 1);
+
+const helperPath = 'runCommand (spawn helper)';
+const directPath = 'runCommand (spawnHelper: false)';
+const barePath = 'bare child_process.spawn';
+const ratios = [
+  ['runCommand (helper), big host / small host', big[helperPath] / small[helperPath], 1.5],
+  ['runCommand (helper), small host / bare spawn', small[helperPath] / small[barePath], 1.5],
+  ['runCommand (helper) / bare spawn, big host', big[helperPath] / big[barePath], undefined],
+  ['runCommand (spawnHelper: false), big host / small host', big[directPath] / small[directPath], undefined],
+  ['bare spawn, big host / small host', big[barePath] / small[barePath], undefined],
+  ['startWorker call / bare pipe call', calls.worker / calls.bare, 1.1],
+];
+console.log('\nRatios (medians)\n');
+for (const [name, ratio, target] of ratios) {
+  const verdict = target === undefined ? '' : ` (target <= ${target}: ${ratio <= target ? 'met' : 'NOT met'})`;
+  console.log(`${name}: ${ratio.toFixed(2)}${verdict}`);
+}
+console.log(`spawn helper: ${JSON.stringify(spawnHelperStatus())}`);
 
 const TIMEOUT_MS = 500;
 const hangCases = [
