@@ -11,7 +11,7 @@ import {
   TOOL_EVENTS,
   type ToolCallInfo,
 } from '@soong-agent/protocol';
-import { runCommand } from '@soong-agent/runner';
+import { onRunnerWarning, runCommand } from '@soong-agent/runner';
 import type { ArtifactStore } from './artifact-store.js';
 import { boundToolInput, isPlainObject } from './bound-tool-io.js';
 import { decideClaudeCodeRun, toClaudeCodeInput } from './claude-code-protocol.js';
@@ -195,6 +195,8 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
     projectDir,
   );
   let closed = false;
+  const runnerWarnings: string[] = [];
+  const stopRunnerWarnings = onRunnerWarning((warning) => runnerWarnings.push(warning.message));
 
   async function callWorker(
     hook: HookCommandConfig,
@@ -306,6 +308,9 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
     } catch (error) {
       ran = { error, durationMs: performance.now() - started };
     }
+    // The runner's own warnings (its spawn helper could not start) go on the hook that met them.
+    for (const message of runnerWarnings.splice(0))
+      sink.emit({ type: 'hook_log', ...ids, source: 'warning', message });
     return decideAndRecord(hook, ids, ran);
   }
 
@@ -368,6 +373,7 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
     explain: (subject) => config.hooks.explain(subject),
     close() {
       closed = true;
+      stopRunnerWarnings();
       return workers.close();
     },
     async run(event, payload, runOptions = {}) {

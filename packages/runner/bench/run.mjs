@@ -38,7 +38,12 @@ function bareSpawn() {
 }
 
 const viaRunner = (spawnHelper) => async () => {
-  const result = await runCommand({ command: COMMAND, input: INPUT, timeoutMs: 10_000, spawnHelper });
+  const result = await runCommand({
+    command: COMMAND,
+    input: INPUT,
+    timeoutMs: 10_000,
+    spawnHelper,
+  });
   return { code: result.exitCode, stdout: result.stdout };
 };
 
@@ -94,7 +99,10 @@ async function measure(label, runs) {
 // Warm up every path (module loading, JIT, the helper's start) before measuring.
 for (let i = 0; i < 20; i += 1) for (const fn of Object.values(paths)) await timed(fn);
 
-const small = await measure(`\`${COMMAND}\` with a ${INPUT.length}-byte input, small host`, SMALL_RUNS);
+const small = await measure(
+  `\`${COMMAND}\` with a ${INPUT.length}-byte input, small host`,
+  SMALL_RUNS,
+);
 
 // Worker calls do not depend on the host's size: measured once, from the small host.
 async function workerLatency() {
@@ -150,7 +158,10 @@ console.table({
 // Grow the host: a touched Buffer, so its pages are really mapped (as an app's heap would be).
 const ballast = Buffer.alloc(BIG_BYTES);
 for (let offset = 0; offset < ballast.length; offset += 4096) ballast[offset] = 1;
-const big = await measure(`The same, host holding ${Math.round(BIG_BYTES / 1e9 * 10) / 10} GB`, BIG_RUNS);
+const big = await measure(
+  `The same, host holding ${Math.round((BIG_BYTES / 1e9) * 10) / 10} GB`,
+  BIG_RUNS,
+);
 ballast.fill(0, 0, 1);
 
 const helperPath = 'runCommand (spawn helper)';
@@ -160,13 +171,18 @@ const ratios = [
   ['runCommand (helper), big host / small host', big[helperPath] / small[helperPath], 1.5],
   ['runCommand (helper), small host / bare spawn', small[helperPath] / small[barePath], 1.5],
   ['runCommand (helper) / bare spawn, big host', big[helperPath] / big[barePath], undefined],
-  ['runCommand (spawnHelper: false), big host / small host', big[directPath] / small[directPath], undefined],
+  [
+    'runCommand (spawnHelper: false), big host / small host',
+    big[directPath] / small[directPath],
+    undefined,
+  ],
   ['bare spawn, big host / small host', big[barePath] / small[barePath], undefined],
   ['startWorker call / bare pipe call', calls.worker / calls.bare, 1.1],
 ];
 console.log('\nRatios (medians)\n');
 for (const [name, ratio, target] of ratios) {
-  const verdict = target === undefined ? '' : ` (target <= ${target}: ${ratio <= target ? 'met' : 'NOT met'})`;
+  const verdict =
+    target === undefined ? '' : ` (target <= ${target}: ${ratio <= target ? 'met' : 'NOT met'})`;
   console.log(`${name}: ${ratio.toFixed(2)}${verdict}`);
 }
 console.log(`spawn helper: ${JSON.stringify(spawnHelperStatus())}`);
