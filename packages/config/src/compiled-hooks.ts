@@ -30,6 +30,11 @@ export interface HookCommandConfig {
   onFailure: 'ignore' | 'deny';
   /** The protocol the hook speaks: its `protocol`, else `"soong"` (SPEC §7). */
   protocol: HookProtocol;
+  /**
+   * The agent's own event the hook was written for (`dialect_event`), when its protocol's agent has
+   * several events for this one of ours (SPEC §12); absent: the dialect's main event.
+   */
+  dialectEvent?: string;
   /** How the hook runs: its `mode`, else `"spawn"` (SPEC §8). */
   mode: HookMode;
 }

@@ -1,12 +1,23 @@
+import { hasDialect } from '@soong-agent/dialects';
 import { PLAIN_NAME_PATTERN } from '@soong-agent/matcher';
 import { RUN_LIMITS } from '@soong-agent/runner/defaults';
 import { z } from 'zod';
 
-/** The protocols a hook may speak (SPEC §7): ours, or Claude Code's command-hook protocol. */
-export const HOOK_PROTOCOLS = ['soong', 'claude-code'] as const;
+/**
+ * The protocols a hook may speak (SPEC §7, §12): ours, or another agent's dialect. A dialect a third
+ * party registers (`registerDialect`) is accepted too.
+ */
+export const HOOK_PROTOCOLS = [
+  'soong',
+  'claude-code',
+  'codex',
+  'gemini',
+  'cursor',
+  'copilot',
+] as const;
 
-/** A hook's protocol: `"soong"` (SPEC §2) or `"claude-code"` (SPEC §7). */
-export type HookProtocol = (typeof HOOK_PROTOCOLS)[number];
+/** A hook's protocol: `"soong"` (SPEC §2), a built-in dialect (§7, §12) or a registered one. */
+export type HookProtocol = (typeof HOOK_PROTOCOLS)[number] | (string & {});
 
 /** How a hook runs (SPEC §8): a process per call, or one worker process per session. */
 export const HOOK_MODES = ['spawn', 'worker'] as const;
@@ -105,10 +116,22 @@ export const HookCommandSchema = z
         '"ignore" or "deny": what a failed hook means (default: hooks.on_failure of config.toml)',
       ),
     protocol: z
-      .enum(HOOK_PROTOCOLS)
+      .union([
+        z.enum(HOOK_PROTOCOLS),
+        z.string().refine((name) => hasDialect(name), {
+          message: `not a hook protocol: ${HOOK_PROTOCOLS.map((name) => `"${name}"`).join(', ')} or a registered dialect`,
+        }),
+      ])
       .optional()
       .describe(
-        '"soong" or "claude-code": the protocol the hook speaks on stdin/stdout (default: "soong"); "claude-code" runs a Claude Code command hook unmodified',
+        '"soong" (default), "claude-code", "codex", "gemini", "cursor" or "copilot": the protocol the hook speaks on stdin/stdout; another agent\'s runs that agent\'s command hook unmodified (SPEC §12)',
+      ),
+    dialect_event: z
+      .string()
+      .regex(/^[A-Za-z]+$/)
+      .optional()
+      .describe(
+        'the agent\'s own event the hook was written for, when several of its events are one of ours (Cursor\'s "beforeShellExecution" is PreToolUse); needs a "protocol" other than "soong"',
       ),
     mode: z
       .enum(HOOK_MODES)
@@ -118,13 +141,23 @@ export const HookCommandSchema = z
       ),
   })
   .superRefine((hook, context) => {
-    // A Claude Code hook reads one payload and exits; the worker wire (SPEC §8) is ours alone.
-    if (hook.mode === 'worker' && hook.protocol === 'claude-code') {
+    // Another agent's hook reads one payload and exits; the worker wire (SPEC §8) is ours alone.
+    if (hook.mode === 'worker' && hook.protocol !== undefined && hook.protocol !== 'soong') {
       context.addIssue({
         code: 'custom',
         path: ['mode'],
+        message: `"mode": "worker" speaks soong-agent's worker protocol (SPEC §8), which a "${hook.protocol}" hook does not: remove "mode" or the "protocol" key`,
+      });
+    }
+    if (
+      hook.dialect_event !== undefined &&
+      (hook.protocol === undefined || hook.protocol === 'soong')
+    ) {
+      context.addIssue({
+        code: 'custom',
+        path: ['dialect_event'],
         message:
-          '"mode": "worker" speaks soong-agent\'s worker protocol (SPEC §8), which a "claude-code" hook does not: remove "mode" or the "protocol" key',
+          '"dialect_event" names another agent\'s event: it needs that agent\'s "protocol" (e.g. "cursor")',
       });
     }
   });

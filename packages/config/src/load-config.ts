@@ -41,6 +41,12 @@ export interface LoadConfigOptions {
    */
   homeDir?: string;
   /**
+   * hooks.json text to validate and load instead of the home's file (e.g. a merged file before it
+   * is written): messages still name the home's hooks.json, nothing is read for it or written.
+   * @default undefined (the file is read)
+   */
+  hooksText?: string;
+  /**
    * The matcher types hooks.json may use.
    * @default createMatcherRegistry(builtInMatchers), built for this call
    */
@@ -118,7 +124,10 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   let hooksFingerprint: string | null = null;
   let hooksSource: HooksSource | null = null;
   if (hooksEnabled) {
-    const hooksContent = readConfigFile(hooksFile, homeDir);
+    const hooksContent =
+      options.hooksText === undefined
+        ? readConfigFile(hooksFile, homeDir)
+        : { text: options.hooksText, bytes: Buffer.from(options.hooksText), mode: undefined };
     if (hooksContent !== undefined) {
       hooksFingerprint = createHash('sha256').update(hooksContent.bytes).digest('hex');
       const parsed = parseHooks({
@@ -133,7 +142,9 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
       hooks = createCompiledHooks(parsed.rules, parsed.index);
       const locate = (jsonPath: JsonPath) => parsed.document.locate(jsonPath);
       hooksSource = { specs: parsed.specs, rulePath: parsed.rulePath, locate, homeDir };
-      warnings.push(...writableWarning(hooksFile, hooksContent.mode, homeDir, 'hooks.json'));
+      if (hooksContent.mode !== undefined) {
+        warnings.push(...writableWarning(hooksFile, hooksContent.mode, homeDir, 'hooks.json'));
+      }
       warnings.push(
         ...hookWarnings({
           rules: parsed.rules,

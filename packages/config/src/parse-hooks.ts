@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { getDialect, hasDialect } from '@soong-agent/dialects';
 import {
   builtInMatchers,
   closestMatch,
@@ -185,6 +186,23 @@ export function parseHooks(options: {
       if (rule === undefined) continue;
       const hooks = rule.hooks.map((hook, hookIndex) => {
         const config = toHookConfig(hook, event, ruleIndex, hookIndex, options);
+        if (
+          hook.dialect_event !== undefined &&
+          hook.protocol !== undefined &&
+          hasDialect(hook.protocol)
+        ) {
+          const events = getDialect(hook.protocol).events;
+          if (events[hook.dialect_event] !== event) {
+            const fitting = Object.keys(events).filter((name) => events[name] === event);
+            report(['hooks', event, ruleIndex, 'hooks', hookIndex, 'dialect_event'], {
+              problem: `${JSON.stringify(hook.dialect_event)} is not a ${hook.protocol} event of ${event}`,
+              fix:
+                fitting.length === 0
+                  ? `remove it (${hook.protocol} has no event for ${event})`
+                  : `use one of ${fitting.map((name) => JSON.stringify(name)).join(', ')}, or remove it`,
+            });
+          }
+        }
         if (hook.working_dir !== undefined) {
           const problem = workingDirProblem({
             written: hook.working_dir,
@@ -333,6 +351,7 @@ function toHookConfig(
     mode: hook.mode ?? 'spawn',
   };
   if (hook.name !== undefined) config.name = hook.name;
+  if (hook.dialect_event !== undefined) config.dialectEvent = hook.dialect_event;
   if (hook.working_dir !== undefined) {
     config.workingDir = hook.working_dir.startsWith('~')
       ? resolveUserPath(hook.working_dir, options.projectDir, options.homeDir)

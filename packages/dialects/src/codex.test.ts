@@ -269,3 +269,18 @@ describe('codex dialect: converter', () => {
     );
   });
 });
+
+describe('codex dialect: a host-named tool (SPEC §11)', () => {
+  it("a declared Codex name gets that tool's input conversion; another name keeps the input", () => {
+    const declared = codexDialect.encodeInput('PreToolUse', toolInput('run', { command: 'make' }), {
+      ...context,
+      tool: { name: 'Bash', input: { command: 'make', timeout: 5 } },
+    }) as Record<string, unknown>;
+    expect(declared).toMatchObject({ tool_name: 'Bash', tool_input: { command: 'make' } });
+    const own = codexDialect.encodeInput('PreToolUse', toolInput('deploy', { env: 'prod' }), {
+      ...context,
+      tool: { name: 'deploy_app' },
+    }) as Record<string, unknown>;
+    expect(own).toMatchObject({ tool_name: 'deploy_app', tool_input: { env: 'prod' } });
+  });
+});

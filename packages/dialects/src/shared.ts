@@ -27,8 +27,10 @@ export function toolOf(input: Readonly<Record<string, unknown>>): OurTool {
 }
 
 /**
- * The name and input one dialect shows for the call's tool: the host's view when given
- * (`context.tool`), else the dialect's own mapping of our canonical name and input.
+ * The name and input one dialect shows for the call's tool. The host's view (`context.tool`, SPEC
+ * §11) gives the name and the input in our canonical tool's shape; a declared name that is one of
+ * the dialect's own tools gets that tool's input conversion. Default: the dialect's own mapping of
+ * our canonical name and input.
  */
 export function viewOf(
   tool: OurTool,
@@ -36,12 +38,16 @@ export function viewOf(
   names: Readonly<Record<string, string>>,
   mapInput: (ours: string, input: unknown) => unknown,
 ): { name: string; input: unknown } {
+  const declared = context.tool?.name;
   const name =
-    context.tool?.name ??
-    (Object.hasOwn(names, tool.name) ? (names[tool.name] as string) : tool.name);
-  const input =
-    context.tool?.input !== undefined ? context.tool.input : mapInput(tool.name, tool.input);
-  return { name, input };
+    declared ?? (Object.hasOwn(names, tool.name) ? (names[tool.name] as string) : tool.name);
+  const inverse = invert(names);
+  const kind =
+    declared !== undefined && Object.hasOwn(inverse, declared)
+      ? (inverse[declared] as string)
+      : tool.name;
+  const raw = context.tool?.input !== undefined ? context.tool.input : tool.input;
+  return { name, input: mapInput(kind, raw) };
 }
 
 /** A path argument made absolute against the project dir (hooks of every agent see absolute paths). */

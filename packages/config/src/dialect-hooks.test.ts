@@ -1,0 +1,83 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from './load-config.js';
+import { catchConfigError } from './test-helpers/catch-config-error.js';
+import { createTempLayout, type TempLayout } from './test-helpers/temp-dirs.js';
+
+let layout: TempLayout;
+beforeEach(() => {
+  layout = createTempLayout();
+});
+afterEach(() => layout.cleanup());
+
+const fromText = (hooks: unknown) =>
+  loadConfig({
+    home: layout.home,
+    projectDir: layout.projectDir,
+    homeDir: layout.homeDir,
+    hooksText: JSON.stringify({ version: 1, hooks }),
+  });
+const hook = (extra: Record<string, unknown>) => ({ type: 'command', command: 'true', ...extra });
+
+describe("hooks.json of other agents' hooks (SPEC §12)", () => {
+  it("accepts every dialect as a protocol, and a dialect_event that is one of the agent's events for the rule's event", () => {
+    const config = fromText({
+      PreToolUse: [
+        {
+          hooks: [
+            hook({ protocol: 'codex' }),
+            hook({ protocol: 'gemini', name: 'g' }),
+            hook({ protocol: 'cursor', dialect_event: 'beforeShellExecution', name: 'c' }),
+            hook({ protocol: 'copilot', name: 'p' }),
+          ],
+        },
+      ],
+    });
+    const hooks = config.hooks.rules[0]?.hooks ?? [];
+    expect(hooks.map((item) => item.protocol)).toEqual(['codex', 'gemini', 'cursor', 'copilot']);
+    expect(hooks[2]?.dialectEvent).toBe('beforeShellExecution');
+  });
+
+  it('refuses an unknown protocol, a dialect_event of another event or without a dialect, and workers that are not ours', () => {
+    const error = catchConfigError(() =>
+      fromText({
+        PreToolUse: [
+          {
+            hooks: [
+              hook({ protocol: 'windsurf' }),
+              hook({ dialect_event: 'preToolUse', name: 'b' }),
+              hook({ protocol: 'gemini', mode: 'worker', name: 'c' }),
+            ],
+          },
+        ],
+      }),
+    );
+    expect(error.message).toContain('hooks.PreToolUse[0].hooks[0].protocol');
+    expect(error.message).toContain('"dialect_event" names another agent\'s event');
+    expect(error.message).toContain('which a "gemini" hook does not');
+    const wrongEvent = catchConfigError(() =>
+      fromText({ PreToolUse: [{ hooks: [hook({ protocol: 'cursor', dialect_event: 'stop' })] }] }),
+    );
+    expect(wrongEvent.message).toContain('"stop" is not a cursor event of PreToolUse');
+    expect(wrongEvent.message).toContain('use one of "preToolUse", "beforeShellExecution"');
+  });
+
+  it("hooksText: validates text as the home's hooks.json without reading or writing it", () => {
+    fs.writeFileSync(path.join(layout.home, 'hooks.json'), '{ broken');
+    const config = fromText({ Stop: [{ hooks: [hook({ protocol: 'codex' })] }] });
+    expect(config.hooks.rules).toHaveLength(1);
+    expect(fs.readFileSync(path.join(layout.home, 'hooks.json'), 'utf8')).toBe('{ broken');
+    const error = catchConfigError(() =>
+      loadConfig({
+        home: layout.home,
+        projectDir: layout.projectDir,
+        homeDir: layout.homeDir,
+        hooksText: '{"version": 2}',
+      }),
+    );
+    expect(error.message).toContain(
+      path.join(layout.home, 'hooks.json').replace(layout.homeDir, '~'),
+    );
+  });
+});
