@@ -85,6 +85,10 @@ export function createProgram(
       '--model <spec>',
       'model to use: openai:MODEL, anthropic:MODEL or scripted:FILE (default: [model] in config.toml)',
     )
+    .option(
+      '--base-url <url>',
+      "the model API's address (default: base_url in [model], else OPENAI_BASE_URL / ANTHROPIC_BASE_URL, else the vendor's)",
+    )
     .option('--yes', 'treat permission "ask" as allow (never "deny")')
     .option('--json', 'print the event records as JSON lines on stdout instead of the timeline')
     .option(
@@ -103,6 +107,10 @@ export function createProgram(
     .option(
       '--model <spec>',
       'model to use: openai:MODEL, anthropic:MODEL or scripted:FILE (default: [model] in config.toml)',
+    )
+    .option(
+      '--base-url <url>',
+      "the model API's address (default: base_url in [model], else OPENAI_BASE_URL / ANTHROPIC_BASE_URL, else the vendor's)",
     )
     .option('--yes', 'treat permission "ask" as allow (never "deny")')
     .option(

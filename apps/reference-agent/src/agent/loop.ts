@@ -118,6 +118,18 @@ function messageText(message: ChatMessage | undefined): {
 }
 
 /**
+ * The system message sent with every model call: short, and only what the model cannot know
+ * otherwise — where it works and with which tools (hooks and permissions may refuse a call).
+ */
+export function systemMessage(projectDir: string, toolNames: readonly string[]): string {
+  return [
+    `You are soong-agent, a coding agent working in the project directory ${projectDir}; relative paths are resolved against it.`,
+    `Tools: ${toolNames.join(', ')}.`,
+    'Hooks and permissions may refuse a tool call; its result then says why.',
+  ].join('\n');
+}
+
+/**
  * One agent loop (the handling of one user prompt, SPEC §4): model call → `model_turn` → tool
  * batch via `executeToolBatch` (results back to the model as `tool` messages) or, without tool
  * calls, Stop handling (a prevention appends the hook-context node as a synthetic user message and
@@ -134,6 +146,10 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     description: tool.description,
     inputSchema: tool.inputSchema,
   }));
+  const system = systemMessage(
+    options.engine.projectDir,
+    specs.map((spec) => spec.name),
+  );
   const stop = createStopController({ engine: options.engine, sink, limit: options.stopLoopLimit });
   let finalText = '';
   let turn = 0;
@@ -149,6 +165,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       if (turn >= maxTurns) return end('max_turns');
       const tail = messageText(messages[messages.length - 1]);
       const response = await provider.complete({
+        system,
         messages,
         tools: specs,
         ...(signal === undefined ? {} : { signal }),

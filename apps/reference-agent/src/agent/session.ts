@@ -109,11 +109,13 @@ export function loadSessionSetup(options: {
   home?: string;
   project?: string;
   model?: string;
+  baseUrl?: string;
   hooks?: boolean;
 }): { config: LoadedConfig; provider: ModelProvider } {
   const config = loadConfigOrExit(resolveLocations(options), { noHooks: options.hooks === false });
   const provider = selectModelProvider({
     ...(options.model === undefined ? {} : { flag: options.model }),
+    ...(options.baseUrl === undefined ? {} : { baseUrlFlag: options.baseUrl }),
     settings: config.settings.model,
     home: config.home,
     cwd: process.cwd(),

@@ -10,6 +10,8 @@ import { createTimeline, printableLines } from '../ui/timeline.js';
 export interface ChatCommandOptions extends CommonOptions {
   /** `--model`: as for `run`. @default `[model]` of config.toml */
   model?: string;
+  /** `--base-url`: the model API's address, over `base_url` of `[model]` and `OPENAI_BASE_URL` / `ANTHROPIC_BASE_URL`. @default undefined */
+  baseUrl?: string;
   /** `--yes`: permission `ask` becomes `allow` (never `deny`). @default false */
   yes?: boolean;
   /** `--max-turns`: model calls per prompt before its loop ends with `max_turns`. @default 20 */

@@ -14,6 +14,8 @@ import { createTimeline, printableLines } from '../ui/timeline.js';
 export interface RunCommandOptions extends CommonOptions {
   /** `--model`: `scripted:FILE` (FILE relative to the current dir), `openai:MODEL`, `anthropic:MODEL`. @default `[model]` of config.toml */
   model?: string;
+  /** `--base-url`: the model API's address, over `base_url` of `[model]` and `OPENAI_BASE_URL` / `ANTHROPIC_BASE_URL`. @default undefined */
+  baseUrl?: string;
   /** `--yes`: permission `ask` becomes `allow` (never `deny`). @default false */
   yes?: boolean;
   /** `--json`: event records as JSON lines on stdout instead of the timeline. @default false */

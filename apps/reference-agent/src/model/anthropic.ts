@@ -188,6 +188,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Mode
           body: {
             model: options.model,
             max_tokens: options.maxTokens,
+            ...(request.system === undefined ? {} : { system: request.system }),
             messages: toAnthropicMessages(request.messages),
             ...(request.tools.length === 0 ? {} : { tools: toAnthropicTools(request.tools) }),
             stream: true,

@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import path from 'node:path';
 import { TOO_DEEP_INPUT_TEXT } from '@soong-agent/loop-adapter';
 import { describe, expect, it } from 'vitest';
-import { anthropicVendor, openaiVendor, type Vendor } from '../test-helpers/model-server.js';
+import { modelVendors } from '../test-helpers/model-server.js';
 import {
   allText,
   modelServersClosedAfterEach,
@@ -19,12 +19,8 @@ const TIMEOUT = 120_000;
 
 const serve = modelServersClosedAfterEach();
 
-const vendors: [string, Vendor][] = [
-  ['openai', openaiVendor],
-  ['anthropic', anthropicVendor],
-];
-
-for (const [name, vendor] of vendors) {
+for (const vendor of modelVendors) {
+  const name = vendor.name;
   const answer = (
     text: string,
     toolCalls: { id: string; name: string; input?: unknown; arguments?: string }[] = [],

@@ -181,7 +181,12 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
           headers: { authorization: `Bearer ${options.apiKey}` },
           body: {
             model: options.model,
-            messages: toOpenAIMessages(request.messages),
+            messages: [
+              ...(request.system === undefined
+                ? []
+                : [{ role: 'system' as const, content: request.system }]),
+              ...toOpenAIMessages(request.messages),
+            ],
             ...(request.tools.length === 0 ? {} : { tools: toOpenAITools(request.tools) }),
             [vendorApi ? 'max_completion_tokens' : 'max_tokens']: options.maxTokens,
             stream: true,

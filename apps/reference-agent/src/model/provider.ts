@@ -29,6 +29,8 @@ export interface ToolSpec {
 
 /** What one model call gets. */
 export interface ModelRequest {
+  /** The system message: where the agent works and with which tools. @default undefined */
+  system?: string;
   messages: readonly ChatMessage[];
   tools: readonly ToolSpec[];
   signal?: AbortSignal;

@@ -127,6 +127,13 @@ for (const [name, vendor] of vendors) {
           expect.arrayContaining(['read_file', 'write_file', 'bash', 'grep', 'list_dir']),
         );
         expect(vendor.lastUserText(requests[0]?.body)).toBe('fix it');
+        // A short system message: where the agent works and with which tools.
+        for (const request of requests) {
+          const system = vendor.system(request.body) ?? '';
+          expect(system).toContain(`project directory ${workspace.project}`);
+          expect(system).toMatch(/Tools: read_file, .*bash/);
+          expect(system.length).toBeLessThan(1000);
+        }
         expect(vendor.toolResults(requests[0]?.body)).toEqual([]);
 
         // The second request carries the calls and one result per call, in order, with its id.

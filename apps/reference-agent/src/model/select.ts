@@ -9,6 +9,12 @@ import { createScriptedProvider, loadModelScript } from './scripted.js';
 /** Providers known by name. */
 export const KNOWN_PROVIDERS: readonly string[] = ['scripted', 'openai', 'anthropic'];
 
+/** The env variable the vendor's SDK reads its base URL from when its code gives none. */
+export const BASE_URL_ENV: Readonly<Record<string, string>> = {
+  openai: 'OPENAI_BASE_URL',
+  anthropic: 'ANTHROPIC_BASE_URL',
+};
+
 /** The env variable holding the key of each real provider unless `api_key_env` names another. */
 export const DEFAULT_API_KEY_ENV: Readonly<Record<string, string>> = {
   openai: 'OPENAI_API_KEY',
@@ -49,10 +55,46 @@ export function takeApiKey(env: NodeJS.ProcessEnv, name: string, provider: strin
   return key.trim();
 }
 
+/** `text` as an http(s) URL, or a `CliError` `USAGE` (exit 2) naming where it came from. */
+function httpUrl(text: string, source: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new CliError({
+      code: 'USAGE',
+      message: `${source} ${JSON.stringify(text)} is not an http(s) URL (e.g. http://127.0.0.1:8080/v1)`,
+    });
+  }
+  return text;
+}
+
+/**
+ * The API's address: `--base-url`, else `base_url` of `[model]`, else `OPENAI_BASE_URL` /
+ * `ANTHROPIC_BASE_URL` (as the vendors' SDKs read them: only when the code gives none; blank is
+ * unset), else the vendor's (undefined).
+ */
+function chooseBaseUrl(
+  provider: string,
+  flag: string | undefined,
+  configured: string | undefined,
+  env: NodeJS.ProcessEnv,
+): string | undefined {
+  if (flag !== undefined) return httpUrl(flag, '--base-url');
+  if (configured !== undefined) return configured;
+  const name = BASE_URL_ENV[provider] as string;
+  const fromEnv = env[name]?.trim();
+  return fromEnv === undefined || fromEnv === '' ? undefined : httpUrl(fromEnv, name);
+}
+
 /**
  * Picks the model: `--model` (`scripted:FILE`, FILE relative to `cwd`; `openai:MODEL`;
  * `anthropic:MODEL`) wins over `[model]` of config.toml (`script` relative to the agent home).
- * `base_url` and `api_key_env` of `[model]` apply when it names the same provider, `max_tokens`
+ * `base_url` and `api_key_env` of `[model]` apply when it names the same provider; the API's
+ * address is `--base-url`, else that `base_url`, else `OPENAI_BASE_URL` / `ANTHROPIC_BASE_URL`; `max_tokens`
  * and the call bounds (`stream_idle_timeout`, `request_timeout`, `max_response_bytes`) always. The key is read from the env and removed from it ({@link takeApiKey}). No model, an
  * unknown provider or a bad scripted file is a `CliError` (exit 2) that says how to choose one; a
  * missing key is exit 1.
@@ -64,9 +106,12 @@ export function selectModelProvider(options: {
   settings: ModelSettings;
   home: string;
   cwd: string;
-  /** Where the API key is read from (and removed). @default process.env */
+  /** `--base-url`: the API's address, over `base_url` of `[model]` and the env. @default undefined */
+  baseUrlFlag?: string;
+  /** Where the API key (and `OPENAI_BASE_URL` / `ANTHROPIC_BASE_URL`) are read from; the key is removed. @default process.env */
   env?: NodeJS.ProcessEnv;
 }): ModelProvider {
+  const env = options.env ?? process.env;
   let provider: string;
   let file: string | undefined;
   let model: string | undefined;
@@ -113,17 +158,30 @@ export function selectModelProvider(options: {
   } else {
     throw new CliError({ code: 'NO_MODEL', message: `no model chosen: ${HOW_TO_CHOOSE}` });
   }
-  if (provider === 'scripted' && file !== undefined)
+  if (provider === 'scripted' && file !== undefined) {
+    if (options.baseUrlFlag !== undefined) {
+      throw new CliError({
+        code: 'USAGE',
+        message:
+          '--base-url is for the openai and anthropic providers; the scripted model has no API',
+      });
+    }
     return createScriptedProvider(loadModelScript(file));
+  }
   if ((provider === 'openai' || provider === 'anthropic') && model !== undefined) {
     // base_url and api_key_env belong to the provider [model] names; max_tokens applies to any.
     const own = options.settings.provider === provider;
     const keyEnv =
       (own ? options.settings.api_key_env : undefined) ?? (DEFAULT_API_KEY_ENV[provider] as string);
-    const baseUrl = own ? options.settings.base_url : undefined;
+    const baseUrl = chooseBaseUrl(
+      provider,
+      options.baseUrlFlag,
+      own ? options.settings.base_url : undefined,
+      env,
+    );
     const common = {
       model,
-      apiKey: takeApiKey(options.env ?? process.env, keyEnv, provider),
+      apiKey: takeApiKey(env, keyEnv, provider),
       keyEnv,
       maxTokens: options.settings.max_tokens ?? 4096,
       limits: {

@@ -138,6 +138,8 @@ export interface Vendor {
   toolResults(body: ServedRequest['body']): { id: string; content: string; isError: boolean }[];
   /** The tool calls of the assistant messages a request carries. */
   assistantCalls(body: ServedRequest['body']): { id: string; name: string; input: unknown }[];
+  /** The system message a request carries. */
+  system(body: ServedRequest['body']): string | undefined;
   /** Text of the last user-role text message. */
   lastUserText(body: ServedRequest['body']): string | undefined;
   /** The key as the request carried it. */
@@ -242,6 +244,8 @@ export const openaiVendor: Vendor = {
       ),
   lastUserText: (body) =>
     body.messages.filter((message: { role: string }) => message.role === 'user').at(-1)?.content,
+  system: (body) =>
+    body.messages.find((message: { role: string }) => message.role === 'system')?.content,
   key: (headers) => headers.authorization?.replace(/^Bearer /, ''),
 };
 
@@ -384,5 +388,9 @@ export const anthropicVendor: Vendor = {
     );
     return texts.at(-1);
   },
+  system: (body) => body.system,
   key: (headers) => headers['x-api-key'] as string | undefined,
 };
+
+/** Both vendors, for tests that run once per provider. */
+export const modelVendors: readonly Vendor[] = [openaiVendor, anthropicVendor];
