@@ -41,6 +41,24 @@ interface AnthropicMessage {
   content: ContentBlock[];
 }
 
+/** Characters of arguments that were not a JSON object kept in the note sent in their place. */
+const NOT_AN_OBJECT_HEAD_CHARS = 1024;
+
+/**
+ * A `tool_use` block's input: the call's input ({@link toolInputForApi}), or — the messages API
+ * takes only a JSON object there and refuses the whole request otherwise — a note with the head of
+ * arguments that were not one (text that did not parse, an array, a number).
+ */
+function anthropicInput(input: unknown): unknown {
+  const value = toolInputForApi(input ?? {});
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value;
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return {
+    not_sent: 'the arguments were not a JSON object',
+    arguments_head: text.slice(0, NOT_AN_OBJECT_HEAD_CHARS),
+  };
+}
+
 /**
  * Our conversation in messages-API form: user and Stop-continuation messages as `user` text
  * blocks; assistant text and `tool_use` blocks; the tool results of a batch as `tool_result`
@@ -76,7 +94,7 @@ export function toAnthropicMessages(messages: readonly ChatMessage[]): Anthropic
           type: 'tool_use',
           id: call.id ?? '',
           name: call.name,
-          input: toolInputForApi(call.input ?? {}),
+          input: anthropicInput(call.input),
         });
       }
       add('assistant', blocks);

@@ -57,6 +57,34 @@ describe('toAnthropicMessages', () => {
       },
     ]);
   });
+
+  it('sends a JSON object as every tool_use input, also for arguments that were none or nest too deep', () => {
+    let deep: unknown = [];
+    for (let depth = 0; depth < 100_000; depth += 1) deep = [deep];
+    const [assistant] = toAnthropicMessages([
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [
+          { id: 'c1', name: 'write_file', input: '{"path": "a.txt", "content": "unterminated' },
+          { id: 'c2', name: 'bash', input: [1, 2] },
+          { id: 'c3', name: 'write_file', input: { path: 'a', content: deep } },
+        ],
+      },
+    ]);
+    const inputs = (assistant?.content ?? []).map((block) =>
+      'input' in block ? block.input : null,
+    );
+    expect(inputs).toEqual([
+      {
+        not_sent: 'the arguments were not a JSON object',
+        arguments_head: '{"path": "a.txt", "content": "unterminated',
+      },
+      { not_sent: 'the arguments were not a JSON object', arguments_head: '[1,2]' },
+      { not_sent: 'the arguments nested more than 64 levels deep; the call was refused' },
+    ]);
+    expect(() => JSON.stringify(assistant)).not.toThrow();
+  });
 });
 
 describe('toOpenAIMessages', () => {
