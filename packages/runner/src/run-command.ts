@@ -85,6 +85,11 @@ export function runPlan(
   onStarted?: (pid: number, stop: (signal: NodeJS.Signals) => void) => void,
 ): Promise<RunResult> {
   return new Promise((resolve, reject) => {
+    // Aborted while it waited (for the spawn helper): nothing is spawned.
+    if (signal?.aborted === true) {
+      resolve(notStartedAbortedResult());
+      return;
+    }
     const startedAt = performance.now();
     const stdin = stdinOf(plan.input);
     const stdout = new OutputCollector(plan.maxOutputBytes, plan.tailBytes);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  killAllRuns,
   RunnerError,
   type RunResult,
   runCommand,
@@ -113,6 +114,29 @@ describe.runIf(helperOn && process.platform === 'linux')('spawn helper', () => {
     expect(next.exitCode).toBe(0);
     expect(Number(next.stdout)).not.toBe(helper);
     expect(Number(next.stdout)).toBe(spawnHelperStatus().pid);
+  });
+
+  it('stops a run still waiting for the helper to start: killAllRuns or abort, nothing spawned', async () => {
+    // A new helper starts on the next run once the current one is gone.
+    await runCommand({ command: 'true' });
+    const old = spawnHelperStatus().pid as number;
+    process.kill(old, 'SIGKILL');
+    expect(await eventually(() => spawnHelperStatus().state === 'idle')).toBe(true);
+    const marker = path.join(makeTempDir(), 'ran');
+    const command = `touch "${marker}"`;
+    const killed = runCommand({ command });
+    expect(spawnHelperStatus().state).toBe('starting');
+    expect(killAllRuns()).toBe(1);
+    const controller = new AbortController();
+    const aborted = runCommand({ command, signal: controller.signal });
+    controller.abort();
+    for (const result of [await killed, await aborted])
+      expect(result).toMatchObject({ aborted: true, exitCode: null, durationMs: 0 });
+    // The helper is up and answers; neither run was sent to it.
+    expect((await runCommand({ command: 'echo $PPID' })).stdout).toBe(
+      `${spawnHelperStatus().pid}\n`,
+    );
+    expect(fs.existsSync(marker)).toBe(false);
   });
 
   it('runs many commands at once, each with its own input and result', async () => {

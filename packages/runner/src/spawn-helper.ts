@@ -52,6 +52,8 @@ interface PendingRun {
   signal: AbortSignal | undefined;
   resolve(result: RunResult): void;
   reject(error: unknown): void;
+  /** Sent to the helper (else still waiting for it to start). */
+  sent: boolean;
   pid?: number;
   untrack?: () => void;
   onAbort?: () => void;
@@ -133,7 +135,21 @@ export function runThroughHelper(
   return new Promise<RunResult>((resolve, reject) => {
     const id = nextId;
     nextId += 1;
-    const run: PendingRun = { plan, signal, resolve, reject };
+    const run: PendingRun = { plan, signal, resolve, reject, sent: false };
+    // Tracked from now on: killAllRuns stops a run still waiting for the helper to start too.
+    run.untrack = trackRun({
+      get pid() {
+        return run.pid;
+      },
+      stop: (stopSignal) => {
+        if (run.sent) {
+          post(current, { t: 'stop', id, signal: stopSignal });
+          return;
+        }
+        finish(current, id, run);
+        resolve(notStartedAbortedResult());
+      },
+    });
     current.runs.set(id, run);
     current.child.channel?.ref();
     if (current.ready) send(current, id, run);
@@ -149,20 +165,14 @@ const NOT_STARTED = Symbol('spawn helper not started');
 function send(current: Helper, id: number, run: PendingRun): void {
   if (run.signal?.aborted === true) {
     // Aborted while waiting for the helper to start: nothing was spawned.
-    current.runs.delete(id);
+    finish(current, id, run);
     run.resolve(notStartedAbortedResult());
-    releaseIfIdle(current);
     return;
   }
+  run.sent = true;
   post(current, { t: 'run', id, plan: run.plan });
   run.onAbort = () => post(current, { t: 'abort', id });
   run.signal?.addEventListener('abort', run.onAbort, { once: true });
-  run.untrack = trackRun({
-    get pid() {
-      return run.pid;
-    },
-    stop: (signal) => post(current, { t: 'stop', id, signal }),
-  });
 }
 
 function startHelper(): Helper | undefined {
@@ -176,7 +186,7 @@ function startHelper(): Helper | undefined {
     child = spawn(process.execPath, [entry], {
       // Only what the helper needs, nothing of the host's (no secrets in /proc/<helper>/environ):
       // each run's environment comes with the run.
-      env: minimalEnv(),
+      env: helperEnv(),
       execArgv: [],
       cwd: '/',
       // Its own session: a terminal's Ctrl-C reaches the host, which decides, not the helper.
@@ -283,10 +293,14 @@ function post(current: Helper, request: HelperRequest): void {
   }
 }
 
-function minimalEnv(): Record<string, string> {
-  // TMPDIR: where the helper writes stdin files when there is no /dev/shm (macOS).
+function helperEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  // Where the helper writes stdin files when there is no /dev/shm (macOS).
   const tmpdir = process.env.TMPDIR;
-  return tmpdir === undefined || tmpdir === '' ? {} : { TMPDIR: tmpdir };
+  if (tmpdir !== undefined && tmpdir !== '') env.TMPDIR = tmpdir;
+  // In Electron (an editor's extension host) process.execPath is the app: run it as Node.
+  if (process.versions.electron !== undefined) env.ELECTRON_RUN_AS_NODE = '1';
+  return env;
 }
 
 function describeCommand(plan: RunPlan): string {
