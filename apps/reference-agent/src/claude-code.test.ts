@@ -94,7 +94,7 @@ describe('soong-agent with Claude Code hooks', () => {
       const turns = ofType(records, 'model_turn');
       expect(turns[1]?.request_tail).toEqual({
         role: 'tool',
-        text: 'denied by hook PreToolUse[0][0]: Blocked: recursive force delete (rm -rf build) is not allowed',
+        text: 'denied by hook block-dangerous-bash: Blocked: recursive force delete (rm -rf build) is not allowed',
       });
       expect(
         ofType(records, 'hook_finished').map((record) => [record.decision, record.exit_code]),
@@ -139,7 +139,7 @@ describe('soong-agent with Claude Code hooks', () => {
         ofType(records, 'tool_denied').map((record) => [record.call_id, record.reason]),
       ).toEqual([['call_1', '.env is a protected file']]);
       expect(ofType(records, 'model_turn')[1]?.request_tail.text).toBe(
-        'denied by hook PreToolUse[0][0]: .env is a protected file',
+        'denied by hook protect-files: .env is a protected file',
       );
       expect(fs.existsSync(path.join(workspace.project, '.env'))).toBe(false);
       expect(fs.readFileSync(path.join(workspace.project, 'notes.txt'), 'utf8')).toBe('ho');

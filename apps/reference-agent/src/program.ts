@@ -187,14 +187,21 @@ export function createProgram(
 
   withCommonOptions(hooks.command('import'))
     .description(
-      'convert Claude Code hook settings into hooks.json rules with "protocol": "claude-code"; prints the result, or merges it into the home\'s hooks.json with --write',
+      "convert another agent's hooks (Claude Code, Codex, Gemini CLI, Cursor, Copilot CLI) into hooks.json rules that run them unmodified (\"protocol\" set to the agent's dialect); prints the result, or merges it into the home's hooks.json with --write",
     )
     .argument(
       '[file]',
-      "a Claude Code settings file (default: ~/.claude/settings.json; a project's .claude/settings*.json only when named)",
+      "the agent's hooks file (default: its user-level file: ~/.claude/settings.json, ~/.codex/hooks.json and config.toml, ~/.gemini/settings.json, ~/.cursor/hooks.json, ~/.copilot/hooks/*.json; a project's file only when named)",
     )
-    .requiredOption('--from <source>', 'where the hooks come from: claude')
+    .requiredOption(
+      '--from <source>',
+      'where the hooks come from: claude, codex, gemini, cursor or copilot',
+    )
     .option('--write', "merge into the home's hooks.json (the old file kept as hooks.json.bak)")
+    .option(
+      '--plugin-root <dir>',
+      "the file is a plugin's hooks file and DIR the plugin (found by itself when DIR holds .claude-plugin/plugin.json)",
+    )
     .action(bind(async () => (await import('./commands/import.js')).importAction));
 
   withCommonOptions(program.command('mcp-proxy'))

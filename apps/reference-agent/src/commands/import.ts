@@ -1,8 +1,8 @@
 import {
   chmodSync,
-  copyFileSync,
+  lstatSync,
   mkdirSync,
-  mkdtempSync,
+  readdirSync,
   renameSync,
   rmSync,
   writeFileSync,
@@ -10,84 +10,229 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, HOOKS_FILE, loadConfig, MAX_CONFIG_FILE_BYTES } from '@soong-agent/config';
-import { resolveLocations } from '../agent/session.js';
 import {
-  type ClaudeSettingsImport,
-  convertClaudeSettings,
-  type ImportedRule,
-} from '../claude-import/convert-settings.js';
+  type ConvertOptions,
+  type ConvertResult,
+  convertClaudeCodeConfig,
+  DialectError,
+  getDialect,
+} from '@soong-agent/dialects';
+import { parse as parseToml } from 'smol-toml';
+import { resolveLocations } from '../agent/session.js';
 import { CliError, EXIT_CODES } from '../errors.js';
 import type { CommonOptions } from '../program.js';
 import { readTextFileSync } from '../tools/regular-file.js';
 
 /** Options of `soong-agent hooks import`. */
 export interface ImportOptions extends CommonOptions {
-  /** `--from SOURCE`: where the hooks come from; only `claude`. */
+  /** `--from SOURCE`: the agent the hooks come from. */
   from: string;
   /** `--write`: merge into the home's hooks.json instead of printing. @default false */
   write?: boolean;
+  /** `--plugin-root DIR`: the file is a plugin's hooks file; DIR is the plugin. */
+  pluginRoot?: string;
 }
+
+/** The agents `--from` takes, their dialect, their name and their user-level files. */
+const SOURCES: Readonly<
+  Record<string, { dialect: string; agent: string; defaults: () => string[] }>
+> = {
+  claude: {
+    dialect: 'claude-code',
+    agent: 'Claude Code',
+    defaults: () => [path.join(os.homedir(), '.claude', 'settings.json')],
+  },
+  codex: {
+    dialect: 'codex',
+    agent: 'Codex',
+    defaults: () => [
+      path.join(os.homedir(), '.codex', 'hooks.json'),
+      path.join(os.homedir(), '.codex', 'config.toml'),
+    ],
+  },
+  gemini: {
+    dialect: 'gemini',
+    agent: 'Gemini CLI',
+    defaults: () => [path.join(os.homedir(), '.gemini', 'settings.json')],
+  },
+  cursor: {
+    dialect: 'cursor',
+    agent: 'Cursor',
+    defaults: () => [path.join(os.homedir(), '.cursor', 'hooks.json')],
+  },
+  copilot: {
+    dialect: 'copilot',
+    agent: 'Copilot CLI',
+    defaults: () => {
+      const folder = path.join(os.homedir(), '.copilot', 'hooks');
+      try {
+        return readdirSync(folder)
+          .filter((name) => name.endsWith('.json'))
+          .sort()
+          .map((name) => path.join(folder, name));
+      } catch {
+        return [path.join(folder, '*.json')];
+      }
+    },
+  },
+};
 
 /** The settings file read when FILE is not given: Claude Code's user-level settings. */
 export function defaultClaudeSettingsFile(): string {
   return path.join(os.homedir(), '.claude', 'settings.json');
 }
 
+/** Folders an agent keeps its project-level files in. */
+const PROJECT_FOLDERS = new Set(['.claude', '.codex', '.gemini', '.cursor', '.github', '.copilot']);
+/** Files that mark a plugin's (or extension's) root. */
+const PLUGIN_MANIFESTS = [
+  path.join('.claude-plugin', 'plugin.json'),
+  path.join('.codex-plugin', 'plugin.json'),
+  'gemini-extension.json',
+];
+
 /**
- * `soong-agent hooks import --from claude [FILE] [--write]` (SPEC §7): converts the hooks of a
- * Claude Code settings file; prints every refusal and note with its JSON path on stderr. Without
- * `--write` the resulting hooks.json goes to stdout; with it the rules are merged into the home's
- * hooks.json (the old file kept as hooks.json.bak) after the result is validated. Exit 0 when
- * something was converted, 2 when nothing was.
+ * `soong-agent hooks import --from claude|codex|gemini|cursor|copilot [FILE] [--write]` (SPEC §7,
+ * §12): converts another agent's hook configuration with the dialect's pure converter; prints every
+ * refusal and note on stderr. Without `--write` the resulting hooks.json goes to stdout; with it the
+ * rules are merged into the home's hooks.json (the old file kept as hooks.json.bak) after the merged
+ * text is validated. Exit 0 when something was converted, 2 when nothing was.
  */
 export async function importAction(
   file: string | undefined,
   options: ImportOptions,
 ): Promise<number> {
-  if (options.from !== 'claude') {
+  const source = SOURCES[options.from];
+  if (source === undefined) {
     throw new CliError({
       code: 'USAGE',
-      message: `--from ${JSON.stringify(options.from)} is not supported; the only source is "claude" (Claude Code settings)`,
+      message: `--from ${JSON.stringify(options.from)} is not a source; sources: ${Object.keys(SOURCES).join(', ')}`,
     });
   }
-  const settingsFile = path.resolve(file ?? defaultClaudeSettingsFile());
-  // A plugin's hooks live in <plugin>/hooks/hooks.json; Claude Code sets CLAUDE_PLUGIN_ROOT for them.
-  const pluginRoot =
-    path.basename(settingsFile) === 'hooks.json' &&
-    path.basename(path.dirname(settingsFile)) === 'hooks'
-      ? path.dirname(path.dirname(settingsFile))
-      : undefined;
-  const converted = convertClaudeSettings(readSettings(settingsFile), { pluginRoot });
-  for (const refusal of converted.refusals)
+  const files = file === undefined ? existingDefaults(source) : [path.resolve(file)];
+  const results: { file: string; result: ConvertResult }[] = [];
+  for (const one of files) {
+    const { text, label, plugin } = readSource(one, options, source.agent);
+    const convertOptions: ConvertOptions = { file: label };
+    if (plugin !== undefined) convertOptions.plugin = { root: plugin };
+    if (file === undefined) convertOptions.scope = 'user';
+    results.push({ file: one, result: convert(source.dialect, text, convertOptions) });
+  }
+  const converted = mergeResults(results);
+  const shown = files.join(', ');
+  const ruleCount = Object.values(converted.hooks.hooks).reduce(
+    (sum, rules) => sum + rules.length,
+    0,
+  );
+  let hookCount = 0;
+  for (const rules of Object.values(converted.hooks.hooks)) {
+    for (const rule of rules as { hooks?: unknown[] }[]) hookCount += rule.hooks?.length ?? 0;
+  }
+  for (const refusal of converted.refused)
     process.stderr.write(`refused ${refusal.path}: ${refusal.reason}\n`);
-  for (const note of converted.notes) process.stderr.write(`note ${note.path}: ${note.message}\n`);
+  for (const note of converted.notes) process.stderr.write(`note ${note}\n`);
   const refused =
-    converted.refusals.length === 0 ? '' : `; ${converted.refusals.length} refused (listed above)`;
-  if (converted.hookCount === 0) {
-    process.stderr.write(`nothing to import from ${settingsFile}${refused}\n`);
+    converted.refused.length === 0 ? '' : `; ${converted.refused.length} refused (listed above)`;
+  if (hookCount === 0) {
+    process.stderr.write(`nothing to import from ${shown}${refused}\n`);
     return EXIT_CODES.usage;
   }
   process.stderr.write(
-    `converted ${plural(converted.hookCount, 'hook')} in ${plural(converted.ruleCount, 'rule')} from ${settingsFile}${refused}\n`,
+    `converted ${plural(hookCount, 'hook')} in ${plural(ruleCount, 'rule')} from ${shown}${refused}\n`,
   );
   if (options.write !== true) {
-    process.stdout.write(`${JSON.stringify({ version: 1, hooks: converted.hooks }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(converted.hooks, null, 2)}\n`);
     return EXIT_CODES.ok;
   }
-  return writeImport(converted, options);
+  const fromProject = file !== undefined && isProjectFile(path.resolve(file));
+  return writeImport(converted, options, fromProject);
 }
 
-function readSettings(file: string): unknown {
+function existingDefaults(source: (typeof SOURCES)[string]): string[] {
+  const defaults = source.defaults();
+  const present = defaults.filter((candidate) => {
+    try {
+      return lstatSync(candidate).isFile();
+    } catch {
+      return false;
+    }
+  });
+  if (present.length === 0) {
+    throw new CliError({
+      code: 'USAGE',
+      message: `no ${source.agent} hooks file at ${defaults.join(' or ')}; name the file: hooks import --from ${Object.keys(SOURCES).find((key) => SOURCES[key] === source)} FILE`,
+    });
+  }
+  return present;
+}
+
+function convert(dialect: string, text: string, options: ConvertOptions): ConvertResult {
+  try {
+    if (dialect === 'claude-code') return convertClaudeCodeConfig(text, options);
+    const converter = getDialect(dialect).convertConfig;
+    if (converter === undefined)
+      throw new CliError({ code: 'USAGE', message: `the ${dialect} dialect has no converter` });
+    return converter(text, options);
+  } catch (error) {
+    if (!DialectError.isInstance(error)) throw error;
+    throw new CliError({ code: 'USAGE', message: error.message, cause: error });
+  }
+}
+
+/** The text to convert, the label messages name it by, and the plugin root when it is a plugin's file. */
+function readSource(
+  file: string,
+  options: ImportOptions,
+  agent: string,
+): { text: string; label: string; plugin?: string } {
   const read = readTextFileSync(file, MAX_CONFIG_FILE_BYTES);
   if (!('text' in read)) {
     throw new CliError({
       code: 'USAGE',
-      message: `cannot read Claude Code settings ${file}: ${read.code ?? read.problem} (name the file: hooks import --from claude FILE)`,
+      message: `cannot read ${agent} hooks file ${file}: ${read.code ?? read.problem} (name the file: hooks import --from ${options.from} FILE)`,
     });
   }
-  const text = read.text;
+  const plugin =
+    options.pluginRoot !== undefined ? path.resolve(options.pluginRoot) : pluginRootOf(file);
+  if (file.endsWith('.toml')) {
+    // Codex: the [hooks] table of config.toml, in the hooks.json shape.
+    let table: unknown;
+    try {
+      table = parseToml(read.text).hooks;
+    } catch (error) {
+      const where = error as { line?: number; column?: number; message: string };
+      throw new CliError({
+        code: 'USAGE',
+        message: `${file}:${where.line ?? 1}:${where.column ?? 1}: not valid TOML: ${where.message.split('\n')[0]}`,
+        cause: error,
+      });
+    }
+    return {
+      text: JSON.stringify({ hooks: table ?? {} }),
+      label: `${file} [hooks]`,
+      ...(plugin === undefined ? {} : { plugin }),
+    };
+  }
+  if (
+    path.basename(file) === 'plugin.json' &&
+    path.basename(path.dirname(file)).endsWith('-plugin')
+  ) {
+    return pluginManifestHooks(file, read.text, agent, options);
+  }
+  return { text: read.text, label: file, ...(plugin === undefined ? {} : { plugin }) };
+}
+
+/** A plugin manifest named as FILE: its `hooks` (a path, or the hooks object itself). */
+function pluginManifestHooks(
+  file: string,
+  text: string,
+  agent: string,
+  options: ImportOptions,
+): { text: string; label: string; plugin: string } {
+  const root = path.dirname(path.dirname(file));
+  let manifest: { hooks?: unknown };
   try {
-    return JSON.parse(text);
+    manifest = JSON.parse(text) as { hooks?: unknown };
   } catch (error) {
     throw new CliError({
       code: 'USAGE',
@@ -95,18 +240,85 @@ function readSettings(file: string): unknown {
       cause: error,
     });
   }
+  const hooks = manifest.hooks ?? './hooks/hooks.json';
+  if (typeof hooks === 'string') {
+    const hooksFile = path.resolve(root, hooks.replace(/^\$\{CLAUDE_PLUGIN_ROOT\}\/?/, ''));
+    const read = readTextFileSync(hooksFile, MAX_CONFIG_FILE_BYTES);
+    if (!('text' in read)) {
+      throw new CliError({
+        code: 'USAGE',
+        message: `${file} names the hooks file ${hooksFile}, which cannot be read (${read.code ?? read.problem}): this plugin has no hooks to import`,
+      });
+    }
+    return { text: read.text, label: hooksFile, plugin: options.pluginRoot ?? root };
+  }
+  return {
+    text: JSON.stringify({ hooks }),
+    label: `${file} "hooks"`,
+    plugin: options.pluginRoot ?? root,
+  };
+  void agent;
 }
 
-function writeImport(converted: ClaudeSettingsImport, options: ImportOptions): number {
+/** The plugin a hooks file belongs to: the nearest folder above it with a plugin manifest. */
+function pluginRootOf(file: string): string | undefined {
+  let folder = path.dirname(file);
+  for (let depth = 0; depth < 4; depth += 1) {
+    for (const manifest of PLUGIN_MANIFESTS) {
+      try {
+        if (lstatSync(path.join(folder, manifest)).isFile()) return folder;
+      } catch {
+        // not here
+      }
+    }
+    const parent = path.dirname(folder);
+    if (parent === folder) break;
+    folder = parent;
+  }
+  return undefined;
+}
+
+/** A project's file: in an agent's folder (`.claude/`, `.cursor/`, …) that is not in the OS home. */
+function isProjectFile(file: string): boolean {
+  const folder = path.dirname(file);
+  const top = PROJECT_FOLDERS.has(path.basename(folder))
+    ? path.dirname(folder)
+    : PROJECT_FOLDERS.has(path.basename(path.dirname(folder)))
+      ? path.dirname(path.dirname(folder))
+      : undefined;
+  return top !== undefined && path.resolve(top) !== path.resolve(os.homedir());
+}
+
+function mergeResults(results: { file: string; result: ConvertResult }[]): ConvertResult {
+  if (results.length === 1) return (results[0] as { result: ConvertResult }).result;
+  const hooks: Record<string, unknown[]> = {};
+  const refused: ConvertResult['refused'] = [];
+  const notes: string[] = [];
+  for (const { file, result } of results) {
+    for (const [event, rules] of Object.entries(result.hooks.hooks))
+      hooks[event] = [...(hooks[event] ?? []), ...rules];
+    for (const refusal of result.refused)
+      refused.push({ path: `${path.basename(file)}: ${refusal.path}`, reason: refusal.reason });
+    for (const note of result.notes) notes.push(`${path.basename(file)}: ${note}`);
+  }
+  return { hooks: { version: 1, hooks }, refused, notes };
+}
+
+function writeImport(
+  converted: ConvertResult,
+  options: ImportOptions,
+  fromProject: boolean,
+): number {
   const { home, projectDir } = resolveLocations(options, { createsHome: true });
   const hooksFile = path.join(home, HOOKS_FILE);
   const before = readExisting(hooksFile);
   const data = before?.data ?? { version: 1, hooks: {} };
   data.hooks ??= {};
   const events = data.hooks as Record<string, unknown[]>;
+  const names = existingNames(events);
   let added = 0;
   let skipped = 0;
-  for (const [event, rules] of Object.entries(converted.hooks)) {
+  for (const [event, rules] of Object.entries(converted.hooks.hooks)) {
     events[event] ??= [];
     const existing = events[event];
     if (!Array.isArray(existing)) {
@@ -115,11 +327,18 @@ function writeImport(converted: ClaudeSettingsImport, options: ImportOptions): n
         message: `${hooksFile}: hooks.${event} is not an array; fix it first (soong-agent hooks validate), nothing was written`,
       });
     }
-    const seen = new Set(existing.map((rule) => JSON.stringify(rule)));
-    for (const rule of rules as ImportedRule[]) {
-      if (seen.has(JSON.stringify(rule))) {
+    const seen = new Set(existing.map((rule) => safeJson(rule)));
+    for (const rule of rules as { hooks: { name?: string }[] }[]) {
+      if (seen.has(safeJson(rule))) {
         skipped += 1;
         continue;
+      }
+      for (const hook of rule.hooks) {
+        if (hook.name === undefined) continue;
+        let name = hook.name;
+        for (let count = 2; names.has(name); count += 1) name = `${hook.name}-${count}`;
+        hook.name = name;
+        names.add(name);
       }
       existing.push(rule);
       added += 1;
@@ -130,14 +349,20 @@ function writeImport(converted: ClaudeSettingsImport, options: ImportOptions): n
     return EXIT_CODES.ok;
   }
   const text = `${JSON.stringify(data, null, 2)}\n`;
-  validate(text, hooksFile, projectDir);
+  validate(text, home, projectDir, hooksFile);
   mkdirSync(home, { recursive: true, mode: 0o700 });
   const backup = `${hooksFile}.bak`;
   if (before !== undefined) {
-    copyFileSync(hooksFile, backup);
-    chmodSync(backup, 0o600);
+    // A temporary file renamed over the name: a hooks.json.bak planted as a symlink is replaced,
+    // never followed.
+    const temporary = `${hooksFile}.bak-${process.pid}`;
+    rmSync(temporary, { force: true });
+    writeFileSync(temporary, before.text, { mode: 0o600, flag: 'wx' });
+    chmodSync(temporary, 0o600);
+    renameSync(temporary, backup);
   }
   const temporary = `${hooksFile}.import-${process.pid}`;
+  rmSync(temporary, { force: true });
   writeFileSync(temporary, text, { mode: 0o600, flag: 'wx' });
   renameSync(temporary, hooksFile);
   const kept = before === undefined ? '' : ` (the previous file is kept as ${backup})`;
@@ -145,10 +370,41 @@ function writeImport(converted: ClaudeSettingsImport, options: ImportOptions): n
   process.stdout.write(
     `wrote ${plural(added, 'rule')} to ${hooksFile}${kept}${duplicates}; check them with: soong-agent hooks list\n`,
   );
+  if (fromProject) {
+    process.stdout.write(
+      `note: these hooks came from a project's settings; in the agent home they run for every project you open with soong-agent (relative script paths resolve against each project)\n`,
+    );
+  }
   return EXIT_CODES.ok;
 }
 
-function readExisting(hooksFile: string): { data: Record<string, unknown> } | undefined {
+function existingNames(events: Record<string, unknown[]>): Set<string> {
+  const names = new Set<string>();
+  for (const rules of Object.values(events)) {
+    if (!Array.isArray(rules)) continue;
+    for (const rule of rules) {
+      const hooks = (rule as { hooks?: unknown } | null)?.hooks;
+      if (!Array.isArray(hooks)) continue;
+      for (const hook of hooks) {
+        const name = (hook as { name?: unknown } | null)?.name;
+        if (typeof name === 'string') names.add(name);
+      }
+    }
+  }
+  return names;
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return String(Math.random());
+  }
+}
+
+function readExisting(
+  hooksFile: string,
+): { data: Record<string, unknown>; text: string } | undefined {
   const read = readTextFileSync(hooksFile, MAX_CONFIG_FILE_BYTES);
   if (!('text' in read)) {
     if (read.code === 'ENOENT') return undefined;
@@ -174,25 +430,21 @@ function readExisting(hooksFile: string): { data: Record<string, unknown> } | un
       message: `${hooksFile} is not a JSON object; fix it first (soong-agent hooks validate), nothing was written`,
     });
   }
-  return { data: data as Record<string, unknown> };
+  return { data: data as Record<string, unknown>, text };
 }
 
-// The merged file is loaded by the config package (in a scratch home, so nothing is written
-// before it passes); its errors are shown with the real path.
-function validate(text: string, hooksFile: string, projectDir: string): void {
-  const scratch = mkdtempSync(path.join(os.tmpdir(), 'soong-agent-import-'));
+// The merged text is validated as the home's hooks.json by the config package, before anything
+// is written (nothing is written to validate it).
+function validate(text: string, home: string, projectDir: string, hooksFile: string): void {
   try {
-    writeFileSync(path.join(scratch, HOOKS_FILE), text, { mode: 0o600 });
-    loadConfig({ home: scratch, projectDir });
+    loadConfig({ home, projectDir, hooksText: text });
   } catch (error) {
     if (!ConfigError.isInstance(error)) throw error;
     throw new CliError({
       code: 'CONFIG',
-      message: `the merged hooks.json would be invalid; nothing was written:\n${error.message.replaceAll(path.join(scratch, HOOKS_FILE), hooksFile)}`,
+      message: `the merged ${hooksFile} would be invalid; nothing was written:\n${error.message}`,
       cause: error,
     });
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
   }
 }
 

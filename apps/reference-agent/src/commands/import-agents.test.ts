@@ -1,0 +1,237 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeWorkspace, runCli } from '../test-helpers/cli.js';
+
+const TIMEOUT = 60_000;
+
+function workspace(files: Record<string, string>) {
+  const made = makeWorkspace();
+  for (const [relative, content] of Object.entries(files)) {
+    const file = path.join(made.osHome, relative);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, content);
+  }
+  const where = ['--home', made.home, '--project', made.project];
+  const run = (args: string[]) => runCli(['hooks', 'import', ...args, ...where], { env: made.env });
+  return { ...made, where, run };
+}
+
+const rulesOf = (stdout: string) =>
+  JSON.parse(stdout).hooks as Record<
+    string,
+    { matcher?: unknown; hooks: Record<string, unknown>[] }[]
+  >;
+
+describe('soong-agent hooks import --from <agent>', () => {
+  it(
+    'codex: ~/.codex/hooks.json and the [hooks] table of ~/.codex/config.toml by default',
+    async () => {
+      const made = workspace({
+        '.codex/hooks.json': JSON.stringify({
+          hooks: {
+            PreToolUse: [
+              {
+                matcher: 'Bash',
+                hooks: [{ type: 'command', command: 'python3 ~/.codex/hooks/guard.py' }],
+              },
+            ],
+          },
+        }),
+        '.codex/config.toml': [
+          'model = "gpt-5"',
+          '[[hooks.Stop]]',
+          '[[hooks.Stop.hooks]]',
+          'type = "command"',
+          'command = "npm test --silent"',
+          'timeout = 120',
+        ].join('\n'),
+      });
+      const result = await made.run(['--from', 'codex']);
+      expect(result.code).toBe(0);
+      const rules = rulesOf(result.stdout);
+      expect(rules.PreToolUse?.[0]).toEqual({
+        matcher: { tool: ['bash'] },
+        hooks: [
+          {
+            type: 'command',
+            command: 'python3 ~/.codex/hooks/guard.py',
+            protocol: 'codex',
+            name: 'guard',
+            timeout: 600,
+          },
+        ],
+      });
+      expect(rules.Stop?.[0]?.hooks[0]).toMatchObject({
+        command: 'npm test --silent',
+        protocol: 'codex',
+        timeout: 120,
+      });
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "gemini: milliseconds become seconds; cursor: a user-level file's relative scripts become absolute",
+    async () => {
+      const made = workspace({
+        '.gemini/settings.json': JSON.stringify({
+          hooks: {
+            BeforeTool: [
+              {
+                matcher: 'run_shell_command',
+                hooks: [{ type: 'command', command: '~/.gemini/guard.sh', timeout: 3000 }],
+              },
+            ],
+          },
+        }),
+        '.cursor/hooks.json': JSON.stringify({
+          version: 1,
+          hooks: { stop: [{ command: './hooks/gate.sh' }] },
+        }),
+      });
+      const gemini = await made.run(['--from', 'gemini']);
+      expect(gemini.code).toBe(0);
+      expect(rulesOf(gemini.stdout).PreToolUse?.[0]?.hooks[0]).toMatchObject({
+        protocol: 'gemini',
+        timeout: 3,
+      });
+      const cursor = await made.run(['--from', 'cursor']);
+      expect(cursor.code).toBe(0);
+      expect(rulesOf(cursor.stdout).Stop?.[0]?.hooks[0]?.command).toBe(
+        path.join(made.osHome, '.cursor', 'hooks', 'gate.sh'),
+      );
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'copilot: every ~/.copilot/hooks/*.json, refusals named by file',
+    async () => {
+      const made = workspace({
+        '.copilot/hooks/a.json': JSON.stringify({
+          version: 1,
+          hooks: { preToolUse: [{ type: 'command', bash: './a.sh', matcher: 'bash' }] },
+        }),
+        '.copilot/hooks/b.json': JSON.stringify({
+          version: 1,
+          hooks: { errorOccurred: [{ type: 'command', bash: './b.sh' }] },
+        }),
+      });
+      const result = await made.run(['--from', 'copilot']);
+      expect(result.code).toBe(0);
+      expect(rulesOf(result.stdout).PreToolUse?.[0]?.hooks[0]).toMatchObject({
+        protocol: 'copilot',
+        on_failure: 'deny',
+        timeout: 30,
+      });
+      expect(result.stderr).toContain('refused b.json: hooks.errorOccurred:');
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'a plugin found by its .claude-plugin/plugin.json (hooks file elsewhere) or --plugin-root gets CLAUDE_PLUGIN_ROOT',
+    async () => {
+      const made = workspace({
+        'plugins/guard/.claude-plugin/plugin.json': JSON.stringify({
+          name: 'guard',
+          hooks: './config/hooks.json',
+        }),
+        'plugins/guard/config/hooks.json': JSON.stringify({
+          hooks: {
+            PreToolUse: [
+              {
+                matcher: 'Bash',
+                hooks: [{ type: 'command', command: 'node "${CLAUDE_PLUGIN_ROOT}/guard.mjs"' }],
+              },
+            ],
+          },
+        }),
+        'loose/hooks.json': JSON.stringify({
+          hooks: {
+            PreToolUse: [
+              {
+                matcher: 'Bash',
+                hooks: [{ type: 'command', command: '$CLAUDE_PLUGIN_ROOT/x.sh' }],
+              },
+            ],
+          },
+        }),
+      });
+      const root = path.join(made.osHome, 'plugins', 'guard');
+      for (const file of [
+        path.join(root, '.claude-plugin', 'plugin.json'),
+        path.join(root, 'config', 'hooks.json'),
+      ]) {
+        const result = await made.run(['--from', 'claude', file]);
+        expect(result.code, result.stderr).toBe(0);
+        expect(rulesOf(result.stdout).PreToolUse?.[0]?.hooks[0]?.command).toContain(
+          `CLAUDE_PLUGIN_ROOT=${root}; export CLAUDE_PLUGIN_ROOT;`,
+        );
+      }
+      const loose = path.join(made.osHome, 'loose', 'hooks.json');
+      const refused = await made.run(['--from', 'claude', loose]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('--plugin-root');
+      const named = await made.run(['--from', 'claude', loose, '--plugin-root', root]);
+      expect(named.code).toBe(0);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "--write replaces a planted hooks.json.bak symlink instead of writing through it, and says a project's hooks now run for every project",
+    async () => {
+      const made = workspace({});
+      const settings = path.join(made.project, '.claude', 'settings.json');
+      fs.mkdirSync(path.dirname(settings), { recursive: true });
+      fs.writeFileSync(
+        settings,
+        JSON.stringify({
+          hooks: { Stop: [{ hooks: [{ type: 'command', command: 'npm test' }] }] },
+        }),
+      );
+      const hooksFile = path.join(made.home, 'hooks.json');
+      fs.writeFileSync(hooksFile, '{"version": 1, "hooks": {}}\n', { mode: 0o600 });
+      const victim = path.join(made.root, 'victim.txt');
+      fs.writeFileSync(victim, 'precious');
+      fs.symlinkSync(victim, `${hooksFile}.bak`);
+      const result = await made.run(['--from', 'claude', settings, '--write']);
+      expect(result.code, result.stderr).toBe(0);
+      expect(fs.readFileSync(victim, 'utf8')).toBe('precious');
+      expect(fs.lstatSync(`${hooksFile}.bak`).isSymbolicLink()).toBe(false);
+      expect(fs.readFileSync(`${hooksFile}.bak`, 'utf8')).toBe('{"version": 1, "hooks": {}}\n');
+      expect(result.stdout).toContain(
+        "these hooks came from a project's settings; in the agent home they run for every project",
+      );
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'a ReDoS matcher does not hang the import and 100,000-deep nesting is a clear error',
+    async () => {
+      const made = workspace({
+        'redos.json': JSON.stringify({
+          hooks: {
+            PreToolUse: [
+              {
+                matcher: '^(.*.*.*.*.*.*.*.*.*.*)*!$',
+                hooks: [{ type: 'command', command: 'a.sh' }],
+              },
+            ],
+          },
+        }),
+        'deep.json': `{"hooks":${'['.repeat(100_000)}${']'.repeat(100_000)}}`,
+      });
+      const redos = await made.run(['--from', 'claude', path.join(made.osHome, 'redos.json')]);
+      expect(redos.code).toBe(2);
+      expect(redos.stderr).toContain('refused hooks.PreToolUse[0].matcher');
+      const deep = await made.run(['--from', 'claude', path.join(made.osHome, 'deep.json')]);
+      expect(deep.code).toBe(2);
+      expect(deep.stderr).toContain('nested deeper than 256 levels');
+    },
+    TIMEOUT,
+  );
+});
