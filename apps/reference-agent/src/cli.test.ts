@@ -421,6 +421,20 @@ describe('soong-agent hooks validate --strict', () => {
   it.each([
     ['an unknown tool name', rule({ tool: 'wirte_file' }, 'true'), {}, 'UNKNOWN_TOOL'],
     ['a missing script', rule('bash', '~/hooks/missing.sh'), {}, 'COMMAND_NOT_FOUND'],
+    // Issue 20: the README's own spellings, with the variables the agent sets.
+    [
+      'a missing $SOONG_AGENT_HOME script',
+      rule('bash', '$SOONG_AGENT_HOME/hooks/guard.sh'),
+      {},
+      'COMMAND_NOT_FOUND',
+    ],
+    [
+      'a missing script given to python3 through $SOONG_AGENT_HOME',
+      rule('bash', 'python3 $SOONG_AGENT_HOME/hooks/guard.py'),
+      {},
+      'COMMAND_NOT_FOUND',
+    ],
+    ['a bare command not on PATH', rule('bash', 'my-guard --strict'), {}, 'COMMAND_NOT_FOUND'],
     [
       'a script that is not executable',
       rule('bash', '~/hooks/guard.sh'),

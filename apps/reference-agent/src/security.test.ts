@@ -589,6 +589,59 @@ describe('soong-agent run: a Claude Code guard in the project', () => {
   );
 });
 
+describe('soong-agent run: a guard run through a variable, bash -c, or a module it imports', () => {
+  const guardPy =
+    'import sys, rules\nif rules.FORBIDDEN in sys.stdin.read():\n    print("no secrets", file=sys.stderr)\n    sys.exit(2)\n';
+  it.each([
+    ['python3 "$CLAUDE_PROJECT_DIR/.claude/hooks/guard.py"', '.claude/hooks/guard.py'],
+    [`bash -c 'python3 "$CLAUDE_PROJECT_DIR/.claude/hooks/guard.py"'`, '.claude/hooks/guard.py'],
+    ['python3 "$CLAUDE_PROJECT_DIR/.claude/hooks/guard.py"', '.claude/hooks/rules.py'],
+    ['"$SOONG_AGENT_PROJECT_DIR"/.claude/hooks/guard.py', '.claude/hooks/rules.py'],
+  ])(
+    'denies the next call when the hook is %j and the model rewrites %s',
+    async (hookCommand, rewritten) => {
+      const workspace = makeWorkspace({
+        project: {
+          '.claude/hooks/guard.py': `#!/usr/bin/env python3\n${guardPy}`,
+          '.claude/hooks/rules.py': 'FORBIDDEN = "secrets"\n',
+        },
+      });
+      fs.chmodSync(path.join(workspace.project, '.claude/hooks/guard.py'), 0o755);
+      const protocol = hookCommand.includes('CLAUDE_PROJECT_DIR') ? 'claude-code' : 'soong';
+      fs.writeFileSync(
+        path.join(workspace.home, 'hooks.json'),
+        hooksJson({
+          PreToolUse: [
+            {
+              matcher: 'write_file',
+              hooks: [command(hookCommand, { name: 'guard', protocol, on_failure: 'deny' })],
+            },
+          ],
+        }),
+      );
+      const result = await runJson(workspace, [
+        {
+          text: 'x',
+          tool_calls: [
+            {
+              name: 'write_file',
+              input: { path: rewritten, content: 'FORBIDDEN = "never"\nimport sys\nsys.exit(0)\n' },
+            },
+            { name: 'write_file', input: { path: 'secrets/key.txt', content: 'stolen' } },
+          ],
+        },
+        { text: 'done' },
+      ]);
+      expect(fs.existsSync(path.join(workspace.project, 'secrets', 'key.txt'))).toBe(false);
+      expect(ofType(result.records, 'hook_failed')).toMatchObject([
+        { hook_id: 'guard', failure: 'spawn_error', on_failure: 'deny' },
+      ]);
+      expect(String(ofType(result.records, 'hook_failed')[0]?.message)).toContain(rewritten);
+    },
+    TIMEOUT,
+  );
+});
+
 describe('soong-agent run: deeply nested model output', () => {
   it.each([5_000, 100_000])(
     'gives the call an is_error result and ends the session cleanly when a tool input nests %i levels deep',

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { resolveUserPath } from '@soong-agent/paths';
+import { parseShellWords, type ShellWord } from './shell-words.js';
 
 /** One literal word of a shell command, as the shell would pass it (quotes removed). */
 export interface CommandWord {
@@ -9,88 +9,293 @@ export interface CommandWord {
   program: boolean;
 }
 
-const OPERATOR = /[;&|()<>\n]/;
-const BLANK = /[ \t]/;
+/** Options of {@link commandWords}, {@link analyzeCommand} and {@link commandFiles}. */
+export interface CommandWordsOptions {
+  /** Variables the hook gets whose values are known (see `hookCommandVariables`). @default {} */
+  variables?: Readonly<Record<string, string>>;
+  /** The user's OS home: the value of `~`. Without it a word starting with `~` is unknown. */
+  homeDir?: string;
+}
 
 /**
- * The literal words of a `/bin/sh -c` command string, quotes removed, skipping what cannot be known
- * without running the shell: words with an expansion (`$`, backquote, a glob, a backslash, `~user`),
- * redirection targets (`> out.log` is written, not run), operators and comments. Never throws.
+ * The known words of a `/bin/sh -c` command string (see `parseShellWords`): quotes removed, the
+ * given variables and `~` expanded; words only the running shell can know, redirection targets,
+ * assignments, operators and comments left out. Never throws.
  */
-export function commandWords(command: string): CommandWord[] {
+export function commandWords(command: string, options: CommandWordsOptions = {}): CommandWord[] {
   const words: CommandWord[] = [];
-  let index = 0;
-  let program = true;
-  let redirectTarget = false;
-  while (index < command.length) {
-    const character = command[index] as string;
-    if (BLANK.test(character)) {
-      index++;
-      continue;
+  for (const simple of parseShellWords(command, options).commands) {
+    for (const [index, word] of simple.words.entries()) {
+      if (word.text !== undefined && word.text !== '')
+        words.push({ text: word.text, program: index === 0 });
     }
-    if (OPERATOR.test(character)) {
-      if (character === '<' || character === '>') redirectTarget = true;
-      else program = true;
-      index++;
-      continue;
-    }
-    if (character === '#') {
-      const end = command.indexOf('\n', index);
-      index = end === -1 ? command.length : end;
-      continue;
-    }
-    // One word: bare parts and quoted parts up to a blank or an operator.
-    let text = '';
-    let literal = true;
-    while (index < command.length) {
-      const current = command[index] as string;
-      if (BLANK.test(current) || OPERATOR.test(current)) break;
-      if (current === "'") {
-        const end = command.indexOf("'", index + 1);
-        if (end === -1) return words; // unterminated: the shell refuses it anyway
-        text += command.slice(index + 1, end);
-        index = end + 1;
-      } else if (current === '"') {
-        const end = command.indexOf('"', index + 1);
-        if (end === -1) return words;
-        const inner = command.slice(index + 1, end);
-        if (/[$`\\]/.test(inner)) literal = false;
-        text += inner;
-        index = end + 1;
-      } else if (current === '\\') {
-        // An escaped character (even a blank) belongs to the word; not worth resolving.
-        literal = false;
-        text += command.slice(index + 1, index + 2);
-        index += 2;
-      } else {
-        if (/[$`*?[{]/.test(current)) literal = false;
-        text += current;
-        index++;
-      }
-    }
-    if (literal && text.startsWith('~') && text !== '~' && !text.startsWith('~/')) literal = false;
-    // `FOO=bar cmd`: an assignment before the program is not a word of its own.
-    const assignment = program && /^[A-Za-z_][A-Za-z0-9_]*=/.test(text);
-    if (literal && text !== '' && !redirectTarget && !assignment) words.push({ text, program });
-    if (!assignment) program = false;
-    redirectTarget = false;
   }
   return words;
 }
 
+/** A file (or PATH name) a hook command runs. */
+export interface CommandTarget {
+  /** `program`: the word the shell runs; `script`: a file a program is given to run or load. */
+  role: 'program' | 'script';
+  /** The word as the shell passes it (quotes removed, known variables expanded). */
+  text: string;
+  /** The absolute path, or `undefined` for a program name without `/` (looked up in PATH). */
+  path: string | undefined;
+  /** For a script, the program that runs it (`python3`, `bash`, `.`…). */
+  runner?: string;
+  /** The program of the first simple command of the command string (or of a `bash -c` body). */
+  leading?: true;
+}
+
+/** What {@link analyzeCommand} finds. */
+export interface CommandAnalysis {
+  /** The programs and scripts the command runs, in order, `bash -c`/`sh -c` bodies followed. */
+  targets: CommandTarget[];
+  /** Every other known word that is not an option, resolved against the working dir: what a hook may read. */
+  operands: string[];
+  /** `false` when part of what runs cannot be known without running the shell (an unknown program word or `-c` body, an unterminated quote). */
+  complete: boolean;
+}
+
+// Programs that run another program given as their first operand (after their own options).
+const WRAPPERS: Record<string, { argumentOptions: readonly string[] }> = {
+  exec: { argumentOptions: ['-a'] },
+  command: { argumentOptions: [] },
+  nohup: { argumentOptions: [] },
+  time: { argumentOptions: [] },
+  nice: { argumentOptions: ['-n'] },
+  env: { argumentOptions: ['-u', '-C', '-S'] },
+  timeout: { argumentOptions: ['-s', '-k', '--signal', '--kill-after'] },
+  stdbuf: { argumentOptions: ['-i', '-o', '-e'] },
+  xargs: { argumentOptions: ['-I', '-L', '-n', '-P', '-s', '-d', '-E', '-a'] },
+};
+
+interface InterpreterRules {
+  /** Options whose argument is code, not a file: nothing else runs from a file. */
+  code: readonly string[];
+  /** Options whose argument is a file the interpreter loads before the script. */
+  load?: readonly string[];
+  /** Options that take an argument (skipped). */
+  argument?: readonly string[];
+  /** Subcommands before the script (`deno run x.ts`). */
+  subcommands?: readonly string[];
+  /** A shell: a cluster holding `c` makes the first operand a command string, parsed in turn. */
+  shell?: boolean;
+}
+
+const SHELL_RULES: InterpreterRules = {
+  code: [],
+  argument: ['-o', '+o', '-O', '+O', '--rcfile', '--init-file'],
+  shell: true,
+};
+const NODE_RULES: InterpreterRules = {
+  code: ['-e', '--eval', '-p', '--print'],
+  load: ['-r', '--require', '--import', '--loader', '--experimental-loader'],
+  argument: ['-C', '--conditions', '--input-type', '--title', '--env-file'],
+  subcommands: ['run'],
+};
+const INTERPRETERS: Record<string, InterpreterRules> = {
+  sh: SHELL_RULES,
+  bash: SHELL_RULES,
+  dash: SHELL_RULES,
+  zsh: SHELL_RULES,
+  ksh: SHELL_RULES,
+  mksh: SHELL_RULES,
+  ash: SHELL_RULES,
+  python: { code: ['-c', '-m'], argument: ['-W', '-X', '--check-hash-based-pycs'] },
+  node: NODE_RULES,
+  nodejs: NODE_RULES,
+  bun: NODE_RULES,
+  tsx: NODE_RULES,
+  'ts-node': NODE_RULES,
+  deno: { ...NODE_RULES, code: ['eval', '-e', '--eval'], subcommands: ['run'] },
+  ruby: { code: ['-e'], load: ['-r'], argument: ['-I', '-C', '-E'] },
+  perl: { code: ['-e', '-E'], argument: ['-I', '-M', '-m'] },
+  php: { code: ['-r'], load: ['-f'], argument: ['-d', '-c', '-z'] },
+  lua: { code: ['-e'], argument: ['-l'] },
+};
+
+/** The interpreter rules for a program name (`python3.12` → python's). */
+function interpreterRules(program: string): InterpreterRules | undefined {
+  const name = path.basename(program).replace(/(?<=^python)[0-9.]*$/, '');
+  return Object.hasOwn(INTERPRETERS, name) ? INTERPRETERS[name] : undefined;
+}
+
+// How deep `bash -c 'sh -c "…"'` is followed.
+const MAX_NESTED_SHELLS = 8;
+
 /**
- * The files a hook's command names: every literal word (see {@link commandWords}) that names an
- * existing regular file, resolved against `cwd` (`~/…` against `homeDir`), absolute, without
- * duplicates. A program word without `/` is looked up in PATH by the shell, so it is not one.
- * These are what the engine fingerprints at session start.
+ * What a `/bin/sh -c` command really runs: each simple command's program (past wrappers such as
+ * `exec`, `env`, `timeout`), the script an interpreter (`python3`, `node`, `bash`…) or `.`/`source` is
+ * given, the modules `node -r`/`--import` preload, and, for `bash -c BODY` / `sh -c BODY`, what BODY
+ * runs. Words are parsed as a POSIX shell does (`parseShellWords`) with `variables` and `~` expanded.
+ * Code given inline (`node -e`, `python3 -c`, a jq filter) is never a file. Never throws.
  */
-export function commandFiles(command: string, options: { cwd: string; homeDir: string }): string[] {
+export function analyzeCommand(
+  command: string,
+  options: CommandWordsOptions & { cwd: string },
+): CommandAnalysis {
+  const analysis: CommandAnalysis = { targets: [], operands: [], complete: true };
+  analyzeInto(command, options, analysis, 0);
+  return analysis;
+}
+
+function analyzeInto(
+  command: string,
+  options: CommandWordsOptions & { cwd: string },
+  analysis: CommandAnalysis,
+  depth: number,
+): void {
+  const parsed = parseShellWords(command, options);
+  if (!parsed.complete) analysis.complete = false;
+  const resolve = (text: string) => path.resolve(options.cwd, text);
+  const script = (text: string | undefined, runner: string) => {
+    if (text === undefined) analysis.complete = false;
+    else if (text !== '' && text !== '-')
+      analysis.targets.push({ role: 'script', text, path: resolve(text), runner });
+  };
+  for (const [commandIndex, { words }] of parsed.commands.entries()) {
+    let index = skipWrappers(words);
+    const programWord = words[index];
+    if (programWord === undefined) continue;
+    const program = programWord.text;
+    if (program === undefined) {
+      analysis.complete = false;
+      continue;
+    }
+    analysis.targets.push({
+      role: 'program',
+      text: program,
+      path: program.includes('/') ? resolve(program) : undefined,
+      ...(commandIndex === 0 ? { leading: true as const } : {}),
+    });
+    index++;
+    if (program === '.' || program === 'source') {
+      script(words[index]?.text, program);
+      continue;
+    }
+    const rules = interpreterRules(program);
+    if (rules === undefined) {
+      for (const word of words.slice(index)) {
+        if (word.text !== undefined && word.text !== '' && !word.text.startsWith('-'))
+          analysis.operands.push(resolve(word.text));
+      }
+      continue;
+    }
+    let inlineCode = false;
+    let shellBody = false;
+    let subcommandSeen = false;
+    for (; index < words.length; index++) {
+      const text = words[index]?.text;
+      if (text === undefined) {
+        analysis.complete = false;
+        break;
+      }
+      if (text === '--') {
+        index++;
+        break;
+      }
+      if (!subcommandSeen && rules.subcommands?.includes(text)) {
+        subcommandSeen = true;
+        continue;
+      }
+      if (rules.code.includes(text)) {
+        inlineCode = true;
+        break;
+      }
+      const [option, attached] = splitOption(text);
+      if (rules.code.includes(option) || (rules.code.includes(text.slice(0, 2)) && !rules.shell)) {
+        inlineCode = true;
+        break;
+      }
+      if (rules.load?.includes(option)) {
+        const loaded = attached ?? words[++index]?.text;
+        if (loaded !== undefined && /^[./~]/.test(loaded)) script(loaded, program);
+        continue;
+      }
+      if (rules.argument?.includes(option)) {
+        if (attached === undefined) index++;
+        continue;
+      }
+      if (rules.shell && /^-[A-Za-z]*c[A-Za-z]*$/.test(text)) {
+        shellBody = true;
+        continue;
+      }
+      if (!/^[-+]./.test(text)) break;
+    }
+    if (inlineCode) continue;
+    const operand = words[index];
+    if (operand === undefined) continue;
+    if (shellBody) {
+      if (operand.text === undefined || depth >= MAX_NESTED_SHELLS) analysis.complete = false;
+      else analyzeInto(operand.text, options, analysis, depth + 1);
+      continue;
+    }
+    script(operand.text, program);
+    for (const word of words.slice(index + 1)) {
+      if (word.text !== undefined && word.text !== '' && !word.text.startsWith('-'))
+        analysis.operands.push(resolve(word.text));
+    }
+  }
+}
+
+// `--require=x` → ['--require', 'x']; `-rx` stays whole (short options are matched exactly).
+function splitOption(text: string): [option: string, attached: string | undefined] {
+  const equals = text.indexOf('=');
+  if (text.startsWith('--') && equals !== -1)
+    return [text.slice(0, equals), text.slice(equals + 1)];
+  return [text, undefined];
+}
+
+// The index of the real program past `exec`, `env NAME=value`, `timeout 5` and the like.
+function skipWrappers(words: readonly ShellWord[]): number {
+  let index = 0;
+  for (let round = 0; round < 8; round++) {
+    const name = words[index]?.text;
+    if (name === undefined || !Object.hasOwn(WRAPPERS, name)) return index;
+    const wrapper = WRAPPERS[name] as { argumentOptions: readonly string[] };
+    index++;
+    // `command -v x` asks about x without running it.
+    if (name === 'command' && /^-[pVv]*[Vv]/.test(words[index]?.text ?? '')) return words.length;
+    for (; index < words.length; index++) {
+      const text = words[index]?.text;
+      if (text === undefined) return index;
+      if (text === '--') {
+        index++;
+        break;
+      }
+      if (name === 'env' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(text)) continue;
+      if (wrapper.argumentOptions.includes(text)) {
+        index++;
+        continue;
+      }
+      if (!text.startsWith('-')) break;
+    }
+    // `timeout 5 cmd`, `nice 10 cmd` (old spelling): the duration comes first.
+    if (name === 'timeout' && words[index] !== undefined) index++;
+  }
+  return index;
+}
+
+/**
+ * The files a hook's command names: the programs and scripts it runs (see {@link analyzeCommand})
+ * that are existing regular files, and any other operand that is one (a rules file it reads),
+ * absolute, without duplicates. A program word without `/` is looked up in PATH by the shell, so it
+ * is not one.
+ */
+export function commandFiles(
+  command: string,
+  options: CommandWordsOptions & { cwd: string; homeDir: string },
+): string[] {
+  const analysis = analyzeCommand(command, options);
+  const candidates = [
+    ...analysis.targets.flatMap((target) => (target.path === undefined ? [] : [target.path])),
+    ...analysis.operands,
+  ];
   const files = new Set<string>();
-  for (const word of commandWords(command)) {
-    if (word.program && !word.text.includes('/')) continue;
-    const resolved = resolveUserPath(word.text, options.cwd, options.homeDir);
+  for (const candidate of candidates) {
     try {
-      if (fs.statSync(resolved).isFile()) files.add(path.resolve(resolved));
+      if (fs.statSync(candidate).isFile()) files.add(candidate);
     } catch {
       // Not a file now: nothing to fingerprint.
     }
@@ -99,9 +304,31 @@ export function commandFiles(command: string, options: { cwd: string; homeDir: s
 }
 
 /**
+ * The variables a hook's command sees whose values are known before it runs (SPEC §2.1, §7):
+ * `SOONG_AGENT_HOME`, `SOONG_AGENT_PROJECT_DIR`, and for a `"protocol": "claude-code"` hook
+ * `CLAUDE_PROJECT_DIR`. What `analyzeCommand` expands when it checks and fingerprints a hook.
+ * (`HOME` passes through the env allowlist unless excluded, so it is not known here.)
+ */
+export function hookCommandVariables(options: {
+  /** The agent home, absolute. */
+  home: string;
+  /** The project dir, absolute. */
+  projectDir: string;
+  /** The hook's protocol. */
+  protocol: string;
+}): Record<string, string> {
+  return {
+    SOONG_AGENT_HOME: options.home,
+    SOONG_AGENT_PROJECT_DIR: options.projectDir,
+    ...(options.protocol === 'claude-code' ? { CLAUDE_PROJECT_DIR: options.projectDir } : {}),
+  };
+}
+
+/**
  * `command` with `$CLAUDE_PROJECT_DIR` (`"$CLAUDE_PROJECT_DIR"`, `${CLAUDE_PROJECT_DIR}`, bare)
  * replaced by the project dir, single-quoted: what a `"protocol": "claude-code"` hook runs (SPEC §7
- * sets the variable to the project dir), so its script words can be checked and fingerprinted.
+ * sets the variable to the project dir). Checking and fingerprinting now expand it with the other
+ * known variables ({@link hookCommandVariables}) wherever it stands, quotes included.
  */
 export function expandClaudeProjectDir(command: string, projectDir: string): string {
   const quoted = `'${projectDir.replaceAll("'", `'\\''`)}'`;

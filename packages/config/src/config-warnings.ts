@@ -1,13 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  isPathInside,
-  type RealpathMemo,
-  realPathOfLongestAncestor,
-  resolveUserPath,
-} from '@soong-agent/paths';
+import { isPathInside, type RealpathMemo, realPathOfLongestAncestor } from '@soong-agent/paths';
 import { BLOCKING_EVENTS } from '@soong-agent/protocol';
-import { commandWords, expandClaudeProjectDir } from './command-words.js';
+import { analyzeCommand, hookCommandVariables } from './command-words.js';
 import type { HookRuleConfig } from './compiled-hooks.js';
 import type { HooksFileInput } from './hooks-file-schema.js';
 import { createIssue, type IssueText, type JsonPath, type Position } from './issues.js';
@@ -82,17 +77,6 @@ export function writableWarning(
   ];
 }
 
-/** The first word of a shell command when it is a path (contains `/` or starts with `~`), unquoted. */
-export function commandPath(command: string): string | undefined {
-  const match = /^\s*(?:'([^']*)'|"([^"$`\\]*)"|([^\s'"]+))/.exec(command);
-  const word = match?.[1] ?? match?.[2] ?? match?.[3];
-  if (word === undefined || word === '') return undefined;
-  if (match?.[3] !== undefined && /[$`\\*?[{;&|<>()]/.test(word)) return undefined;
-  // `~user/…` is another user's home: not resolvable here, so not checked.
-  if (word.startsWith('~') && word !== '~' && !word.startsWith('~/')) return undefined;
-  return word.includes('/') || word.startsWith('~') ? word : undefined;
-}
-
 /**
  * Warnings about the hooks themselves: a command path that does not exist or cannot be executed
  * (the classic silent guard failure), a script writable by others, and `on_failure = "deny"` on an
@@ -103,6 +87,10 @@ export function hookWarnings(options: {
   file: string;
   homeDir: string;
   projectDir: string;
+  /** The agent home: the value of `$SOONG_AGENT_HOME` in hook commands. */
+  home: string;
+  /** The PATH hook commands are looked up in. @default process.env.PATH */
+  searchPath?: string | undefined;
   /** hooks.json as validated, to tell a hook's own `on_failure` from the default. */
   data: HooksFileInput;
   locate(jsonPath: JsonPath): Position | undefined;
@@ -154,93 +142,97 @@ export function hookWarnings(options: {
         hook.workingDir === undefined
           ? options.projectDir
           : path.resolve(options.projectDir, hook.workingDir);
-      // A Claude Code hook gets CLAUDE_PROJECT_DIR (SPEC §7): its scripts are checked where the
-      // variable will point.
-      const command =
-        hook.protocol === 'claude-code'
-          ? expandClaudeProjectDir(hook.command, options.projectDir)
-          : hook.command;
-      // The snapshot covers hooks.json, not the files its commands name: one inside the project
-      // (`python3 hooks/guard.py`, not only `./guard.sh`) can be rewritten by the agent's own
-      // write tools in the middle of the session it guards.
-      const words = commandWords(command);
-      for (const word of words) {
-        if (word.program && !word.text.includes('/')) continue;
-        const resolved = resolveUserPath(word.text, base, homeDir);
-        const pathLike = word.text.includes('/') || word.text.startsWith('~');
-        const stat = statOnce(resolved);
-        // A path-like word may name a script not created yet; a bare one counts when it exists.
-        if (!(stat?.isFile() || (pathLike && stat === undefined && !word.program))) continue;
-        const realScript = realPath(resolved, memo);
-        if (!isPathInside(realScript, realProject) || projectScripts.has(realScript)) continue;
-        projectScripts.add(realScript);
-        warn('COMMAND_IN_PROJECT', 'command', {
-          problem: `${word.text} lies inside the project dir (${realScript}): the agent's own write tools can change what this hook runs, mid-session`,
-          fix: 'keep hook scripts in the agent home, e.g. ~/.soong-agent/hooks/',
-        });
-      }
-      // `python3 guard.py`: the script an interpreter is given must exist too.
-      const script = interpreterScript(words);
-      if (script !== undefined) {
-        const resolved = resolveUserPath(script, base, homeDir);
-        if (statOnce(resolved) === undefined) {
+      // The words as the shell will see them: the variables we set (SOONG_AGENT_HOME, and for a
+      // Claude Code hook CLAUDE_PROJECT_DIR, SPEC §7) expanded, `bash -c` bodies followed. Only
+      // what is run as a program or a script is a path: a jq filter, a sed expression or
+      // `node -e` code never is.
+      const analysis = analyzeCommand(hook.command, {
+        cwd: base,
+        homeDir,
+        variables: hookCommandVariables({
+          home: options.home,
+          projectDir: options.projectDir,
+          protocol: hook.protocol,
+        }),
+      });
+      for (const target of analysis.targets) {
+        if (target.path === undefined) {
+          // A bare name is looked up in PATH when the hook runs; a builtin is never there.
+          if (target.leading !== true || SHELL_BUILTINS.has(target.text)) continue;
+          if (
+            findInPath(target.text, options.searchPath ?? process.env.PATH, statOnce) !== undefined
+          )
+            continue;
           warn('COMMAND_NOT_FOUND', 'command', {
-            problem: `${script} does not exist (${resolved}): ${words[0]?.text} will fail every time`,
+            problem: `${target.text} is neither a shell builtin nor a program on PATH: this hook will fail every time`,
+            fix: 'install it, or write the path of the script',
+          });
+          break;
+        }
+        const stat = statOnce(target.path);
+        // The agent's own write tools can change what this hook runs, mid-session: the snapshot
+        // covers hooks.json, not the files its commands run (a script not created yet included).
+        const realScript = realPath(target.path, memo);
+        if (
+          (stat?.isFile() === true || (stat === undefined && target.role === 'script')) &&
+          isPathInside(realScript, realProject) &&
+          !projectScripts.has(realScript)
+        ) {
+          projectScripts.add(realScript);
+          warn('COMMAND_IN_PROJECT', 'command', {
+            problem: `${target.text} lies inside the project dir (${realScript}): the agent's own write tools can change what this hook runs, mid-session`,
+            fix: 'keep hook scripts in the agent home, e.g. ~/.soong-agent/hooks/',
+          });
+        }
+        if (stat === undefined) {
+          warn('COMMAND_NOT_FOUND', 'command', {
+            problem:
+              target.role === 'script'
+                ? `${target.text} does not exist (${target.path}): ${target.runner} will fail every time`
+                : `${target.text} does not exist (${target.path}): this hook will fail every time`,
             fix: 'fix the path or create the script',
           });
-          continue;
+          break;
         }
-      }
-      const first = words[0];
-      const written =
-        first?.program === true && (first.text.includes('/') || first.text.startsWith('~'))
-          ? first.text
-          : commandPath(command);
-      if (written === undefined) continue;
-      const resolved = resolveUserPath(written, base, homeDir);
-      const stat = statOnce(resolved);
-      if (stat === undefined) {
-        warn('COMMAND_NOT_FOUND', 'command', {
-          problem: `${written} does not exist (${resolved}): this hook will fail every time`,
-          fix: 'fix the path or create the script',
-        });
-        continue;
-      }
-      if (!stat.isFile() || (stat.mode & 0o111) === 0) {
-        warn('COMMAND_NOT_EXECUTABLE', 'command', {
-          problem: `${written} is ${stat.isFile() ? 'not executable' : 'not a file'}: this hook will fail every time`,
-          fix: stat.isFile()
-            ? `chmod +x ${JSON.stringify(resolved)}`
-            : 'point the command at a script',
-        });
-      } else if ((stat.mode & 0o022) !== 0 && !writableScripts.has(resolved)) {
-        writableScripts.add(resolved);
-        warnings.push(...writableWarning(resolved, stat.mode, homeDir, 'the hook script'));
+        if (target.role === 'program' && (!stat.isFile() || (stat.mode & 0o111) === 0)) {
+          warn('COMMAND_NOT_EXECUTABLE', 'command', {
+            problem: `${target.text} is ${stat.isFile() ? 'not executable' : 'not a file'}: this hook will fail every time`,
+            fix: stat.isFile()
+              ? `chmod +x ${JSON.stringify(target.path)}`
+              : 'point the command at a script',
+          });
+          break;
+        }
+        if (stat.isFile() && (stat.mode & 0o022) !== 0 && !writableScripts.has(target.path)) {
+          writableScripts.add(target.path);
+          warnings.push(...writableWarning(target.path, stat.mode, homeDir, 'the hook script'));
+        }
       }
     }
   }
   return warnings;
 }
 
-const INTERPRETERS = /^(?:python[0-9.]*|node|nodejs|deno|bun|bash|sh|dash|zsh|ruby|perl|php|lua)$/;
+// Names the shell runs itself: never looked up in PATH.
+const SHELL_BUILTINS = new Set(
+  (
+    ': . [ [[ alias bg break builtin cd command continue declare echo eval exec exit export false fc fg ' +
+    'getopts hash jobs kill let local printf pwd read readonly return set shift source test times ' +
+    'trap true type typeset ulimit umask unalias unset wait'
+  ).split(' '),
+);
 
-/** The script of `python3 [options] script.py …` (a simple command's first operand), if any. */
-function interpreterScript(
-  words: readonly { text: string; program: boolean }[],
+/** Where the shell finds a program name in PATH (an executable regular file), if anywhere. */
+function findInPath(
+  name: string,
+  searchPath: string | undefined,
+  statOnce: (target: string) => fs.Stats | undefined,
 ): string | undefined {
-  const [program, ...rest] = words;
-  if (program === undefined || !program.program) return undefined;
-  if (!INTERPRETERS.test(path.basename(program.text))) return undefined;
-  for (const word of rest) {
-    if (word.program) return undefined;
-    if (word.text.startsWith('-')) {
-      // `-c CODE` / `-e CODE` / `-m module`: no script file follows.
-      if (/^-[cem]$/.test(word.text) || word.text === '--eval') return undefined;
-      continue;
-    }
-    return /\.(?:py|sh|bash|zsh|js|mjs|cjs|ts|mts|rb|pl|php|lua)$/.test(word.text)
-      ? word.text
-      : undefined;
+  for (const directory of (searchPath ?? '').split(path.delimiter)) {
+    if (directory === '') continue;
+    const candidate = path.join(directory, name);
+    const stat = statOnce(candidate);
+    if (stat?.isFile() && (stat.mode & 0o111) !== 0) return candidate;
   }
   return undefined;
 }

@@ -62,7 +62,7 @@ const PathPrefixSchema = z
   .describe('a path prefix: absolute, ~/…, or relative to the project dir (no * or ?)');
 
 /**
- * The matcher as editors see it: the built-in types `tool`, `tag` and `path_prefix`, or a bare tool
+ * The matcher as editors see it: the built-in types `tool`, `tag`, `path_prefix` and `mcp_server`, or a bare tool
  * name; only on PreToolUse and PostToolUse. The loader itself hands the value to the matcher package (`compileRules`), which owns the
  * rules and the error messages and may know more types.
  */
@@ -78,6 +78,9 @@ const EditorMatcherSchema = z
         .union([PathPrefixSchema, z.array(PathPrefixSchema).min(1)])
         .optional()
         .describe('path prefixes, matched by whole segments (PreToolUse, PostToolUse only)'),
+      mcp_server: NamesSchema.optional().describe(
+        'MCP server names: every mcp__<server>__<tool> tool of them (PreToolUse, PostToolUse only)',
+      ),
     }),
   ])
   .describe('which occurrences of the event the rule applies to (absent: all)');

@@ -1,9 +1,14 @@
 export { checkToolNames } from './check-tool-names.js';
 export {
+  analyzeCommand,
+  type CommandAnalysis,
+  type CommandTarget,
   type CommandWord,
+  type CommandWordsOptions,
   commandFiles,
   commandWords,
   expandClaudeProjectDir,
+  hookCommandVariables,
 } from './command-words.js';
 export type {
   CompiledHooks,
@@ -67,4 +72,11 @@ export {
   type ResolveAgentHomeOptions,
   resolveAgentHome,
 } from './resolve-agent-home.js';
+export {
+  type ParseShellWordsOptions,
+  parseShellWords,
+  type ShellParse,
+  type ShellSimpleCommand,
+  type ShellWord,
+} from './shell-words.js';
 export { argumentEnvName } from './tool-arguments.js';

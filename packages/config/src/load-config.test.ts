@@ -925,7 +925,7 @@ describe('loadConfig warnings', () => {
     ]);
   });
 
-  it('warns COMMAND_IN_PROJECT when any command word names a project file, not only the first', () => {
+  it('warns COMMAND_IN_PROJECT when a script an interpreter runs is a project file, not when an argument is', () => {
     fs.mkdirSync(path.join(layout.projectDir, 'hooks'));
     fs.writeFileSync(path.join(layout.projectDir, 'hooks', 'guard.py'), 'print()\n');
     fs.writeFileSync(path.join(layout.projectDir, 'rules.json'), '{}\n');
@@ -950,7 +950,29 @@ describe('loadConfig warnings', () => {
     ).toEqual([
       ['hooks.PreToolUse[0].hooks[0].command', 'hooks/guard.py'],
       ['hooks.PreToolUse[1].hooks[0].command', 'not-created/yet.py'],
-      ['hooks.PreToolUse[2].hooks[0].command', 'rules.json'],
+    ]);
+  });
+
+  it('warns COMMAND_IN_PROJECT for no quoted argument, jq filter, sed expression, node -e code or text in a bash -c body', () => {
+    for (const file of ['src/a.ts', 'hooks/x.js', 'README.md', 'scripts/guard.sh']) {
+      fs.mkdirSync(path.dirname(path.join(layout.projectDir, file)), { recursive: true });
+      fs.writeFileSync(path.join(layout.projectDir, file), '', { mode: 0o755 });
+    }
+    layout.write(
+      'hooks.json',
+      hooksJson({
+        PreToolUse: [
+          guardRule(`jq -r '.tool_input.file_path // "src/a.ts"'`),
+          guardRule(`sed -n 's#README.md#x#p' /dev/null`),
+          guardRule(`node -e 'require("./hooks/x.js")'`),
+          guardRule(`echo "scripts/guard.sh is not run" >&2`),
+          guardRule(`bash -c 'grep -q README.md /dev/null || echo src/a.ts'`),
+          guardRule(`bash -c 'exec ./scripts/guard.sh'`),
+        ],
+      }),
+    );
+    expect(load().warnings.map((warning) => [warning.code, warning.path])).toEqual([
+      ['COMMAND_IN_PROJECT', 'hooks.PreToolUse[5].hooks[0].command'],
     ]);
   });
 
@@ -1022,9 +1044,9 @@ describe('loadConfig warnings', () => {
     layout.write(
       'hooks.json',
       hooksJson({
-        PostToolUse: [{ hooks: [{ type: 'command', command: 'x', on_failure: 'deny' }] }],
-        SessionStart: [{ hooks: [{ type: 'command', command: 'x' }] }],
-        PreToolUse: [{ hooks: [{ type: 'command', command: 'x', on_failure: 'deny' }] }],
+        PostToolUse: [{ hooks: [{ type: 'command', command: 'true', on_failure: 'deny' }] }],
+        SessionStart: [{ hooks: [{ type: 'command', command: 'true' }] }],
+        PreToolUse: [{ hooks: [{ type: 'command', command: 'true', on_failure: 'deny' }] }],
       }),
     );
     const warnings = load().warnings;

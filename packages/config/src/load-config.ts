@@ -152,6 +152,7 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
           file: hooksFile,
           homeDir,
           projectDir,
+          home,
           locate,
         }),
       );

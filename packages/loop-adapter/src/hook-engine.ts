@@ -193,6 +193,7 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
     (hook) => resolveWorkingDir(hook.workingDir, projectDir),
     os.homedir(),
     projectDir,
+    agentHome,
   );
   let closed = false;
   const runnerWarnings: string[] = [];

@@ -1,13 +1,72 @@
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import {
-  commandFiles,
-  expandClaudeProjectDir,
+  analyzeCommand,
   type HookCommandConfig,
+  hookCommandVariables,
   readRegularFileSync,
 } from '@soong-agent/config';
 
 /** Bytes of a hook's file hashed for its fingerprint; a larger file is fingerprinted by its first bytes and size. */
 const SCRIPT_FINGERPRINT_MAX_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The most files fingerprinted in one hook script's folder. A folder holding more fails the hook
+ * closed: what it may import cannot all be watched.
+ */
+const SCRIPT_FOLDER_MAX_FILES = 2000;
+
+// Folders an interpreter writes into by itself (byte-code caches): never part of a fingerprint.
+const GENERATED_FOLDERS = new Set(['__pycache__']);
+
+// The files a script of each kind can load from its own folder.
+const MODULE_FAMILIES: Record<string, readonly string[]> = {
+  python: ['.py', '.pth'],
+  javascript: ['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts', '.json', '.node'],
+  shell: ['.sh', '.bash', '.zsh', '.ksh'],
+  ruby: ['.rb'],
+  perl: ['.pl', '.pm'],
+  php: ['.php', '.inc'],
+  lua: ['.lua'],
+};
+const FAMILY_OF_EXTENSION = new Map(
+  Object.entries(MODULE_FAMILIES).flatMap(([family, extensions]) =>
+    extensions.map((extension) => [extension, family] as const),
+  ),
+);
+const FAMILY_OF_INTERPRETER: [RegExp, string][] = [
+  [/^python/, 'python'],
+  [/^(?:node|nodejs|bun|deno|tsx|ts-node)$/, 'javascript'],
+  [/^(?:sh|bash|dash|zsh|ksh|mksh|ash)$/, 'shell'],
+  [/^ruby$/, 'ruby'],
+  [/^perl$/, 'perl'],
+  [/^php$/, 'php'],
+  [/^lua$/, 'lua'],
+];
+
+/** The module family of a script: by its extension, else by its `#!` line. */
+function familyOf(file: string): string | undefined {
+  const byExtension = FAMILY_OF_EXTENSION.get(path.extname(file));
+  if (byExtension !== undefined) return byExtension;
+  let head = '';
+  try {
+    const descriptor = fs.openSync(file, 'r');
+    try {
+      const buffer = Buffer.alloc(128);
+      head = buffer.subarray(0, fs.readSync(descriptor, buffer, 0, 128, 0)).toString('latin1');
+    } finally {
+      fs.closeSync(descriptor);
+    }
+  } catch {
+    return undefined;
+  }
+  const shebang = /^#!\s*(\S+)(?:\s+(?:-\S+\s+)*(\S+))?/.exec(head);
+  if (shebang === null) return undefined;
+  const program = path.basename(shebang[1] as string);
+  const interpreter = program === 'env' ? path.basename(shebang[2] ?? '') : program;
+  return FAMILY_OF_INTERPRETER.find(([pattern]) => pattern.test(interpreter))?.[1];
+}
 
 /** A file's sha256, or what stands in for it when it cannot be read. */
 function fingerprint(file: string): string {
@@ -20,40 +79,160 @@ function fingerprint(file: string): string {
   }
 }
 
+// What changes whenever a file's content may have: a write always moves ctime, which no tool can set.
+function statKey(file: string): string {
+  try {
+    const stat = fs.statSync(file, { bigint: true });
+    return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+  } catch (error) {
+    return `missing (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
+  }
+}
+
+/** A folder whose file list is watched: new or removed files count as changes. */
+interface FolderWatch {
+  dir: string;
+  recursive: boolean;
+  /** Extensions of the files that count; `undefined`: every file. */
+  extensions: readonly string[] | undefined;
+  /** The files found at the start, sorted; `undefined` when there were too many. */
+  files: string[] | undefined;
+}
+
+function listFolder(watch: Omit<FolderWatch, 'files'>): string[] | undefined {
+  const found: string[] = [];
+  const walk = (dir: string, depth: number): boolean => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return true;
+    }
+    for (const entry of entries) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!watch.recursive || GENERATED_FOLDERS.has(entry.name)) continue;
+        if (!walk(full, depth + 1)) return false;
+        continue;
+      }
+      if (watch.extensions !== undefined && !watch.extensions.includes(path.extname(entry.name)))
+        continue;
+      found.push(full);
+      if (found.length > SCRIPT_FOLDER_MAX_FILES) return false;
+    }
+    return true;
+  };
+  return walk(watch.dir, 0) ? found.sort() : undefined;
+}
+
 /** What {@link createScriptFingerprints} returns. */
 export interface ScriptFingerprints {
   /** The first of the hook's files whose content changed since the fingerprints were taken. */
   changedFile(hook: HookCommandConfig): string | undefined;
 }
 
+interface HookFiles {
+  files: Map<string, { key: string; print: string }>;
+  folders: FolderWatch[];
+}
+
+function realPathOr(file: string): string {
+  try {
+    return fs.realpathSync(file);
+  } catch {
+    return path.resolve(file);
+  }
+}
+
 /**
- * Fingerprints (sha256) the files every hook's command names (`commandFiles`: `./guard.sh`,
- * `python3 hooks/guard.py`…), once, when the session starts. hooks.json is a snapshot; the files it
- * names are not, and one inside the project could be rewritten by the agent mid-session.
+ * Fingerprints (sha256) what every hook's command runs, once, when the session starts: the programs
+ * and scripts `analyzeCommand` finds (the variables the hook gets expanded, `bash -c` bodies
+ * followed), any other existing file its words name, and the files each script can load from its
+ * folder: every file under it when the folder lies in the project (a new file counts too), else
+ * the files of the script's own kind beside it (`.py` next to a Python script). hooks.json is a
+ * snapshot; the files it runs are not, and one inside the project could be rewritten by the agent
+ * mid-session. Checked before each run; any change fails the hook closed.
  */
 export function createScriptFingerprints(
   hooks: readonly HookCommandConfig[],
   cwdOf: (hook: HookCommandConfig) => string,
   homeDir: string,
   projectDir: string,
+  agentHome?: string,
 ): ScriptFingerprints {
-  const byHook = new Map<string, [file: string, print: string][]>();
+  const realProject = realPathOr(projectDir);
+  const byHook = new Map<string, HookFiles>();
   for (const hook of hooks) {
-    // A Claude Code hook's `$CLAUDE_PROJECT_DIR/.claude/hooks/…` script is a file it runs too.
-    const command =
-      hook.protocol === 'claude-code'
-        ? expandClaudeProjectDir(hook.command, projectDir)
-        : hook.command;
-    const files = commandFiles(command, { cwd: cwdOf(hook), homeDir });
-    byHook.set(
-      hook.id,
-      files.map((file) => [file, fingerprint(file)]),
-    );
+    const variables = hookCommandVariables({
+      home: agentHome ?? '',
+      projectDir,
+      protocol: hook.protocol,
+    });
+    if (agentHome === undefined) delete variables.SOONG_AGENT_HOME;
+    const analysis = analyzeCommand(hook.command, { cwd: cwdOf(hook), homeDir, variables });
+    const entry: HookFiles = { files: new Map(), folders: [] };
+    const add = (file: string) => {
+      if (!entry.files.has(file))
+        entry.files.set(file, { key: statKey(file), print: fingerprint(file) });
+    };
+    const isFile = (file: string) => {
+      try {
+        return fs.statSync(file).isFile();
+      } catch {
+        return false;
+      }
+    };
+    for (const target of analysis.targets) {
+      if (target.path === undefined) continue;
+      // A file that does not exist yet is watched too: creating it is a change.
+      if (!isFile(target.path)) {
+        add(target.path);
+        continue;
+      }
+      add(target.path);
+      const realDir = path.dirname(realPathOr(target.path));
+      const relative = path.relative(realProject, realDir);
+      // Under the project, not the project dir itself (that would be every file of the project).
+      const inProject =
+        relative !== '' &&
+        relative !== '..' &&
+        !relative.startsWith(`..${path.sep}`) &&
+        !path.isAbsolute(relative);
+      const family = familyOf(target.path);
+      if (!inProject && family === undefined) continue;
+      const extensions = inProject ? undefined : MODULE_FAMILIES[family as string];
+      if (entry.folders.some((folder) => folder.dir === realDir)) continue;
+      const folder: FolderWatch = { dir: realDir, recursive: inProject, extensions, files: [] };
+      folder.files = listFolder(folder);
+      entry.folders.push(folder);
+      for (const file of folder.files ?? []) add(file);
+    }
+    for (const operand of analysis.operands) if (isFile(operand)) add(operand);
+    byHook.set(hook.id, entry);
   }
   return {
     changedFile(hook) {
-      for (const [file, print] of byHook.get(hook.id) ?? []) {
-        if (fingerprint(file) !== print) return file;
+      const entry = byHook.get(hook.id);
+      if (entry === undefined) return undefined;
+      for (const folder of entry.folders) {
+        if (folder.files === undefined) {
+          return `${folder.dir} (it holds more than ${SCRIPT_FOLDER_MAX_FILES} files: too many to fingerprint; keep hook scripts in a small folder)`;
+        }
+        const now = listFolder(folder);
+        if (now === undefined) return folder.dir;
+        const before = new Set(folder.files);
+        const added = now.find((file) => !before.has(file));
+        if (added !== undefined) return added;
+        if (now.length !== folder.files.length) {
+          const after = new Set(now);
+          return folder.files.find((file) => !after.has(file));
+        }
+      }
+      for (const [file, state] of entry.files) {
+        const key = statKey(file);
+        if (key === state.key) continue;
+        if (fingerprint(file) !== state.print) return file;
+        state.key = key; // touched, not changed
       }
       return undefined;
     },

@@ -284,6 +284,68 @@ describe('createHookEngine', () => {
     TIMEOUT,
   );
 
+  // Issue 20 #1: what the command really runs, however it is spelled, and what it imports.
+  const PYTHON_GUARD =
+    'import sys, rules\ndata = sys.stdin.read()\nif rules.FORBIDDEN in data:\n    print("{\\"decision\\":\\"deny\\",\\"reason\\":\\"guarded\\"}")\n';
+  // A project with a Python guard in .claude/hooks that imports rules.py beside it.
+  const pythonGuardProject = () => {
+    const root = tempDir();
+    const hooksDir = path.join(root, 'project', '.claude', 'hooks');
+    fs.mkdirSync(hooksDir, { recursive: true });
+    fs.writeFileSync(path.join(hooksDir, 'guard.py'), PYTHON_GUARD);
+    fs.writeFileSync(path.join(hooksDir, 'rules.py'), 'FORBIDDEN = "INPUT-MARKER"\n');
+    return { root, hooksDir };
+  };
+  it.each([
+    ['python3 "$CLAUDE_PROJECT_DIR/.claude/hooks/guard.py"', 'claude-code', 'guard.py'],
+    [`bash -c 'python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py'`, 'claude-code', 'guard.py'],
+    [`bash -c 'python3 "$CLAUDE_PROJECT_DIR/.claude/hooks/guard.py"'`, 'claude-code', 'rules.py'],
+    ['python3 "$SOONG_AGENT_PROJECT_DIR"/.claude/hooks/guard.py', 'soong', 'guard.py'],
+    ['python3 "$SOONG_AGENT_PROJECT_DIR"/.claude/hooks/guard.py', 'soong', 'rules.py'],
+    ['cd "$SOONG_AGENT_PROJECT_DIR" && python3 .claude/hooks/guard.py', 'soong', 'json.py'],
+  ] as const)(
+    'fails %j (%s) closed when the agent writes %s in the hook folder mid-session',
+    async (command, protocol, written) => {
+      const { root, hooksDir } = pythonGuardProject();
+      const { engine, sink } = setup(root, {
+        PreToolUse: [{ hooks: [{ command, protocol, name: 'guard' }] }],
+      });
+      const first = await engine.run('PreToolUse', { tool });
+      // A claude-code hook answers in its own dialect; both deny the marked input.
+      expect(first.decision === 'deny' || protocol === 'claude-code').toBe(true);
+      // Python imports a new json.py beside the script before the real one: a new file counts.
+      fs.writeFileSync(path.join(hooksDir, written), 'FORBIDDEN = "never-matches"\n');
+      sink.records.length = 0;
+      const outcome = await engine.run('PreToolUse', { tool });
+      expect(outcome.decision).toBe('deny');
+      expect(recordsOf(sink.records, 'hook_failed')[0]).toMatchObject({
+        failure: 'spawn_error',
+        on_failure: 'deny',
+      });
+      expect(recordsOf(sink.records, 'hook_failed')[0]?.message).toContain(
+        path.join(hooksDir, written),
+      );
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'keeps running a project hook whose folder only gains byte-code caches or is touched without a change',
+    async () => {
+      const { root, hooksDir } = pythonGuardProject();
+      const { engine, sink } = setup(root, {
+        PreToolUse: [{ hooks: [{ command: 'python3 .claude/hooks/guard.py', name: 'guard' }] }],
+      });
+      for (let run = 0; run < 3; run++) {
+        expect((await engine.run('PreToolUse', { tool })).reason).toBe('guarded');
+        const later = new Date(Date.now() + 60_000 * (run + 1));
+        fs.utimesSync(path.join(hooksDir, 'rules.py'), later, later);
+      }
+      expect(recordsOf(sink.records, 'hook_failed')).toEqual([]);
+    },
+    TIMEOUT,
+  );
+
   it(
     'keeps running a hook whose named files are unchanged, and fails it closed when one is deleted',
     async () => {

@@ -173,9 +173,20 @@ describe('compileRules', () => {
   });
 
   it.each([
+    ['path', 'path_prefix'],
+    ['prefix', 'path_prefix'],
+    ['mcp', 'mcp_server'],
+    ['server', 'mcp_server'],
+  ])('suggests the type %s is one word of when no type is a near spelling', (key, type) => {
+    expect(compileError({ [key]: 'src' }).suggestion).toBe(type);
+    expect(compileError({ [key]: 'src' }).message).toContain(`did you mean "${type}"?`);
+  });
+
+  it.each([
     ['tool', 'Stop'],
     ['tag', 'SessionStart'],
     ['path_prefix', 'UserPromptSubmit'],
+    ['mcp_server', 'Stop'],
   ])('rejects %s on %s with INVALID_MATCHER because the event has no tool call', (key, event) => {
     const error = compileError({ [key]: 'x' }, event);
     expect(error.code).toBe('INVALID_MATCHER');

@@ -71,7 +71,10 @@ function compileRule(
   for (const [type, value, basePath] of matcherEntries(rule.matcher, ruleIndex)) {
     const definition = registry.get(type);
     if (definition === undefined) {
-      const suggestion = closestMatch(type, registry.types);
+      // `path` means `path_prefix`, `mcp` or `server` means `mcp_server`: one word of a type's name.
+      const suggestion =
+        closestMatch(type, registry.types) ??
+        registry.types.find((known) => known.split('_').includes(type.toLowerCase()));
       throw new MatcherError({
         code: 'UNKNOWN_MATCHER_TYPE',
         message:

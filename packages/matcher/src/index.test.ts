@@ -17,6 +17,8 @@ describe('index', () => {
         'defineMatcher',
         'findUnknownTools',
         'isPathUnder',
+        'mcpServerMatcher',
+        'mcpServerOf',
         'nameListSchema',
         'normalizePathPrefix',
         'pathPrefixMatcher',

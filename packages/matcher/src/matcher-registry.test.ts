@@ -3,17 +3,19 @@ import { builtInMatchers } from './built-in-matchers.js';
 import { type AnyMatcherDefinition, defineMatcher } from './define-matcher.js';
 import { MatcherError } from './matcher-error.js';
 import { createMatcherRegistry } from './matcher-registry.js';
+import { mcpServerMatcher } from './mcp-server-matcher.js';
 import { pathPrefixMatcher } from './path-prefix-matcher.js';
 import { tagMatcher } from './tag-matcher.js';
 import { toolMatcher } from './tool-matcher.js';
 
 describe('builtInMatchers', () => {
-  it('holds tool, tag and path_prefix in that order, frozen', () => {
-    expect(builtInMatchers).toEqual([toolMatcher, tagMatcher, pathPrefixMatcher]);
+  it('holds tool, tag, path_prefix and mcp_server in that order, frozen', () => {
+    expect(builtInMatchers).toEqual([toolMatcher, tagMatcher, pathPrefixMatcher, mcpServerMatcher]);
     expect(builtInMatchers.map((definition) => definition.type)).toEqual([
       'tool',
       'tag',
       'path_prefix',
+      'mcp_server',
     ]);
     expect(Object.isFrozen(builtInMatchers)).toBe(true);
   });
@@ -27,7 +29,7 @@ describe('builtInMatchers', () => {
 describe('createMatcherRegistry', () => {
   it('lists and returns the definitions it was built from, in order', () => {
     const registry = createMatcherRegistry(builtInMatchers);
-    expect(registry.types).toEqual(['tool', 'tag', 'path_prefix']);
+    expect(registry.types).toEqual(['tool', 'tag', 'path_prefix', 'mcp_server']);
     expect(registry.get('tag')).toBe(tagMatcher);
     expect(registry.has('path_prefix')).toBe(true);
     expect(registry.get('regex')).toBeUndefined();
