@@ -269,6 +269,18 @@ for (const vendor of modelVendors) {
         expect(refused.stderr).toContain('redirects (302) to /moved');
         expect(refused.stderr).toContain('would turn the POST into a GET');
         expect(server.requests).toHaveLength(3);
+
+        const loop = await serve(
+          Array.from({ length: 10 }, () => ({
+            status: 308,
+            headers: { location: endpoint },
+            body: '',
+          })),
+        );
+        const looped = await runPrompt(modelWorkspace(vendor, loop.url));
+        expect(looped.code).toBe(1);
+        expect(looped.stderr).toContain('redirected more than 5 times; not followed further');
+        expect(loop.requests).toHaveLength(6);
       },
       TIMEOUT,
     );

@@ -190,8 +190,8 @@ function connectionProblem(error: unknown, url: URL): string {
 }
 
 /**
- * Why a redirect is not followed, or undefined for one that is: a same-origin 307/308 (method and
- * body kept), at most {@link MODEL_MAX_REDIRECTS} times. Another origin would receive the key and the
+ * Why a redirect is not followed, or where the one that is goes: a same-origin 307/308 (method
+ * and body kept), at most {@link MODEL_MAX_REDIRECTS} times. Another origin would receive the key and the
  * conversation; a 301/302/303 would turn the POST into a GET.
  */
 function redirectRefusal(
