@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { makeWorkspace, runCli } from '../test-helpers/cli.js';
 
 const TIMEOUT = 60_000;
+// Claude Code's placeholder, written literally in settings files.
+const PLUGIN_ROOT = ['$', '{CLAUDE_PLUGIN_ROOT}'].join('');
 
 function workspace(files: Record<string, string>) {
   const made = makeWorkspace();
@@ -143,7 +145,7 @@ describe('soong-agent hooks import --from <agent>', () => {
             PreToolUse: [
               {
                 matcher: 'Bash',
-                hooks: [{ type: 'command', command: 'node "${CLAUDE_PLUGIN_ROOT}/guard.mjs"' }],
+                hooks: [{ type: 'command', command: `node "${PLUGIN_ROOT}/guard.mjs"` }],
               },
             ],
           },

@@ -254,10 +254,9 @@ function pluginManifestHooks(
   }
   return {
     text: JSON.stringify({ hooks }),
-    label: `${file} "hooks"`,
+    label: `${file} "hooks" (${agent})`,
     plugin: options.pluginRoot ?? root,
   };
-  void agent;
 }
 
 /** The plugin a hooks file belongs to: the nearest folder above it with a plugin manifest. */
