@@ -212,6 +212,8 @@ function createHooksFileSchema(matchers: {
           PreToolUse: toolRules,
           PostToolUse: toolRules,
           Stop: otherRules,
+          SessionEnd: otherRules,
+          Notification: otherRules,
         })
         .optional()
         .describe('an object of rules keyed by event name'),

@@ -514,6 +514,26 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('accepts SessionEnd and Notification hooks and refuses tool-call matchers on them (SPEC §2.3)', () => {
+    const observer = { hooks: [{ type: 'command', command: 'true' }] };
+    layout.write('hooks.json', hooksJson({ SessionEnd: [observer], Notification: [observer] }));
+    const config = load();
+    expect(config.hooks.ruleCount).toBe(2);
+    expect(config.hooks.match({ event: 'SessionEnd' })).toHaveLength(1);
+    expect(config.hooks.match({ event: 'Notification' })).toHaveLength(1);
+    for (const [event, matcher] of [
+      ['SessionEnd', { tool: 'bash' }],
+      ['Notification', { tag: 'write' }],
+      ['SessionEnd', { path_prefix: 'src' }],
+    ] as const) {
+      layout.write('hooks.json', hooksJson({ [event]: [{ ...observer, matcher }] }));
+      const error = catchConfigError(() => load());
+      const key = Object.keys(matcher)[0];
+      expect(error.path).toBe(`hooks.${event}[0].matcher.${key}`);
+      expect(error.message).toContain(`can never match on ${event}`);
+    }
+  });
+
   it('resolves protocol per hook, "soong" by default', () => {
     layout.write(
       'hooks.json',

@@ -88,6 +88,13 @@ export function toClaudeCodeInput(
     case 'SessionStart':
       input.source = fields.source ?? 'startup';
       break;
+    case 'SessionEnd':
+      input.reason = fields.reason;
+      break;
+    case 'Notification':
+      input.message = fields.message;
+      input.notification_type = fields.kind === 'idle' ? 'idle_prompt' : fields.kind;
+      break;
   }
   return input;
 }

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { jsonValueDepth, MAX_JSON_DEPTH } from '@soong-agent/protocol';
-import { claudeCodeToolName, toClaudeCodeToolInput } from './claude-code-protocol.js';
+import { claudeCodeView, toClaudeCodeToolInput } from './claude-code-protocol.js';
+import type { ToolDialectView } from './hook-engine.js';
 import { LoopAdapterError } from './loop-adapter-error.js';
 import { summarizeText } from './summarize-text.js';
 import type { ToolCall, ToolResult } from './tool-batch.js';
@@ -18,6 +19,12 @@ export interface ClaudeCodeTranscript {
   user(text: string): void;
   /** An assistant line: a `text` block (when non-empty) and one `tool_use` block per call. */
   assistant(text: string, calls?: readonly ToolCall[]): void;
+  /**
+   * An assistant line with the `tool_use` block of one call, unless `assistant` (or an earlier
+   * `toolUse`) already wrote that call: the tool gate calls it, so the transcript names every call a
+   * hook is asked about, whatever the host. `dialect` is how Claude Code sees a host-named tool.
+   */
+  toolUse(call: ToolCall, dialect?: ToolDialectView): void;
   /** A user line of `tool_result` blocks, contents bounded (head and tail). */
   toolResults(results: readonly ToolResult[]): void;
   /** Closes the file. Idempotent; later appends throw `SINK_CLOSED`. */
@@ -56,6 +63,18 @@ export function createClaudeCodeTranscript(
     });
   }
   const half = options.resultHeadBytes ?? 4096;
+  // Calls whose tool_use block is written (ids are unique in a session).
+  const written = new Set<string>();
+  const toolUseBlock = (call: ToolCall, dialect?: ToolDialectView) => {
+    written.add(call.id);
+    const seen = claudeCodeView(call.name, call.input, dialect);
+    return {
+      type: 'tool_use',
+      id: call.id,
+      name: seen.name,
+      input: serializable(toClaudeCodeToolInput(seen.canonical, seen.input, options.projectDir)),
+    };
+  };
   const append = (line: Record<string, unknown>) => {
     if (fd === undefined) {
       throw new LoopAdapterError({
@@ -73,15 +92,15 @@ export function createClaudeCodeTranscript(
     assistant(text, calls = []) {
       const content: Record<string, unknown>[] = [];
       if (text !== '') content.push({ type: 'text', text });
-      for (const call of calls) {
-        content.push({
-          type: 'tool_use',
-          id: call.id,
-          name: claudeCodeToolName(call.name),
-          input: serializable(toClaudeCodeToolInput(call.name, call.input, options.projectDir)),
-        });
-      }
+      for (const call of calls) content.push(toolUseBlock(call));
       append({ type: 'assistant', message: { role: 'assistant', content } });
+    },
+    toolUse(call, dialect) {
+      if (written.has(call.id)) return;
+      append({
+        type: 'assistant',
+        message: { role: 'assistant', content: [toolUseBlock(call, dialect)] },
+      });
     },
     toolResults(results) {
       if (results.length === 0) return;

@@ -152,6 +152,10 @@ function payload(event: HookEvent, big: boolean): HookPayload<HookEvent> {
         previous_reasons: [],
         last_assistant_message: text,
       };
+    case 'SessionEnd':
+      return { reason: 'completed' };
+    case 'Notification':
+      return { kind: 'permission_prompt', message: text };
   }
 }
 
@@ -161,6 +165,8 @@ const EVENTS: HookEvent[] = [
   'PreToolUse',
   'PostToolUse',
   'Stop',
+  'SessionEnd',
+  'Notification',
 ];
 
 describe.concurrent('createHookEngine fault matrix', () => {

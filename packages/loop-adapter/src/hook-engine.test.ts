@@ -38,6 +38,8 @@ const PAYLOADS: { [E in HookEvent]: HookPayload<E> } = {
     previous_reasons: [],
     last_assistant_message: 'done',
   },
+  SessionEnd: { reason: 'aborted' },
+  Notification: { kind: 'permission_prompt', message: 'allow bash?' },
 };
 const EVENTS = Object.keys(PAYLOADS) as HookEvent[];
 

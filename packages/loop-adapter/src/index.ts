@@ -56,6 +56,11 @@ export {
   runUserPromptSubmit,
 } from './observe.js';
 export {
+  type HookSessionHandle,
+  type OpenHookSessionOptions,
+  openHookSession,
+} from './open-hook-session.js';
+export {
   createSessionId,
   isSessionId,
   listSessions,
@@ -75,18 +80,26 @@ export {
   summarizeText,
 } from './summarize-text.js';
 export {
-  ABORTED_TOOL_TEXT,
   createToolBatch,
   type ExecuteToolBatchOptions,
   executeToolBatch,
   type PermissionCallback,
-  SKIPPED_TOOL_TEXT,
-  TOO_DEEP_INPUT_TEXT,
   type ToolBatch,
   type ToolCall,
   type ToolDefinition,
+  type ToolDescription,
   type ToolExecutionResult,
   type ToolRegistry,
   type ToolResult,
-  UNKNOWN_TOOL_TEXT,
 } from './tool-batch.js';
+export {
+  ABORTED_TOOL_TEXT,
+  createToolGate,
+  SKIPPED_TOOL_TEXT,
+  TOO_DEEP_INPUT_TEXT,
+  type ToolGate,
+  type ToolGateCall,
+  type ToolGateOptions,
+  type ToolGateVerdict,
+  UNKNOWN_TOOL_TEXT,
+} from './tool-gate.js';

@@ -35,7 +35,11 @@ export interface SessionPaths {
 
 /** Where a session keeps its event log and artifacts (SPEC §5). */
 export function sessionPaths(home: string, sessionId: string): SessionPaths {
-  const dir = path.join(home, 'sessions', sessionId);
+  return sessionFilesIn(path.join(home, 'sessions', sessionId));
+}
+
+/** The files of a session kept in `dir` (see {@link sessionPaths}). */
+export function sessionFilesIn(dir: string): SessionPaths {
   return {
     dir,
     eventLog: path.join(dir, 'events.jsonl'),

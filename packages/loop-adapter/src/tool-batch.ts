@@ -1,35 +1,17 @@
-import path from 'node:path';
-import {
-  type ArtifactRef,
-  jsonValueDepth,
-  MAX_JSON_DEPTH,
-  type RiskClass,
-  type ToolCallInfo,
-} from '@soong-agent/protocol';
+import type { ArtifactRef, RiskClass } from '@soong-agent/protocol';
 import type { ArtifactStore } from './artifact-store.js';
-import { boundToolInput, boundToolResult } from './bound-tool-io.js';
 import type { EventSink } from './event-sink.js';
-import type { HookEngine, ToolDialectView } from './hook-engine.js';
-import { roundMs } from './round-ms.js';
-import { takeHead } from './summarize-text.js';
+import type { HookEngine } from './hook-engine.js';
+import { checkOption } from './loop-adapter-error.js';
 import { startSpan } from './telemetry.js';
+import { ABORTED_TOOL_TEXT, createToolGate, type ToolGate, textResult } from './tool-gate.js';
 
-/** Bytes of an error result kept in `tool_finished.error_text` (SPEC §5). */
-const ERROR_TEXT_BYTES = 1024;
-
-// The head of an error result, so a failed call can be understood from the log alone.
-function errorText(isError: boolean, content: string): { error_text?: string } {
-  return isError ? { error_text: takeHead(content, ERROR_TEXT_BYTES) } : {};
-}
-
-/** The text of a call skipped because an earlier call of the turn was denied (SPEC §4). */
-export const SKIPPED_TOOL_TEXT = 'not executed: an earlier tool call in this turn was denied';
-/** The text of a call that names no known tool. */
-export const UNKNOWN_TOOL_TEXT = 'unknown tool';
-/** The text of a call whose input nests deeper than `MAX_JSON_DEPTH` (64) levels: it is not run. */
-export const TOO_DEEP_INPUT_TEXT = `invalid tool input: arrays and objects nested more than ${MAX_JSON_DEPTH} levels deep`;
-/** The text of a call not run because the batch was cancelled. */
-export const ABORTED_TOOL_TEXT = 'aborted';
+export {
+  ABORTED_TOOL_TEXT,
+  SKIPPED_TOOL_TEXT,
+  TOO_DEEP_INPUT_TEXT,
+  UNKNOWN_TOOL_TEXT,
+} from './tool-gate.js';
 
 /** A tool the loop can call. */
 export interface ToolDefinition {
@@ -61,6 +43,10 @@ export interface ToolDefinition {
     context: { signal?: AbortSignal; callId: string },
   ): Promise<ToolExecutionResult>;
 }
+
+/** What the permission callback learns of a tool: a {@link ToolDefinition} without `execute`. */
+export type ToolDescription = Pick<ToolDefinition, 'name' | 'risk'> &
+  Partial<Omit<ToolDefinition, 'name' | 'risk'>>;
 
 /** What a tool returns. */
 export interface ToolExecutionResult {
@@ -103,7 +89,8 @@ export interface ToolRegistry {
 /** Asks whether a call may run, after the PreToolUse hooks allowed it. */
 export type PermissionCallback = (request: {
   call: ToolCall;
-  tool: ToolDefinition;
+  /** The tool (the registry's definition, or what a gate call declared of it). */
+  tool: ToolDescription;
   risk: RiskClass;
   paths: string[];
   /**
@@ -117,16 +104,16 @@ export type PermissionCallback = (request: {
 export interface ExecuteToolBatchOptions {
   /** The tools, by canonical name. */
   tools: ToolRegistry;
-  /** Runs PreToolUse / PostToolUse hooks. */
+  /** Runs PreToolUse / PostToolUse hooks; tool records go to its sink, large results to its artifact store. */
   engine: HookEngine;
-  /** Called for each call that the hooks did not deny. */
-  permission: PermissionCallback;
-  /** Where large results (and inputs) go. */
-  artifacts: ArtifactStore;
-  /** Where tool records go (normally the engine's sink). */
-  sink: EventSink;
+  /** Called for each call that the hooks did not deny. @default every call is allowed (with `gate`: the gate's) */
+  permission?: PermissionCallback | undefined;
   /** Cancels the batch: the running hook or tool is stopped and the remaining calls get `aborted` results. @default undefined */
   signal?: AbortSignal | undefined;
+  /** @deprecated the engine's artifact store is used; this one only when the engine has none. */
+  artifacts?: ArtifactStore | undefined;
+  /** @deprecated records go to the engine's sink; when given it must be that sink (`INVALID_OPTIONS` otherwise). */
+  sink?: EventSink | undefined;
 }
 
 /**
@@ -134,6 +121,7 @@ export interface ExecuteToolBatchOptions {
  * one result per call, in order. A PreToolUse deny skips the permission callback; after any deny a
  * `readonly` denial lets later `readonly` calls run and halts at the first other one, a `write` or
  * `dangerous` denial halts at once; halted calls are skipped. Denials are results, never throws.
+ * Built on the tool gate ({@link createToolGate}): the records are the gate's.
  */
 export async function executeToolBatch(
   calls: readonly ToolCall[],
@@ -155,163 +143,39 @@ export interface ToolBatch {
 }
 
 /**
- * {@link executeToolBatch} for a loop that learns the calls of a turn one by one (e.g. an SDK that
- * starts each call's `execute` itself): the same records, results, spans and SPEC §4 halting,
- * carried from one `run` to the next. One batch per model turn.
+ * {@link executeToolBatch} for a loop that learns the calls of a turn one by one: the same records,
+ * results, spans and SPEC §4 halting, carried from one `run` to the next. One batch per model turn.
  */
-export function createToolBatch(options: ExecuteToolBatchOptions): ToolBatch {
-  const { tools, engine, permission, artifacts, sink, signal } = options;
-  const limitBytes = engine.config.settings.hooks.inline_result_bytes;
-  // The denial that halts (or, after a readonly denial, may halt) the batch.
-  let denial: { callId: string; risk: RiskClass } | undefined;
-  let halted = false;
+export function createToolBatch(
+  options: ExecuteToolBatchOptions & {
+    /** The session's gate of this turn (`session.toolGate()`): its permission, signal and transcript apply. @default a gate on `engine` */
+    gate?: ToolGate | undefined;
+  },
+): ToolBatch {
+  const { tools, engine, signal } = options;
+  checkOption(
+    options.sink === undefined || options.sink === engine.sink,
+    'sink',
+    options.sink,
+    "leave it out: tool records go to the engine's sink (two sinks would split one call's records)",
+  );
+  const gate =
+    options.gate ??
+    createToolGate({
+      engine,
+      tools,
+      permission: options.permission,
+      signal,
+      artifacts: options.artifacts,
+    });
 
   const processCall = async (call: ToolCall): Promise<ToolResult> => {
-    if (signal?.aborted) {
-      return textResult(call, ABORTED_TOOL_TEXT, 'error');
-    }
+    const verdict = await gate.before(call);
+    if (!verdict.run) return verdict.result;
     const tool = tools.get(call.name);
-    if (denial && (denial.risk !== 'readonly' || tool?.risk !== 'readonly')) halted = true;
-    if (halted && denial) {
-      sink.emit({
-        type: 'tool_skipped',
-        call_id: call.id,
-        tool: call.name,
-        denied_call_id: denial.callId,
-      });
-      return textResult(call, SKIPPED_TOOL_TEXT, 'skipped');
-    }
-    if (jsonValueDepth(call.input) > MAX_JSON_DEPTH) {
-      // Serialising it would overflow the stack (issue 11): not run, not shown to hooks, and
-      // recorded without the input; a non-halting error like an unknown tool.
-      sink.emit({
-        type: 'tool_started',
-        call_id: call.id,
-        tool: call.name,
-        risk: tool?.risk ?? 'dangerous',
-        input: { truncated_json: `not recorded: nested more than ${MAX_JSON_DEPTH} levels deep` },
-        input_truncated: true,
-      });
-      return finishWithError(sink, call, TOO_DEEP_INPUT_TEXT, 'error');
-    }
-    const bounded = await boundToolInput(call.input, { limitBytes, artifacts });
-    if (!tool) {
-      // Nothing can run and no hook sees it; the records still pair up (SPEC §5). An unknown
-      // tool is recorded with the most cautious risk class.
-      sink.emit({
-        type: 'tool_started',
-        call_id: call.id,
-        tool: call.name,
-        risk: 'dangerous',
-        unknown_tool: true,
-        ...bounded,
-      });
-      return finishWithError(sink, call, UNKNOWN_TOOL_TEXT, 'error');
-    }
-
-    const paths = toolPaths(tool, call.input, engine.projectDir);
-    sink.emit({
-      type: 'tool_started',
-      call_id: call.id,
-      tool: tool.name,
-      risk: tool.risk,
-      ...bounded,
-    });
-    const info: ToolCallInfo = {
-      name: tool.name,
-      call_id: call.id,
-      risk: tool.risk,
-      tags: [...new Set([tool.risk, ...(tool.tags ?? [])])],
-      paths,
-      ...bounded,
-    };
-
-    const dialect = dialectView(tool, call.input);
-    const pre = await engine.run(
-      'PreToolUse',
-      { tool: info, ...(dialect === undefined ? {} : { dialect }) },
-      { signal, callId: call.id },
-    );
-    if (pre.decision === 'deny') {
-      const reason = pre.reason ?? 'denied';
-      sink.emit({
-        type: 'tool_denied',
-        call_id: call.id,
-        tool: tool.name,
-        source: 'hook',
-        reason,
-        ...(pre.hookId ? { hook_id: pre.hookId } : {}),
-      });
-      denial ??= { callId: call.id, risk: tool.risk };
-      return textResult(call, `denied by hook ${pre.hookId}: ${reason}`, 'denied');
-    }
-    if (signal?.aborted) {
-      // tool_started was recorded: close the call with its one tool_finished.
-      return finishWithError(sink, call, ABORTED_TOOL_TEXT, 'error');
-    }
-
-    const verdict = await askPermission(permission, {
-      call,
-      tool,
-      risk: tool.risk,
-      paths,
-      ...(pre.ask === undefined ? {} : { hookAsk: pre.ask }),
-    });
-    if (!verdict.allow) {
-      sink.emit({
-        type: 'permission_denied',
-        call_id: call.id,
-        tool: tool.name,
-        reason: verdict.reason,
-      });
-      sink.emit({
-        type: 'tool_denied',
-        call_id: call.id,
-        tool: tool.name,
-        source: 'permission',
-        reason: verdict.reason,
-      });
-      denial ??= { callId: call.id, risk: tool.risk };
-      return textResult(call, `denied by permission: ${verdict.reason}`, 'denied');
-    }
-
-    const started = performance.now();
-    const executed = await execute(tool, call, signal);
-    const durationMs = roundMs(performance.now() - started);
-    const { payload, artifactRef } = await boundToolResult(executed.content, executed.isError, {
-      limitBytes,
-      artifacts,
-    });
-    sink.emit({
-      type: 'tool_finished',
-      call_id: call.id,
-      tool: tool.name,
-      is_error: executed.isError,
-      bytes: payload.bytes,
-      ...(artifactRef ? { artifact_ref: artifactRef } : {}),
-      duration_ms: durationMs,
-      ...errorText(executed.isError, executed.content),
-    });
-    const result: ToolResult = {
-      callId: call.id,
-      name: call.name,
-      content: executed.content,
-      isError: executed.isError,
-      status: executed.isError ? 'error' : 'ok',
-      bytes: payload.bytes,
-      ...(artifactRef ? { artifactRef } : {}),
-    };
-    await engine.run(
-      'PostToolUse',
-      {
-        tool: info,
-        result: payload,
-        duration_ms: durationMs,
-        ...(dialect === undefined ? {} : { dialect }),
-      },
-      { signal, callId: call.id },
-    );
-    return result;
+    // before() let it run: it is a registry tool (a call without one is unknown).
+    if (tool === undefined) return textResult(call, ABORTED_TOOL_TEXT, 'error');
+    return gate.after(call.id, await execute(tool, call, signal));
   };
 
   return {
@@ -354,74 +218,4 @@ async function execute(
       isError: true,
     };
   }
-}
-
-// A permission callback that throws fails closed: the call is denied, the batch goes on.
-async function askPermission(
-  permission: PermissionCallback,
-  request: Parameters<PermissionCallback>[0],
-): Promise<Awaited<ReturnType<PermissionCallback>>> {
-  try {
-    return await permission(request);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return { allow: false, reason: `permission check failed: ${message}` };
-  }
-}
-
-/** The per-call view dialect hooks get of a host-named tool (undefined when it declares none). */
-export function dialectView(tool: ToolDefinition, input: unknown): ToolDialectView | undefined {
-  if (tool.dialectName === undefined && tool.dialectInput === undefined) return undefined;
-  let mapped: unknown;
-  if (tool.dialectInput !== undefined) {
-    try {
-      mapped = tool.dialectInput(input);
-    } catch {
-      mapped = undefined;
-    }
-  }
-  return {
-    ...(tool.dialectName === undefined ? {} : { names: tool.dialectName }),
-    ...(mapped === undefined ? {} : { input: mapped }),
-  };
-}
-
-function toolPaths(tool: ToolDefinition, input: unknown, projectDir: string): string[] {
-  if (!tool.paths) return [];
-  try {
-    return tool.paths(input).map((item) => path.resolve(projectDir, item));
-  } catch {
-    // Bad input: the tool's own validation reports it when it runs.
-    return [];
-  }
-}
-
-// An error result for a call that was recorded as started, with its closing tool_finished.
-function finishWithError(
-  sink: EventSink,
-  call: ToolCall,
-  content: string,
-  status: ToolResult['status'],
-): ToolResult {
-  const result = textResult(call, content, status);
-  sink.emit({
-    type: 'tool_finished',
-    call_id: call.id,
-    tool: call.name,
-    is_error: true,
-    bytes: result.bytes,
-    ...errorText(true, content),
-  });
-  return result;
-}
-
-function textResult(call: ToolCall, content: string, status: ToolResult['status']): ToolResult {
-  return {
-    callId: call.id,
-    name: call.name,
-    content,
-    isError: true,
-    status,
-    bytes: Buffer.byteLength(content),
-  };
 }

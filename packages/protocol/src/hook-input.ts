@@ -4,16 +4,21 @@ import { parseOrThrow } from './protocol-error.js';
 /** Version of the hook protocol; sent as `protocol_version` in every hook input. */
 export const PROTOCOL_VERSION = 1;
 
-/** The five hook events, in the order a session meets them. */
+/**
+ * The hook events: the five of the design note in the order a session meets them, then the two
+ * observe-only events every other agent has (SPEC §2.3): `SessionEnd` and `Notification`.
+ */
 export const HOOK_EVENTS = [
   'SessionStart',
   'UserPromptSubmit',
   'PreToolUse',
   'PostToolUse',
   'Stop',
+  'SessionEnd',
+  'Notification',
 ] as const;
 
-/** A hook event name (`SessionStart`, `UserPromptSubmit`, `PreToolUse`, `PostToolUse`, `Stop`). */
+/** A hook event name (`SessionStart`, `UserPromptSubmit`, `PreToolUse`, `PostToolUse`, `Stop`, `SessionEnd`, `Notification`). */
 export const HookEventSchema = z.enum(HOOK_EVENTS);
 /** A hook event name. */
 export type HookEvent = z.infer<typeof HookEventSchema>;
@@ -140,6 +145,31 @@ export const StopInputSchema = z.object({
   last_assistant_message: z.string().describe("The text of the model's final turn."),
 });
 
+/** Why a session ended (`SessionEnd.reason`). */
+export const SessionEndReasonSchema = z.enum(['completed', 'aborted', 'error', 'max_turns']);
+/** Why a session ended: `completed`, `aborted`, `error` or `max_turns`. */
+export type SessionEndReason = z.infer<typeof SessionEndReasonSchema>;
+
+/** Input of a `SessionEnd` hook (observe only; runs once when the session ends, before workers stop). */
+export const SessionEndInputSchema = z.object({
+  ...commonInputFields,
+  event: z.literal('SessionEnd'),
+  reason: SessionEndReasonSchema.describe('Why the session ended.'),
+});
+
+/** What the agent waits for (`Notification.kind`). */
+export const NotificationKindSchema = z.enum(['permission_prompt', 'idle']);
+/** What the agent waits for: `permission_prompt` or `idle`. */
+export type NotificationKind = z.infer<typeof NotificationKindSchema>;
+
+/** Input of a `Notification` hook (observe only; runs when the agent waits for the user). */
+export const NotificationInputSchema = z.object({
+  ...commonInputFields,
+  event: z.literal('Notification'),
+  kind: NotificationKindSchema.describe('What the agent waits for.'),
+  message: z.string().describe('What the user is shown.'),
+});
+
 /**
  * What a hook command reads on stdin: one JSON object, discriminated on `event`.
  * Unknown keys are accepted (and dropped by `parse`): the protocol may add fields.
@@ -151,6 +181,8 @@ export const HookInputSchema = z
     PreToolUseInputSchema,
     PostToolUseInputSchema,
     StopInputSchema,
+    SessionEndInputSchema,
+    NotificationInputSchema,
   ])
   .meta({
     title: 'HookInput',

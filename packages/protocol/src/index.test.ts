@@ -26,6 +26,8 @@ describe('index', () => {
       'LoopEndedRecordSchema',
       'MAX_JSON_DEPTH',
       'ModelTurnRecordSchema',
+      'NotificationInputSchema',
+      'NotificationKindSchema',
       'PROTOCOL_ERROR_CODES',
       'PROTOCOL_VERSION',
       'PermissionDeniedRecordSchema',
@@ -33,6 +35,8 @@ describe('index', () => {
       'PreToolUseInputSchema',
       'ProtocolError',
       'RiskClassSchema',
+      'SessionEndInputSchema',
+      'SessionEndReasonSchema',
       'SessionStartInputSchema',
       'SessionStartedRecordSchema',
       'StopHookLimitReachedRecordSchema',
@@ -133,13 +137,15 @@ describe('PROTOCOL_ERROR_CODES', () => {
 });
 
 describe('HOOK_EVENTS', () => {
-  it('lists the five events, with the blocking and tool events among them', () => {
+  it('lists the five events and the two observe-only ones, with the blocking and tool events among them', () => {
     expect(protocol.HOOK_EVENTS).toEqual([
       'SessionStart',
       'UserPromptSubmit',
       'PreToolUse',
       'PostToolUse',
       'Stop',
+      'SessionEnd',
+      'Notification',
     ]);
     expect(protocol.BLOCKING_EVENTS).toEqual(['PreToolUse', 'Stop']);
     expect(protocol.TOOL_EVENTS).toEqual(['PreToolUse', 'PostToolUse']);

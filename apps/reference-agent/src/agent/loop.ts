@@ -1,13 +1,8 @@
 import {
   ABORTED_TOOL_TEXT,
-  type ArtifactStore,
-  type ClaudeCodeTranscript,
-  createStopController,
-  type EventSink,
-  executeToolBatch,
-  type HookEngine,
+  createToolBatch,
+  type HookSessionHandle,
   hookContextToMessage,
-  type PermissionCallback,
   summarizeText,
   type ToolCall,
   type ToolResult,
@@ -29,29 +24,19 @@ export interface AgentLoopOptions {
   provider: ModelProvider;
   /** The session's tools by name (offered to the model in this order). */
   tools: ReadonlyMap<string, AgentTool>;
-  /** The hook engine of the session. */
-  engine: HookEngine;
-  /** Where records go. */
-  sink: EventSink;
-  /** Where large tool results go. */
-  artifacts: ArtifactStore;
-  /** Asked for every tool call a PreToolUse hook did not deny. */
-  permission: PermissionCallback;
+  /**
+   * The hook session (openHookSession): its sink takes the records, its tool gate runs each turn's
+   * calls (permission included), its Stop handling and transcript serve the loop.
+   */
+  session: HookSessionHandle;
   /** The conversation so far, ending with the user prompt; the loop appends to it. */
   messages: ChatMessage[];
-  /** `hooks.stop_loop_limit`. */
-  stopLoopLimit: number;
   /** `hooks.inline_result_bytes`: larger tool results reach the model as head + tail + artifact path. */
   inlineResultBytes: number;
   /** Model calls before the loop ends with `max_turns`. @default DEFAULT_MAX_TURNS */
   maxTurns?: number;
   /** Aborts the loop: in-flight hooks and tools are killed, the loop ends with `aborted`. @default undefined */
   signal?: AbortSignal;
-  /**
-   * The session transcript Claude Code hooks read (SPEC §7): each assistant turn, tool results and
-   * hook-context messages are appended before the hooks that may read them run. @default undefined
-   */
-  transcript?: ClaudeCodeTranscript;
   /** The model's text as it streams in (streaming providers only). @default undefined */
   onText?: (text: string) => void;
 }
@@ -131,13 +116,14 @@ export function systemMessage(projectDir: string, toolNames: readonly string[]):
 
 /**
  * One agent loop (the handling of one user prompt, SPEC §4): model call → `model_turn` → tool
- * batch via `executeToolBatch` (results back to the model as `tool` messages) or, without tool
+ * batch on the session's tool gate (results back to the model as `tool` messages) or, without tool
  * calls, Stop handling (a prevention appends the hook-context node as a synthetic user message and
  * the model continues) → `loop_ended`. Never throws for what the model, a hook or a tool does: a
  * failing provider ends the loop with `error` and the error in the result.
  */
 export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoopResult> {
-  const { provider, sink, signal, messages, transcript } = options;
+  const { provider, session, signal, messages } = options;
+  const { sink, transcript } = session;
   const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
   // Ids the provider leaves out become call_1, call_2, …; a provider-given id used twice is an error.
   const ids = createCallIdGenerator();
@@ -147,10 +133,9 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     inputSchema: tool.inputSchema,
   }));
   const system = systemMessage(
-    options.engine.projectDir,
+    session.engine.projectDir,
     specs.map((spec) => spec.name),
   );
-  const stop = createStopController({ engine: options.engine, sink, limit: options.stopLoopLimit });
   let finalText = '';
   let turn = 0;
   const aborted = () => signal?.aborted === true;
@@ -195,20 +180,22 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
         content: response.text,
         ...(calls.length > 0 ? { toolCalls: calls } : {}),
       });
-      transcript?.assistant(response.text, calls);
+      // The transcript Claude Code hooks read (SPEC §7): the turn before its calls' hooks run.
+      transcript.assistant(response.text, calls);
       if (response.text.trim() !== '') finalText = response.text;
       if (aborted()) return end('aborted');
 
       if (calls.length > 0) {
-        const results = await executeToolBatch(calls, {
+        // One gate per turn: SPEC §4's deny state, and each result in the transcript as it comes.
+        const signalOption = signal === undefined ? {} : { signal };
+        const batch = createToolBatch({
           tools: options.tools,
-          engine: options.engine,
-          permission: options.permission,
-          artifacts: options.artifacts,
-          sink,
-          ...(signal === undefined ? {} : { signal }),
+          engine: session.engine,
+          gate: session.toolGate(signalOption),
+          ...signalOption,
         });
-        transcript?.toolResults(results);
+        const results: ToolResult[] = [];
+        for (const call of calls) results.push(await batch.run(call));
         for (const result of results) {
           messages.push({
             role: 'tool',
@@ -221,15 +208,11 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
         continue;
       }
 
-      const decision = await stop.onModelStop(
-        response.text,
-        signal === undefined ? undefined : { signal },
-      );
+      // A prevented stop's hook-context message is in the transcript already (session.stop).
+      const decision = await session.stop(response.text, signal === undefined ? {} : { signal });
       if (aborted()) return end('aborted');
       if (!decision.continue) return end('completed');
-      const message = hookContextToMessage(decision.node);
-      transcript?.user(message.content);
-      messages.push(message);
+      messages.push(hookContextToMessage(decision.node));
     }
   } catch (error) {
     return end(aborted() ? 'aborted' : 'error', error);

@@ -1,4 +1,4 @@
-import { mkdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import {
   ConfigError,
@@ -9,27 +9,18 @@ import {
   resolveAgentHome,
 } from '@soong-agent/config';
 import {
-  type ClaudeCodeTranscript,
-  createClaudeCodeTranscript,
-  createFileArtifactStore,
-  createHookEngine,
-  createJsonlEventSink,
   createSessionId,
-  type EventSink,
-  type HookEngine,
+  type HookSessionHandle,
+  openHookSession,
   type PermissionCallback,
-  recordConfigLoaded,
-  recordSessionStarted,
-  runSessionStart,
-  runUserPromptSubmit,
-  sessionPaths,
 } from '@soong-agent/loop-adapter';
-import type { EventRecord } from '@soong-agent/protocol';
+import type { EventRecord, SessionEndReason } from '@soong-agent/protocol';
 import { killAllRuns } from '@soong-agent/runner';
 import { diskErrorMessage } from '../disk-errors.js';
 import { CliError } from '../errors.js';
 import type { ChatMessage, ModelProvider } from '../model/provider.js';
 import { selectModelProvider } from '../model/select.js';
+import type { AskUser } from '../permissions.js';
 import { createToolRegistry } from '../tools/registry.js';
 import type { AgentTool, ToolContext } from '../tools/types.js';
 import { type AgentLoopResult, closeOpenToolCalls, runAgentLoop } from './loop.js';
@@ -162,6 +153,8 @@ export interface StartSessionOptions {
   signal?: AbortSignal;
   /** `--no-hooks` was given: `config_loaded` carries `no_hooks: true`. @default false */
   noHooks?: boolean;
+  /** The hook session, once open (e.g. to run Notification hooks before a permission prompt). @default undefined */
+  onOpen?: (session: HookSessionHandle) => void;
 }
 
 /** An open session: one event log, one hook engine, one conversation across its prompts. */
@@ -174,8 +167,11 @@ export interface AgentSession {
    * open are closed with `aborted` results first.
    */
   prompt(text: string, options?: { signal?: AbortSignal }): Promise<AgentLoopResult>;
-  /** Ends the session: worker hooks stop, the event log is closed (fsync). Idempotent. */
-  close(): Promise<void>;
+  /**
+   * Ends the session: SessionEnd hooks run with `reason`, worker hooks stop, the event log is
+   * closed (fsync). Idempotent. @default reason 'completed'
+   */
+  close(reason?: SessionEndReason): Promise<void>;
 }
 
 /** What {@link runSession} needs besides the config. */
@@ -199,13 +195,19 @@ export async function startSession(options: StartSessionOptions): Promise<AgentS
   const sessionId = createSessionId();
   // Built before the session dir exists: a bad [[tools]] entry is exit 2 with nothing written.
   const tools = createToolRegistry(toolContextFor(config, sessionId), config.settings);
-  const paths = sessionPaths(config.home, sessionId);
-  let sink: EventSink;
+  let session: HookSessionHandle;
   try {
-    mkdirSync(paths.dir, { recursive: true, mode: 0o700 });
-    sink = createJsonlEventSink(paths.eventLog, {
+    session = await openHookSession({
+      projectDir: config.projectDir,
+      config,
       sessionId,
-      ...(options.onRecord === undefined ? {} : { onRecord: options.onRecord }),
+      tools,
+      permission: options.permission,
+      // config_loaded carries the loader's warnings plus unknown tool names in matchers.
+      knownTools: [...tools.keys()],
+      noHooks: options.noHooks === true,
+      onRecord: options.onRecord,
+      signal: options.signal,
     });
   } catch (error) {
     const message = diskErrorMessage(error);
@@ -216,75 +218,50 @@ export async function startSession(options: StartSessionOptions): Promise<AgentS
       cause: error,
     });
   }
-  let engine: HookEngine | undefined;
-  // SPEC §7: the transcript Claude Code hooks read (transcript_path), kept current by the loop.
-  let transcript: ClaudeCodeTranscript | undefined;
-  let closing: Promise<void> | undefined;
-  const close = () => {
-    // Worker hooks end with the session (SPEC §8), their worker_stopped records before the log closes.
-    closing ??= (async () => {
-      try {
-        await engine?.close();
-      } finally {
-        transcript?.close();
-        await sink.close();
-      }
-    })();
-    return closing;
+  options.onOpen?.(session);
+  const messages: ChatMessage[] = [];
+  return {
+    sessionId,
+    eventLog: session.eventLog,
+    async prompt(text, promptOptions = {}) {
+      const signalOption =
+        promptOptions.signal === undefined ? {} : { signal: promptOptions.signal };
+      closeOpenToolCalls(messages);
+      await session.userPrompt(text, signalOption);
+      messages.push({ role: 'user', content: text });
+      return runAgentLoop({
+        provider: options.provider,
+        tools,
+        session,
+        messages,
+        inlineResultBytes: config.settings.hooks.inline_result_bytes,
+        ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
+        ...(options.onText === undefined ? {} : { onText: options.onText }),
+        ...signalOption,
+      });
+    },
+    close: (reason) => session.close(reason),
   };
-  try {
-    transcript = createClaudeCodeTranscript(paths.transcript, { projectDir: config.projectDir });
-    const artifacts = createFileArtifactStore(paths.artifacts);
-    const hooks = createHookEngine({
-      config,
-      sink,
-      sessionId,
-      projectDir: config.projectDir,
-      artifacts,
-      transcriptPath: transcript.file,
-    });
-    engine = hooks;
-    recordSessionStarted(sink, { projectDir: config.projectDir, agentHome: config.home });
-    // config_loaded carries the loader's warnings plus unknown tool names in matchers.
-    recordConfigLoaded(
-      sink,
-      { ...config, warnings: allWarnings(config, tools) },
-      options.noHooks === true ? { no_hooks: true } : {},
-    );
-    await runSessionStart(hooks, options.signal === undefined ? {} : { signal: options.signal });
-    const messages: ChatMessage[] = [];
-    return {
-      sessionId,
-      eventLog: paths.eventLog,
-      async prompt(text, promptOptions = {}) {
-        const signalOption =
-          promptOptions.signal === undefined ? {} : { signal: promptOptions.signal };
-        closeOpenToolCalls(messages);
-        transcript?.user(text);
-        await runUserPromptSubmit(hooks, text, signalOption);
-        messages.push({ role: 'user', content: text });
-        return runAgentLoop({
-          provider: options.provider,
-          tools,
-          engine: hooks,
-          sink,
-          artifacts,
-          permission: options.permission,
-          messages,
-          stopLoopLimit: config.settings.hooks.stop_loop_limit,
-          inlineResultBytes: config.settings.hooks.inline_result_bytes,
-          ...(transcript === undefined ? {} : { transcript }),
-          ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
-          ...(options.onText === undefined ? {} : { onText: options.onText }),
-          ...signalOption,
-        });
-      },
-      close,
-    };
-  } catch (error) {
-    await close();
-    throw error;
-  }
+}
+
+/**
+ * Runs the Notification hooks (kind `permission_prompt`, SPEC §2.3) before each question `ask`
+ * puts to the user, once `bind` gave it the session.
+ */
+export function notifyingAsk(ask: AskUser): {
+  ask: AskUser;
+  bind: (session: HookSessionHandle) => void;
+} {
+  let bound: HookSessionHandle | undefined;
+  return {
+    async ask(question) {
+      await bound?.notify('permission_prompt', question);
+      return ask(question);
+    },
+    bind: (session) => {
+      bound = session;
+    },
+  };
 }
 
 /**
@@ -293,14 +270,16 @@ export async function startSession(options: StartSessionOptions): Promise<AgentS
  */
 export async function runSession(options: RunSessionOptions): Promise<SessionOutcome> {
   const session = await startSession(options);
+  let outcome: AgentLoopResult | undefined;
   try {
-    const result = await session.prompt(
+    outcome = await session.prompt(
       options.prompt,
       options.signal === undefined ? {} : { signal: options.signal },
     );
-    return { ...result, sessionId: session.sessionId, eventLog: session.eventLog };
+    return { ...outcome, sessionId: session.sessionId, eventLog: session.eventLog };
   } finally {
-    await session.close();
+    // SessionEnd learns how the loop ended (a throw is an error end).
+    await session.close(outcome?.reason ?? 'error');
   }
 }
 

@@ -1,6 +1,11 @@
 import { createInterface, type Interface } from 'node:readline';
 import type { EventRecord } from '@soong-agent/protocol';
-import { type AgentSession, loadSessionSetup, startSession } from '../agent/session.js';
+import {
+  type AgentSession,
+  loadSessionSetup,
+  notifyingAsk,
+  startSession,
+} from '../agent/session.js';
 import { CliError, EXIT_CODES } from '../errors.js';
 import { createPermissionCallback } from '../permissions.js';
 import type { CommonOptions } from '../program.js';
@@ -168,12 +173,15 @@ export async function chatAction(options: ChatCommandOptions): Promise<number> {
       }
     });
   };
+  // A permission question is a wait for the user: Notification hooks run first (SPEC §2.3).
+  const notifier = notifyingAsk(ask);
   const permission = createPermissionCallback({
     permissions: config.settings.permissions,
     projectDir: config.projectDir,
     yes: options.yes === true,
-    ask,
+    ask: notifier.ask,
   });
+  let endReason: 'completed' | 'aborted' | 'error' = 'completed';
 
   let session: AgentSession | undefined;
   try {
@@ -189,6 +197,7 @@ export async function chatAction(options: ChatCommandOptions): Promise<number> {
         timeline.text(text);
       },
       signal: running.signal,
+      onOpen: notifier.bind,
       noHooks: options.hooks === false,
       ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
     });
@@ -209,8 +218,10 @@ export async function chatAction(options: ChatCommandOptions): Promise<number> {
       streamed = false;
       cooked(true);
       let result: Awaited<ReturnType<AgentSession['prompt']>>;
+      endReason = 'error';
       try {
         result = await session.prompt(prompt, { signal: running.signal });
+        endReason = 'completed';
       } finally {
         running = undefined;
         timeline.close();
@@ -239,7 +250,8 @@ export async function chatAction(options: ChatCommandOptions): Promise<number> {
     readline.close();
     if (stdin.isTTY) stdin.setRawMode(false);
     stdin.pause();
-    await session?.close();
+    // SessionEnd: a signal that ended the chat is an abort; a prompt that threw, an error.
+    await session?.close(exitCode === 143 ? 'aborted' : endReason);
   }
   return exitCode ?? EXIT_CODES.ok;
 }

@@ -3,16 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ConfigWarning, ConfigWarningCode, LoadedConfig } from '@soong-agent/config';
 import {
-  type ClaudeCodeTranscript,
-  createClaudeCodeTranscript,
-  createFileArtifactStore,
-  createHookEngine,
-  createMemoryEventSink,
   type HookOutcome,
+  type HookSessionHandle,
+  openHookSession,
   summarizeText,
 } from '@soong-agent/loop-adapter';
 import { closestMatch, type MatchSubject } from '@soong-agent/matcher';
-import { HOOK_EVENTS, type HookEvent, TOOL_EVENTS } from '@soong-agent/protocol';
+import { type EventRecord, HOOK_EVENTS, type HookEvent, TOOL_EVENTS } from '@soong-agent/protocol';
 import {
   allWarnings,
   loadConfigOrExit,
@@ -254,6 +251,8 @@ const EVENT_FLAGS: Record<HookEvent, readonly (keyof TestOptions)[]> = {
   PreToolUse: ['tool', 'input', 'path'],
   PostToolUse: ['tool', 'input', 'path', 'result', 'resultError'],
   Stop: ['stop', 'prompt'],
+  SessionEnd: [],
+  Notification: [],
 };
 const FLAG_NAMES: Partial<Record<keyof TestOptions, string>> = {
   tool: '--tool',
@@ -336,7 +335,7 @@ function parseStop(text: string | undefined): StopFlags {
  * `soong-agent hooks test EVENT`: builds the event's input like a session would (risk and tags from
  * the tool registry, paths from the tool plus `--path`, `--result` bounded with an artifact, Stop
  * counters from `--stop`), writes a transcript for Claude Code hooks, runs the matching hooks
- * through the engine with a memory sink and prints every hook run; exit 3 when a deny stands, else
+ * in a scratch session (openHookSession, no SessionStart/SessionEnd) and prints every hook run; exit 3 when a deny stands, else
  * 0. A flag that does not apply to EVENT is a usage error.
  */
 export async function testAction(eventName: string, options: TestOptions): Promise<number> {
@@ -354,33 +353,30 @@ export async function testAction(eventName: string, options: TestOptions): Promi
     });
   }
   const { subject } = buildSubject(event, options, config, tools, input);
-  const sink = createMemoryEventSink({ sessionId: HOOKS_TEST_SESSION_ID });
   // As in a session, an --input or --result too large for hook stdin reaches the hook as a summary
-  // plus an artifact ref; the artifacts and the transcript live as long as this command.
+  // plus an artifact ref; the session's files (log, artifacts, transcript) live in a scratch dir as
+  // long as this command, and only the tested event's hooks run (no SessionStart / SessionEnd).
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'soong-agent-hooks-test-'));
   try {
-    const transcript = createClaudeCodeTranscript(path.join(scratch, 'transcript.jsonl'), {
+    const records: EventRecord[] = [];
+    const session = await openHookSession({
       projectDir: config.projectDir,
-    });
-    const engine = createHookEngine({
       config,
-      sink,
       sessionId: HOOKS_TEST_SESSION_ID,
-      projectDir: config.projectDir,
-      artifacts: createFileArtifactStore(path.join(scratch, 'artifacts')),
-      transcriptPath: transcript.file,
+      dir: scratch,
+      lifecycleHooks: false,
+      onRecord: (record) => records.push(record),
     });
     return await runHooksTest({
       event,
-      engine,
-      sink,
+      session,
+      records,
       config,
       subject,
       tools,
       input,
       options,
       stop,
-      transcript,
     });
   } finally {
     rmSync(scratch, { recursive: true, force: true });
@@ -389,27 +385,26 @@ export async function testAction(eventName: string, options: TestOptions): Promi
 
 async function runHooksTest({
   event,
-  engine,
-  sink,
+  session,
+  records,
   config,
   subject,
   tools,
   input,
   options,
   stop,
-  transcript,
 }: {
   event: HookEvent;
-  engine: ReturnType<typeof createHookEngine>;
-  sink: ReturnType<typeof createMemoryEventSink>;
+  session: HookSessionHandle;
+  records: readonly EventRecord[];
   config: LoadedConfig;
   subject: ReturnType<typeof buildSubject>['subject'];
   tools: ReturnType<typeof toolsOf>;
   input: Record<string, unknown>;
   options: TestOptions;
   stop: StopFlags;
-  transcript: ClaudeCodeTranscript;
 }): Promise<number> {
+  const { engine, transcript } = session;
   const toolInfo = {
     name: subject.tool ?? '',
     call_id: 'call_test',
@@ -426,7 +421,6 @@ async function runHooksTest({
   // Without a last_assistant_message in --stop, --prompt stands in for it (what it meant before --stop).
   const lastAssistantMessage = stop.last_assistant_message ?? options.prompt ?? '';
   if (event === 'Stop') transcript.assistant(lastAssistantMessage);
-  transcript.close();
   let outcome: HookOutcome;
   switch (event) {
     case 'SessionStart':
@@ -468,10 +462,18 @@ async function runHooksTest({
         last_assistant_message: lastAssistantMessage,
       });
       break;
+    case 'SessionEnd':
+      outcome = await engine.run('SessionEnd', { reason: 'completed' });
+      break;
+    case 'Notification':
+      outcome = await engine.run('Notification', {
+        kind: 'permission_prompt',
+        message: 'soong-agent hooks test',
+      });
+      break;
   }
   // A worker hook runs as in a session: started, one request, stopped.
-  await engine.close();
-  await sink.close();
+  await session.close();
   if (!config.hooksEnabled) {
     process.stdout.write('hooks are disabled (hooks.enabled = false in config.toml); none ran\n');
   } else if (outcome.results.length === 0) {
@@ -480,7 +482,7 @@ async function runHooksTest({
     );
   }
   const report = formatHookReport({
-    records: sink.records,
+    records,
     outcome,
     colors: colorEnabled(process.stdout),
   });

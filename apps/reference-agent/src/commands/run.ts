@@ -2,6 +2,7 @@ import type { EventRecord } from '@soong-agent/protocol';
 import {
   abortOnSignals,
   loadSessionSetup,
+  notifyingAsk,
   runSession,
   type SessionOutcome,
 } from '../agent/session.js';
@@ -62,16 +63,18 @@ export async function runWithPresentation(
   const signals = abortOnSignals();
   const terminalAsk =
     presentation.interactive === false ? undefined : createTerminalAsk({ signal: signals.signal });
-  const ask =
+  // A permission question is a wait for the user: Notification hooks run first (SPEC §2.3).
+  const notifier =
     terminalAsk === undefined
       ? undefined
-      : (question: string) =>
-          timeline ? timeline.suspend(() => terminalAsk(question)) : terminalAsk(question);
+      : notifyingAsk((question: string) =>
+          timeline ? timeline.suspend(() => terminalAsk(question)) : terminalAsk(question),
+        );
   const permission = createPermissionCallback({
     permissions: config.settings.permissions,
     projectDir: config.projectDir,
     yes: options.yes === true,
-    ...(ask === undefined ? {} : { ask }),
+    ...(notifier === undefined ? {} : { ask: notifier.ask }),
   });
   let outcome: SessionOutcome;
   try {
@@ -83,6 +86,7 @@ export async function runWithPresentation(
       onRecord,
       ...(timeline === undefined ? {} : { onText: (text: string) => timeline.text(text) }),
       signal: signals.signal,
+      ...(notifier === undefined ? {} : { onOpen: notifier.bind }),
       noHooks: options.hooks === false,
       ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
     });

@@ -62,16 +62,12 @@ export interface Setup {
   engine: HookEngine;
 }
 
-/**
- * Writes hooks.json and config.toml into `root/home`, creates `root/project`, loads the config and
- * builds an engine with a memory sink and a file artifact store.
- */
-export function setup(
+/** Writes hooks.json and config.toml into `root/home` and creates `root/project`. */
+export function writeHome(
   root: string,
   hooks: Partial<Record<string, RuleSpecJson[]>>,
   configToml = '',
-  options: { runner?: Parameters<typeof createHookEngine>[0]['runner'] } = {},
-): Setup {
+): { home: string; projectDir: string } {
   const home = path.join(root, 'home');
   const projectDir = path.join(root, 'project');
   fs.mkdirSync(home, { recursive: true, mode: 0o700 });
@@ -93,6 +89,20 @@ export function setup(
     },
   );
   fs.writeFileSync(path.join(home, 'config.toml'), configToml, { mode: 0o600 });
+  return { home, projectDir };
+}
+
+/**
+ * Writes hooks.json and config.toml into `root/home`, creates `root/project`, loads the config and
+ * builds an engine with a memory sink and a file artifact store.
+ */
+export function setup(
+  root: string,
+  hooks: Partial<Record<string, RuleSpecJson[]>>,
+  configToml = '',
+  options: { runner?: Parameters<typeof createHookEngine>[0]['runner'] } = {},
+): Setup {
+  const { home, projectDir } = writeHome(root, hooks, configToml);
   const config = loadConfig({ home, projectDir, homeDir: root });
   const sink = createMemoryEventSink({ sessionId: '20261202T135512Z-3f9a1c' });
   const engine = createHookEngine({

@@ -1,0 +1,271 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import {
+  checkToolNames,
+  type LoadedConfig,
+  loadConfig,
+  resolveAgentHome,
+} from '@soong-agent/config';
+import type { EventRecord, NotificationKind, SessionEndReason } from '@soong-agent/protocol';
+import { createFileArtifactStore } from './artifact-store.js';
+import { type ClaudeCodeTranscript, createClaudeCodeTranscript } from './claude-code-transcript.js';
+import { createJsonlEventSink, type EventSink } from './event-sink.js';
+import { createHookEngine, type HookEngine, type HookOutcome } from './hook-engine.js';
+import { checkOption, LoopAdapterError } from './loop-adapter-error.js';
+import {
+  hookContextToMessage,
+  recordConfigLoaded,
+  recordSessionStarted,
+  runSessionStart,
+  runUserPromptSubmit,
+} from './observe.js';
+import { createSessionId, isSessionId, sessionFilesIn, sessionPaths } from './session.js';
+import { createStopController, type StopDecision } from './stop-controller.js';
+import type { PermissionCallback, ToolRegistry } from './tool-batch.js';
+import { createToolGate, type ToolGate } from './tool-gate.js';
+
+/** Options of {@link openHookSession} (SPEC §11). */
+export interface OpenHookSessionOptions {
+  /** The project (absolute or relative to the cwd); hooks run there. */
+  projectDir: string;
+  /** The agent home. @default env `SOONG_AGENT_HOME`, else `~/.soong-agent` */
+  home?: string | undefined;
+  /** The session id (see `createSessionId`). @default createSessionId() */
+  sessionId?: string | undefined;
+  /** `session_started.source` and SessionStart's `source`. @default 'startup' */
+  source?: 'startup' | 'resume' | undefined;
+  /** Tools by name, for gate calls that do not give their risk, tags or paths. @default none */
+  tools?: ToolRegistry | undefined;
+  /** Asked for each call the PreToolUse hooks allowed. @default every call is allowed */
+  permission?: PermissionCallback | undefined;
+  /** Prevented stops honoured per loop (0 = no limit). @default config `hooks.stop_loop_limit` */
+  stopLimit?: number | undefined;
+  /** Cancels SessionStart, and by default every hook and gate of the session. @default undefined */
+  signal?: AbortSignal | undefined;
+  /** A configuration snapshot the host already loaded (`loadConfig`). @default loadConfig({ home, projectDir, noHooks }) */
+  config?: LoadedConfig | undefined;
+  /** Run without hooks (`config_loaded` carries `no_hooks: true`). @default false */
+  noHooks?: boolean | undefined;
+  /** Tool names matchers are checked against: unknown ones become `config_loaded` warnings. @default [] (no check) */
+  knownTools?: readonly string[] | undefined;
+  /** Each record, after it is written. @default undefined */
+  onRecord?: ((record: EventRecord) => void) | undefined;
+  /**
+   * Where the session's files go (events.jsonl, artifacts/, transcript.jsonl), e.g. a scratch dir
+   * for a dry run; then `sessionId` may be any non-empty name. @default `<home>/sessions/<id>`
+   */
+  dir?: string | undefined;
+  /**
+   * Run SessionStart when opening and SessionEnd in `close()`. `hooks test`, which runs one event on
+   * its own, turns them off. @default true
+   */
+  lifecycleHooks?: boolean | undefined;
+}
+
+/** An open session (see {@link openHookSession}). */
+export interface HookSessionHandle {
+  readonly sessionId: string;
+  /** `<home>/sessions/<id>` */
+  readonly dir: string;
+  /** `<home>/sessions/<id>/events.jsonl` */
+  readonly eventLog: string;
+  /** The configuration snapshot. */
+  readonly config: LoadedConfig;
+  /** The hook engine (its sink and artifact store are the session's). */
+  readonly engine: HookEngine;
+  /** The session's one event sink (e.g. for the host's `model_turn` and `loop_ended`). */
+  readonly sink: EventSink;
+  /** The Claude Code transcript (`transcript_path` of `"protocol": "claude-code"` hooks). */
+  readonly transcript: ClaudeCodeTranscript;
+  /**
+   * A user prompt: a new loop (Stop counts start over), a transcript line, `user_prompt_submitted`
+   * and UserPromptSubmit (observe only).
+   */
+  userPrompt(text: string, options?: { signal?: AbortSignal }): Promise<HookOutcome>;
+  /** The gate of one model step (SPEC §4 deny state of that step); see {@link ToolGate}. */
+  toolGate(options?: { signal?: AbortSignal; permission?: PermissionCallback }): ToolGate;
+  /**
+   * The model ended a turn without tool calls: the Stop hooks (see `createStopController`). On
+   * `continue: true` the hook-context message is in the transcript; send it to the model. The host
+   * records `loop_ended`.
+   */
+  stop(lastAssistantText: string, options?: { signal?: AbortSignal }): Promise<StopDecision>;
+  /** The agent waits for the user: Notification hooks (observe only, SPEC §2.3). */
+  notify(
+    kind: NotificationKind,
+    message: string,
+    options?: { signal?: AbortSignal },
+  ): Promise<HookOutcome>;
+  /**
+   * Ends the session once: waits until no hook of the session runs, runs SessionEnd with `reason`
+   * (observe only, bounded by its hooks' timeouts), stops worker hooks, closes the transcript and
+   * the event log (fsync). Idempotent: later calls return the same promise. @default reason 'completed'
+   */
+  close(reason?: SessionEndReason): Promise<void>;
+}
+
+/**
+ * Opens a session the way every host does (SPEC §11): loads the configuration snapshot, creates
+ * `<home>/sessions/<id>/` (0700) with its event log, artifact store and Claude Code transcript,
+ * builds the engine, records `session_started` and `config_loaded`, and runs SessionStart. A
+ * broken config file rejects with the config's `ConfigError` before anything is written.
+ */
+export async function openHookSession(options: OpenHookSessionOptions): Promise<HookSessionHandle> {
+  checkOption(
+    typeof options === 'object' && options !== null && typeof options.projectDir === 'string',
+    'options.projectDir',
+    options?.projectDir,
+    'pass the project dir',
+  );
+  const config =
+    options.config ??
+    loadConfig({
+      home: resolveAgentHome(
+        options.home === undefined ? {} : { home: path.resolve(options.home) },
+      ),
+      projectDir: path.resolve(options.projectDir),
+      noHooks: options.noHooks === true,
+    });
+  const projectDir = path.resolve(options.projectDir);
+  const sessionId = options.sessionId ?? createSessionId();
+  checkOption(
+    options.dir === undefined
+      ? isSessionId(sessionId)
+      : typeof sessionId === 'string' && sessionId !== '',
+    'sessionId',
+    sessionId,
+    'pass createSessionId()',
+  );
+  const lifecycleHooks = options.lifecycleHooks !== false;
+  const stopLimit = options.stopLimit ?? config.settings.hooks.stop_loop_limit;
+  const source = options.source ?? 'startup';
+  const files =
+    options.dir === undefined
+      ? sessionPaths(config.home, sessionId)
+      : sessionFilesIn(path.resolve(options.dir));
+  mkdirSync(files.dir, { recursive: true, mode: 0o700 });
+  const sink = createJsonlEventSink(files.eventLog, {
+    sessionId,
+    ...(options.onRecord === undefined ? {} : { onRecord: options.onRecord }),
+  });
+
+  let engine: HookEngine | undefined;
+  let transcript: ClaudeCodeTranscript | undefined;
+  // Every hook run of the session in flight: close() waits for them.
+  const running = new Set<Promise<unknown>>();
+  let closing: Promise<void> | undefined;
+  const finish = async (end: (() => Promise<unknown>) | undefined) => {
+    try {
+      await Promise.allSettled([...running]);
+      await end?.();
+    } finally {
+      try {
+        // Worker hooks end with the session (SPEC §8), their worker_stopped records before the log closes.
+        await engine?.close();
+      } finally {
+        transcript?.close();
+        await sink.close();
+      }
+    }
+  };
+
+  try {
+    transcript = createClaudeCodeTranscript(files.transcript, { projectDir });
+    const artifacts = createFileArtifactStore(files.artifacts);
+    const hooks = createHookEngine({
+      config,
+      sink,
+      sessionId,
+      projectDir,
+      artifacts,
+      transcriptPath: transcript.file,
+    });
+    engine = hooks;
+    const stopController = createStopController({ engine: hooks, sink, limit: stopLimit });
+    recordSessionStarted(sink, { projectDir, agentHome: config.home, source });
+    const known = options.knownTools;
+    recordConfigLoaded(
+      sink,
+      known === undefined
+        ? config
+        : { ...config, warnings: [...config.warnings, ...checkToolNames(config, known)] },
+      options.noHooks === true ? { no_hooks: true } : {},
+    );
+    const sessionSignal = options.signal;
+    const signalOf = (given: { signal?: AbortSignal } | undefined) => {
+      const signal = given?.signal ?? sessionSignal;
+      return signal === undefined ? {} : { signal };
+    };
+    const track = <T>(work: () => Promise<T>): Promise<T> => {
+      if (closing !== undefined) {
+        return Promise.reject(
+          new LoopAdapterError({
+            code: 'ENGINE_CLOSED',
+            message: `hook session ${sessionId} is closed: open a new session`,
+          }),
+        );
+      }
+      const promise = work();
+      running.add(promise);
+      const forget = () => running.delete(promise);
+      promise.then(forget, forget);
+      return promise;
+    };
+    if (lifecycleHooks) {
+      await track(() => runSessionStart(hooks, { source, ...signalOf(undefined) }));
+    }
+    const opened = transcript;
+    return {
+      sessionId,
+      dir: files.dir,
+      eventLog: files.eventLog,
+      config,
+      engine: hooks,
+      sink,
+      transcript: opened,
+      userPrompt(text, promptOptions) {
+        return track(async () => {
+          stopController.reset();
+          opened.user(text);
+          return runUserPromptSubmit(hooks, text, signalOf(promptOptions));
+        });
+      },
+      toolGate(gateOptions = {}) {
+        const gate = createToolGate({
+          engine: hooks,
+          permission: gateOptions.permission ?? options.permission,
+          tools: options.tools,
+          transcript: opened,
+          ...signalOf(gateOptions),
+        });
+        return {
+          before: (call, callOptions) => track(() => gate.before(call, callOptions)),
+          after: (id, result, callOptions) => track(() => gate.after(id, result, callOptions)),
+        };
+      },
+      stop(lastAssistantText, stopOptions) {
+        return track(async () => {
+          const decision = await stopController.onModelStop(
+            lastAssistantText,
+            signalOf(stopOptions),
+          );
+          if (decision.continue) opened.user(hookContextToMessage(decision.node).content);
+          return decision;
+        });
+      },
+      notify(kind, message, notifyOptions) {
+        return track(() =>
+          hooks.run('Notification', { kind, message }, { signal: signalOf(notifyOptions).signal }),
+        );
+      },
+      close(reason = 'completed') {
+        closing ??= finish(lifecycleHooks ? () => hooks.run('SessionEnd', { reason }) : undefined);
+        return closing;
+      },
+    };
+  } catch (error) {
+    closing ??= finish(undefined);
+    await closing.catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,387 @@
+import path from 'node:path';
+import {
+  jsonValueDepth,
+  MAX_JSON_DEPTH,
+  type RiskClass,
+  RiskClassSchema,
+  type ToolCallInfo,
+} from '@soong-agent/protocol';
+import type { ArtifactStore } from './artifact-store.js';
+import { boundToolInput, boundToolResult } from './bound-tool-io.js';
+import type { ClaudeCodeTranscript } from './claude-code-transcript.js';
+import type { HookEngine, ToolDialectView } from './hook-engine.js';
+import { checkOption, LoopAdapterError } from './loop-adapter-error.js';
+import { roundMs } from './round-ms.js';
+import { takeHead } from './summarize-text.js';
+import type {
+  PermissionCallback,
+  ToolCall,
+  ToolDefinition,
+  ToolExecutionResult,
+  ToolRegistry,
+  ToolResult,
+} from './tool-batch.js';
+
+/** Bytes of an error result kept in `tool_finished.error_text` (SPEC §5). */
+const ERROR_TEXT_BYTES = 1024;
+
+/** The text of a call skipped because an earlier call of the turn was denied (SPEC §4). */
+export const SKIPPED_TOOL_TEXT = 'not executed: an earlier tool call in this turn was denied';
+/** The text of a call that names no known tool. */
+export const UNKNOWN_TOOL_TEXT = 'unknown tool';
+/** The text of a call whose input nests deeper than `MAX_JSON_DEPTH` (64) levels: it is not run. */
+export const TOO_DEEP_INPUT_TEXT = `invalid tool input: arrays and objects nested more than ${MAX_JSON_DEPTH} levels deep`;
+/** The text of a call not run because the batch was cancelled. */
+export const ABORTED_TOOL_TEXT = 'aborted';
+
+/** One call as a host gives it to {@link ToolGate.before}. */
+export interface ToolGateCall extends ToolCall {
+  /** Risk class; overrides the registry's tool. A call with neither is an unknown tool. @default the registry tool's risk */
+  risk?: RiskClass;
+  /** Extra tags for `tag` matchers. @default the registry tool's tags, else [] */
+  tags?: readonly string[];
+  /** The paths the call touches (absolute or project-relative). @default the registry tool's `paths(input)`, else [] */
+  paths?: readonly string[];
+}
+
+/** What {@link ToolGate.before} decided. */
+export type ToolGateVerdict = { run: true } | { run: false; result: ToolResult };
+
+/**
+ * The hooks around the tool calls of one model step (SPEC §4, §11): `before` each call in the
+ * model's order, the host runs the call when told to, then `after` with its result.
+ */
+export interface ToolGate {
+  /**
+   * `tool_started`, PreToolUse, then the permission callback (only when no hook denied), with
+   * SPEC §4's deny state of the step: `{ run: false, result }` for a denied, skipped, unknown,
+   * too deeply nested or cancelled call (its records are complete), else `{ run: true }`: run
+   * it and call `after`. Give the calls in the model's order, each after the previous one ended.
+   */
+  before(call: ToolGateCall, options?: { signal?: AbortSignal }): Promise<ToolGateVerdict>;
+  /**
+   * The result of a call `before` let run: the artifact for a large result, `tool_finished`, the
+   * transcript line, then PostToolUse (observe only). Returns what the model must see.
+   */
+  after(
+    id: string,
+    result: ToolExecutionResult,
+    options?: { signal?: AbortSignal },
+  ): Promise<ToolResult>;
+}
+
+/** Options of {@link createToolGate}. */
+export interface ToolGateOptions {
+  /** Runs the hooks; its sink and artifact store take the records and large results. */
+  engine: HookEngine;
+  /** Asked for each call the PreToolUse hooks did not deny. @default every call is allowed */
+  permission?: PermissionCallback | undefined;
+  /** Tools by name: risk, tags, paths and dialect names of a call that does not give them. @default none */
+  tools?: ToolRegistry | undefined;
+  /** Cancels the step: the running hook is stopped, later calls get `aborted` results. @default undefined */
+  signal?: AbortSignal | undefined;
+  /** The Claude Code transcript kept current call by call (SPEC §7). @default undefined */
+  transcript?: ClaudeCodeTranscript | undefined;
+  /** @deprecated the engine's artifact store is used; this one only when the engine has none. */
+  artifacts?: ArtifactStore | undefined;
+}
+
+// What `after` needs of a call `before` let run.
+interface OpenCall {
+  call: ToolGateCall;
+  info: ToolCallInfo;
+  dialect: ToolDialectView | undefined;
+  started: number;
+}
+
+const allowAll: PermissionCallback = async () => ({ allow: true });
+
+/**
+ * A tool gate for one model step; see {@link ToolGate}. `executeToolBatch` and `createToolBatch`
+ * are built on it, so a host that runs its tools itself gets the same records and results.
+ */
+export function createToolGate(options: ToolGateOptions): ToolGate {
+  const { engine, tools, transcript } = options;
+  const sink = engine.sink;
+  const permission = options.permission ?? allowAll;
+  const artifacts = engine.artifacts ?? options.artifacts;
+  const limitBytes = engine.config.settings.hooks.inline_result_bytes;
+  // The denial that halts (or, after a readonly denial, may halt) the step.
+  let denial: { callId: string; risk: RiskClass } | undefined;
+  let halted = false;
+  const open = new Map<string, OpenCall>();
+
+  const closed = (call: ToolCall, content: string, status: ToolResult['status']) => {
+    const result = textResult(call, content, status);
+    transcript?.toolResults([result]);
+    return { run: false as const, result };
+  };
+  const finishWithError = (call: ToolCall, content: string, status: ToolResult['status']) => {
+    const verdict = closed(call, content, status);
+    sink.emit({
+      type: 'tool_finished',
+      call_id: call.id,
+      tool: call.name,
+      is_error: true,
+      bytes: verdict.result.bytes,
+      ...errorText(true, content),
+    });
+    return verdict;
+  };
+
+  return {
+    async before(call, callOptions = {}) {
+      checkCall(call);
+      const signal = callOptions.signal ?? options.signal;
+      const tool = tools?.get(call.name);
+      const risk = call.risk ?? tool?.risk;
+      transcript?.toolUse(call, tool === undefined ? undefined : dialectView(tool, call.input));
+      if (signal?.aborted) return closed(call, ABORTED_TOOL_TEXT, 'error');
+      if (denial && (denial.risk !== 'readonly' || risk !== 'readonly')) halted = true;
+      if (halted && denial) {
+        sink.emit({
+          type: 'tool_skipped',
+          call_id: call.id,
+          tool: call.name,
+          denied_call_id: denial.callId,
+        });
+        return closed(call, SKIPPED_TOOL_TEXT, 'skipped');
+      }
+      if (jsonValueDepth(call.input) > MAX_JSON_DEPTH) {
+        // Serialising it would overflow the stack (issue 11): not run, not shown to hooks, and
+        // recorded without the input; a non-halting error like an unknown tool.
+        sink.emit({
+          type: 'tool_started',
+          call_id: call.id,
+          tool: call.name,
+          risk: risk ?? 'dangerous',
+          input: { truncated_json: `not recorded: nested more than ${MAX_JSON_DEPTH} levels deep` },
+          input_truncated: true,
+        });
+        return finishWithError(call, TOO_DEEP_INPUT_TEXT, 'error');
+      }
+      const bounded = await boundToolInput(call.input, { limitBytes, artifacts });
+      if (risk === undefined) {
+        // Nothing can run and no hook sees it; the records still pair up (SPEC §5). An unknown
+        // tool is recorded with the most cautious risk class.
+        sink.emit({
+          type: 'tool_started',
+          call_id: call.id,
+          tool: call.name,
+          risk: 'dangerous',
+          unknown_tool: true,
+          ...bounded,
+        });
+        return finishWithError(call, UNKNOWN_TOOL_TEXT, 'error');
+      }
+      const name = tool?.name ?? call.name;
+      const paths =
+        call.paths === undefined
+          ? toolPaths(tool, call.input, engine.projectDir)
+          : call.paths.map((item) => path.resolve(engine.projectDir, item));
+      sink.emit({ type: 'tool_started', call_id: call.id, tool: name, risk, ...bounded });
+      const info: ToolCallInfo = {
+        name,
+        call_id: call.id,
+        risk,
+        tags: [...new Set([risk, ...(call.tags ?? tool?.tags ?? [])])],
+        paths,
+        ...bounded,
+      };
+      const dialect = tool === undefined ? undefined : dialectView(tool, call.input);
+      const pre = await engine.run(
+        'PreToolUse',
+        { tool: info, ...(dialect === undefined ? {} : { dialect }) },
+        { signal, callId: call.id },
+      );
+      if (pre.decision === 'deny') {
+        const reason = pre.reason ?? 'denied';
+        sink.emit({
+          type: 'tool_denied',
+          call_id: call.id,
+          tool: name,
+          source: 'hook',
+          reason,
+          ...(pre.hookId ? { hook_id: pre.hookId } : {}),
+        });
+        denial ??= { callId: call.id, risk };
+        return closed(call, `denied by hook ${pre.hookId}: ${reason}`, 'denied');
+      }
+      // tool_started was recorded: close the call with its one tool_finished.
+      if (signal?.aborted) return finishWithError(call, ABORTED_TOOL_TEXT, 'error');
+
+      const verdict = await askPermission(permission, {
+        call: { id: call.id, name: call.name, input: call.input },
+        tool: tool ?? { name, risk, ...(call.tags === undefined ? {} : { tags: call.tags }) },
+        risk,
+        paths,
+        ...(pre.ask === undefined ? {} : { hookAsk: pre.ask }),
+      });
+      if (!verdict.allow) {
+        sink.emit({
+          type: 'permission_denied',
+          call_id: call.id,
+          tool: name,
+          reason: verdict.reason,
+        });
+        sink.emit({
+          type: 'tool_denied',
+          call_id: call.id,
+          tool: name,
+          source: 'permission',
+          reason: verdict.reason,
+        });
+        denial ??= { callId: call.id, risk };
+        return closed(call, `denied by permission: ${verdict.reason}`, 'denied');
+      }
+      open.set(call.id, { call, info, dialect, started: performance.now() });
+      return { run: true };
+    },
+
+    async after(id, executed, callOptions = {}) {
+      const entry = open.get(id);
+      if (entry === undefined) {
+        throw new LoopAdapterError({
+          code: 'INVALID_OPTIONS',
+          message: `gate.after("${id}"): no call ${JSON.stringify(id)} is waiting for its result (call before() first and after() once per call it let run)`,
+        });
+      }
+      open.delete(id);
+      const { call, info, dialect } = entry;
+      const signal = callOptions.signal ?? options.signal;
+      const durationMs = roundMs(performance.now() - entry.started);
+      const content = String(executed.content);
+      const isError = Boolean(executed.isError);
+      if (artifacts === undefined) {
+        throw new LoopAdapterError({
+          code: 'INVALID_OPTIONS',
+          message:
+            'the hook engine has no artifact store: create it with { artifacts } (openHookSession does)',
+        });
+      }
+      const { payload, artifactRef } = await boundToolResult(content, isError, {
+        limitBytes,
+        artifacts,
+      });
+      sink.emit({
+        type: 'tool_finished',
+        call_id: call.id,
+        tool: info.name,
+        is_error: isError,
+        bytes: payload.bytes,
+        ...(artifactRef ? { artifact_ref: artifactRef } : {}),
+        duration_ms: durationMs,
+        ...errorText(isError, content),
+      });
+      const result: ToolResult = {
+        callId: call.id,
+        name: call.name,
+        content,
+        isError,
+        status: isError ? 'error' : 'ok',
+        bytes: payload.bytes,
+        ...(artifactRef ? { artifactRef } : {}),
+      };
+      transcript?.toolResults([result]);
+      await engine.run(
+        'PostToolUse',
+        {
+          tool: info,
+          result: payload,
+          duration_ms: durationMs,
+          ...(dialect === undefined ? {} : { dialect }),
+        },
+        { signal, callId: call.id },
+      );
+      return result;
+    },
+  };
+}
+
+function checkCall(call: ToolGateCall): void {
+  checkOption(
+    typeof call === 'object' && call !== null,
+    'call',
+    call,
+    'pass { id, name, input, risk?, tags?, paths? }',
+  );
+  checkOption(
+    typeof call.id === 'string' && call.id !== '',
+    'call.id',
+    call.id,
+    'pass the id of the tool call',
+  );
+  checkOption(
+    typeof call.name === 'string' && call.name !== '',
+    'call.name',
+    call.name,
+    'pass the tool name',
+  );
+  checkOption(
+    call.risk === undefined || RiskClassSchema.safeParse(call.risk).success,
+    'call.risk',
+    call.risk,
+    'use "readonly", "write" or "dangerous"',
+  );
+}
+
+// The head of an error result, so a failed call can be understood from the log alone.
+function errorText(isError: boolean, content: string): { error_text?: string } {
+  return isError ? { error_text: takeHead(content, ERROR_TEXT_BYTES) } : {};
+}
+
+/** The per-call view dialect hooks get of a host-named tool (undefined when it declares none). */
+export function dialectView(tool: ToolDefinition, input: unknown): ToolDialectView | undefined {
+  if (tool.dialectName === undefined && tool.dialectInput === undefined) return undefined;
+  let mapped: unknown;
+  if (tool.dialectInput !== undefined) {
+    try {
+      mapped = tool.dialectInput(input);
+    } catch {
+      mapped = undefined;
+    }
+  }
+  return {
+    ...(tool.dialectName === undefined ? {} : { names: tool.dialectName }),
+    ...(mapped === undefined ? {} : { input: mapped }),
+  };
+}
+
+// A permission callback that throws fails closed: the call is denied, the step goes on.
+async function askPermission(
+  permission: PermissionCallback,
+  request: Parameters<PermissionCallback>[0],
+): Promise<Awaited<ReturnType<PermissionCallback>>> {
+  try {
+    return await permission(request);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { allow: false, reason: `permission check failed: ${message}` };
+  }
+}
+
+function toolPaths(tool: ToolDefinition | undefined, input: unknown, projectDir: string): string[] {
+  if (!tool?.paths) return [];
+  try {
+    return tool.paths(input).map((item) => path.resolve(projectDir, item));
+  } catch {
+    // Bad input: the tool's own validation reports it when it runs.
+    return [];
+  }
+}
+
+/** An `is_error` result of a call that did not run. */
+export function textResult(
+  call: ToolCall,
+  content: string,
+  status: ToolResult['status'],
+): ToolResult {
+  return {
+    callId: call.id,
+    name: call.name,
+    content,
+    isError: true,
+    status,
+    bytes: Buffer.byteLength(content),
+  };
+}
