@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { modelVendors } from '../test-helpers/model-server.js';
 import {
   allText,
+  keyEnvFor,
   modelServersClosedAfterEach,
   modelWorkspace,
   runPrompt,
@@ -302,6 +303,26 @@ for (const vendor of modelVendors) {
         expect(blocked.stderr).toContain(
           'port 9 is one fetch refuses to connect to (a blocked port of the Fetch standard)',
         );
+      },
+      TIMEOUT,
+    );
+
+    it(
+      'leaves a placeholder key of a local server (none) alone in what the model wrote',
+      async () => {
+        const server = await serve([
+          answer('none of them', [
+            { id: 'toolu_w', name: 'write_file', input: { path: 'n.txt', content: 'none' } },
+          ]),
+          answer('none left'),
+        ]);
+        const workspace = modelWorkspace(vendor, server.url);
+        const result = await runPrompt(workspace, {
+          env: { [keyEnvFor(vendor)]: 'none' },
+        });
+        expect(result.code, result.stderr).toBe(0);
+        expect(fs.readFileSync(path.join(workspace.project, 'n.txt'), 'utf8')).toBe('none');
+        expect(result.log).toContainEqual(expect.objectContaining({ text: 'none left' }));
       },
       TIMEOUT,
     );

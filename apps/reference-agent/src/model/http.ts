@@ -7,7 +7,7 @@ import { jsonValueDepth, MAX_JSON_DEPTH } from '@soong-agent/protocol';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { CliError } from '../errors.js';
 import type { ModelRequest, ModelResponse } from './provider.js';
-import { createStreamRedactor, redactResponse, redactSecrets } from './redact.js';
+import { answerSecrets, createStreamRedactor, redactResponse, redactSecrets } from './redact.js';
 
 /** Retries of a 429 or 5xx answer (and of a reset connection) before the call fails. */
 export const MODEL_MAX_RETRIES = 4;
@@ -500,8 +500,9 @@ export interface StreamedAnswer {
 /**
  * One streamed model turn: posts `body` ({@link streamServerSentEvents}), feeds each event's data
  * to the answer `makeAnswer` builds and returns its `result()` once the stream ended (both may
- * throw {@link MalformedStreamError}). The key is taken out of everything the server sent before
- * anyone sees it: the streamed text (`request.onText`) and the answer ({@link redactResponse}).
+ * throw {@link MalformedStreamError}). The key ({@link answerSecrets}: not a short placeholder) is
+ * taken out of everything the server sent before anyone sees it: the streamed text
+ * (`request.onText`) and the answer ({@link redactResponse}).
  */
 export async function completeStreaming(
   target: { vendor: string; url: string; headers: Record<string, string>; body: unknown },
@@ -510,8 +511,9 @@ export async function completeStreaming(
   makeAnswer: (onText: ((text: string) => void) | undefined) => StreamedAnswer,
 ): Promise<ModelResponse> {
   const secrets = [connection.apiKey];
+  const echoed = answerSecrets(secrets);
   const text =
-    request.onText === undefined ? undefined : createStreamRedactor(secrets, request.onText);
+    request.onText === undefined ? undefined : createStreamRedactor(echoed, request.onText);
   const answer = makeAnswer(text === undefined ? undefined : (piece) => text.push(piece));
   let response: ModelResponse | undefined;
   await streamServerSentEvents(
@@ -533,5 +535,5 @@ export async function completeStreaming(
   );
   if (response === undefined) throw new Error('the stream ended without an answer');
   text?.end();
-  return redactResponse(response, secrets);
+  return redactResponse(response, echoed);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createStreamRedactor, redactResponse } from './redact.js';
+import { answerSecrets, createStreamRedactor, redactResponse } from './redact.js';
 
 const KEY = 'sk-live-0123456789';
 
@@ -61,5 +61,11 @@ describe('redactResponse', () => {
         { name: '[redacted]', input: 'raw [redacted]' },
       ],
     });
+  });
+});
+
+describe('answerSecrets', () => {
+  it('looks for a real key in answers but not for a short placeholder such as none', () => {
+    expect(answerSecrets([KEY, 'none', 'sk-short'])).toEqual([KEY]);
   });
 });

@@ -17,6 +17,18 @@ export function redactSecrets(text: string, secrets: readonly string[]): string 
 }
 
 /**
+ * The shortest key looked for in what a model server sends back. Real API keys are far longer; a
+ * placeholder key for a local server (`none`, `x`) is no secret, and replacing it in the model's
+ * text and tool inputs would change what the model wrote.
+ */
+export const MIN_ECHOED_SECRET_CHARS = 16;
+
+/** The secrets to take out of a model's answer: those of {@link MIN_ECHOED_SECRET_CHARS} or more. */
+export function answerSecrets(secrets: readonly string[]): string[] {
+  return secrets.filter((secret) => secret.length >= MIN_ECHOED_SECRET_CHARS);
+}
+
+/**
  * A model answer with the secrets taken out of everything the server sent (a server that echoes
  * the key must not put it in the records, the transcript or hook stdin): the text, each tool
  * call's id and name, and every string (and object key) of its input. An input nested deeper than
