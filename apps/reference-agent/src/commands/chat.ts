@@ -9,7 +9,7 @@ import {
 import { CliError, EXIT_CODES } from '../errors.js';
 import { createPermissionCallback } from '../permissions.js';
 import type { CommonOptions } from '../program.js';
-import { createTimeline, printableLines } from '../ui/timeline.js';
+import { createTimeline, hookProtocols, printableLines } from '../ui/timeline.js';
 
 /** Options of `soong-agent chat`. */
 export interface ChatCommandOptions extends CommonOptions {
@@ -48,7 +48,7 @@ export async function chatAction(options: ChatCommandOptions): Promise<number> {
   }
   const { config, provider } = loadSessionSetup(options);
   const stdin = process.stdin;
-  const timeline = createTimeline({ stream: process.stderr });
+  const timeline = createTimeline({ stream: process.stderr, protocols: hookProtocols(config) });
   let streamed = false;
   const readline: Interface = createInterface({
     input: stdin,

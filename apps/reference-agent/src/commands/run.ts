@@ -9,7 +9,7 @@ import {
 import { CliError, EXIT_CODES } from '../errors.js';
 import { createPermissionCallback, createTerminalAsk } from '../permissions.js';
 import type { CommonOptions } from '../program.js';
-import { createTimeline, printableLines } from '../ui/timeline.js';
+import { createTimeline, hookProtocols, printableLines } from '../ui/timeline.js';
 
 /** Options of `soong-agent run`. */
 export interface RunCommandOptions extends CommonOptions {
@@ -55,7 +55,9 @@ export async function runWithPresentation(
 ): Promise<{ exitCode: number; outcome: SessionOutcome }> {
   const { config, provider } = loadSessionSetup(options);
   const json = options.json === true;
-  const timeline = json ? undefined : createTimeline({ stream: process.stderr });
+  const timeline = json
+    ? undefined
+    : createTimeline({ stream: process.stderr, protocols: hookProtocols(config) });
   const onRecord = (record: EventRecord) => {
     if (timeline === undefined) process.stdout.write(`${JSON.stringify(record)}\n`);
     else timeline.onRecord(record);

@@ -268,3 +268,36 @@ describe('createTimeline', () => {
     expect(out.text()).not.toContain('(5.4s)');
   });
 });
+
+describe('a failing hook of another agent', () => {
+  it("names the hook's dialect on its failed line", async () => {
+    const out = capture();
+    const timeline = createTimeline({
+      stream: out.stream,
+      colors: false,
+      live: false,
+      protocols: new Map([
+        ['guard', 'codex'],
+        ['mine', 'soong'],
+      ]),
+    });
+    for (const hookId of ['guard', 'mine']) {
+      timeline.onRecord(
+        record({
+          type: 'hook_failed',
+          hook_id: hookId,
+          event: 'PreToolUse',
+          failure: 'protocol_error',
+          message: 'stdout starts like JSON but is not a JSON object',
+          on_failure: 'ignore',
+          duration_ms: 3,
+        }),
+      );
+    }
+    timeline.close();
+    await new Promise((resolve) => setImmediate(resolve));
+    const lines = out.text().split('\n');
+    expect(lines[0]).toContain('hook guard PreToolUse (codex hook) failed:protocol_error');
+    expect(lines[1]).toContain('hook mine PreToolUse failed:protocol_error');
+  });
+});

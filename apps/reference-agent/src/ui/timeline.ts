@@ -41,6 +41,8 @@ function oneLine(text: string, max: number): string {
 }
 
 interface RenderState {
+  /** Hook id → its protocol, when known (the session's config). */
+  protocols?: ReadonlyMap<string, string>;
   projectDir?: string;
   inputs: Map<string, string>;
 }
@@ -69,12 +71,17 @@ function toolLabel(record: { call_id: string; tool: string }, state: RenderState
 function hookLine(
   record: EventRecordOf<'hook_finished'> | EventRecordOf<'hook_failed'>,
   c: Colors,
+  protocols: ReadonlyMap<string, string> | undefined,
 ): string {
   const head = `  ${c.dim('hook')} ${c.bold(record.hook_id)} ${c.dim(record.event)}`;
   if (record.type === 'hook_failed') {
+    // A failing hook of another agent's dialect says which (its answer is read the way that agent reads it).
+    const protocol = protocols?.get(record.hook_id);
+    const dialect =
+      protocol === undefined || protocol === 'soong' ? '' : ` ${c.dim(`(${protocol} hook)`)}`;
     const onFailure =
       record.on_failure === 'deny' ? c.red(' (on_failure=deny)') : c.dim(' (ignored)');
-    return `${head} ${c.yellow(`failed:${record.failure}`)} ${c.dim(formatDuration(record.duration_ms))}${onFailure} ${oneLine(record.message, 160)}`;
+    return `${head}${dialect} ${c.yellow(`failed:${record.failure}`)} ${c.dim(formatDuration(record.duration_ms))}${onFailure} ${oneLine(record.message, 160)}`;
   }
   const decision =
     record.decision === 'deny'
@@ -200,7 +207,7 @@ function formatPrintableRecord(
       return `${c.blue('tool')} ${c.bold(record.tool)} ${c.dim(`skipped (${record.denied_call_id} was denied; batch halted)`)}`;
     case 'hook_finished':
     case 'hook_failed':
-      return hookLine(record, c);
+      return hookLine(record, c, state.protocols);
     case 'hook_log':
       return `    ${c.dim(`${record.source}: ${oneLine(record.message, 160)}`)}`;
     case 'hook_decision_ignored':
@@ -256,11 +263,16 @@ export function createTimeline(options: {
   live?: boolean;
   /** The clock of the live indicator, in milliseconds. @default Date.now */
   now?: () => number;
+  /** Hook id → protocol (`hookProtocols(config)`): a failing hook's line names its dialect. */
+  protocols?: ReadonlyMap<string, string>;
 }): Timeline {
   const now = options.now ?? Date.now;
   const c = picocolors.createColors(options.colors ?? colorEnabled(options.stream));
   const live = options.live ?? options.stream.isTTY === true;
-  const state: RenderState = { inputs: new Map() };
+  const state: RenderState = {
+    inputs: new Map(),
+    ...(options.protocols === undefined ? {} : { protocols: options.protocols }),
+  };
   const running: { key: string; label: string; startedAt: number }[] = [];
   let drawn = false;
   let suspended = false;
@@ -374,4 +386,14 @@ export function createTimeline(options: {
       endStream();
     },
   };
+}
+
+/** Hook id → protocol of every hook of a config (for {@link createTimeline}'s `protocols`). */
+export function hookProtocols(config: {
+  hooks: { rules: readonly { hooks: readonly { id: string; protocol: string }[] }[] };
+}): Map<string, string> {
+  const protocols = new Map<string, string>();
+  for (const rule of config.hooks.rules)
+    for (const hook of rule.hooks) protocols.set(hook.id, hook.protocol);
+  return protocols;
 }
