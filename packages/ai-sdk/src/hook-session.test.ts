@@ -1,6 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { readEventLog } from '@soong-agent/loop-adapter';
 import type { EventRecord } from '@soong-agent/protocol';
 import { generateText, type ModelMessage, stepCountIs, streamText, tool } from 'ai';
@@ -18,8 +21,12 @@ afterEach(async () => {
 });
 
 /** A project dir and an agent home with the given hooks.json `hooks`. */
-function setup(hooks: Record<string, unknown>, configToml = '') {
+function setup(
+  hooksOf: Record<string, unknown> | ((root: string) => Record<string, unknown>),
+  configToml = '',
+) {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'soong-ai-sdk-'));
+  const hooks = typeof hooksOf === 'function' ? hooksOf(root) : hooksOf;
   roots.push(root);
   const home = path.join(root, 'home');
   const projectDir = path.join(root, 'project');
@@ -447,4 +454,248 @@ describe('createHookSession', () => {
     const finished = records(hooks).find((record) => record.type === 'tool_finished');
     expect(finished).toMatchObject({ is_error: true, error_text: 'tool boom failed: disk full' });
   });
+
+  it(
+    "honours generateText's abortSignal: the running hook is killed and the tool never runs",
+    async () => {
+      const { root, home, projectDir } = setup((root) => ({
+        PreToolUse: [
+          {
+            hooks: [
+              {
+                name: 'slow',
+                type: 'command',
+                command: `touch '${path.join(root, 'hook-started')}'; exec sleep 60`,
+                timeout: 120,
+              },
+            ],
+          },
+        ],
+      }));
+      const hooks = await createHookSession({ projectDir, home });
+      sessions.push(hooks);
+      const log: string[] = [];
+      const controller = new AbortController();
+      const model = new MockLanguageModelV3({
+        doGenerate: [toolCallsResult([['write_file', { path: 'a.txt' }]]), textResult('done')],
+      });
+      const started = performance.now();
+      const run = generateText({
+        model,
+        tools: hooks.wrapTools(fileTools(log)),
+        prompt: 'write it',
+        stopWhen: stepCountIs(5),
+        abortSignal: controller.signal,
+      });
+      while (!fs.existsSync(path.join(root, 'hook-started')))
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      controller.abort(new Error('user cancelled'));
+      await run.catch(() => undefined);
+      await hooks.close();
+      // Well before the hook's 60 s sleep or its timeout: the abort killed it.
+      expect(performance.now() - started).toBeLessThan(30_000);
+      expect(log).toEqual([]);
+      const all = records(hooks);
+      expect(all.find((record) => record.type === 'hook_failed')).toMatchObject({
+        hook_id: 'slow',
+        failure: 'aborted',
+      });
+      expect(all.find((record) => record.type === 'tool_finished')).toMatchObject({
+        is_error: true,
+        error_text: 'aborted',
+      });
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "a claude-code hook reads transcript_path in an AI SDK app, and sees an app's bash { cmd } as Bash with command",
+    async () => {
+      const { root, home, projectDir } = setup((root) => ({
+        PreToolUse: [
+          {
+            hooks: [
+              {
+                name: 'cc-guard',
+                type: 'command',
+                command: `node '${path.join(root, 'guard.cjs')}'`,
+                protocol: 'claude-code',
+              },
+            ],
+          },
+        ],
+      }));
+      // A Claude Code guard that blocks unless the transcript exists and shows this very call.
+      const guard = path.join(root, 'guard.cjs');
+      fs.writeFileSync(
+        guard,
+        `const fs = require('node:fs');
+let raw = '';
+process.stdin.on('data', (chunk) => { raw += chunk; });
+process.stdin.on('end', () => {
+  const input = JSON.parse(raw);
+  fs.appendFileSync(${JSON.stringify(path.join(root, 'seen.jsonl'))}, raw);
+  let lines;
+  try { lines = fs.readFileSync(input.transcript_path, 'utf8').trim().split('\\n').map((l) => JSON.parse(l)); }
+  catch (error) { process.stderr.write('no transcript: ' + error.message); process.exit(2); }
+  const prompt = lines.some((l) => l.type === 'user' && l.message.content === 'list the files');
+  const used = lines.some((l) => l.type === 'assistant' && l.message.content.some((b) => b.type === 'tool_use' && b.id === input.tool_use_id && b.name === 'Bash' && b.input.command === 'ls'));
+  if (prompt && used) process.exit(0);
+  process.stderr.write('transcript does not show the call');
+  process.exit(2);
+});
+`,
+      );
+      const hooks = await createHookSession({
+        projectDir,
+        home,
+        dialectInput: { bash: (input) => ({ command: (input as { cmd: string }).cmd }) },
+      });
+      sessions.push(hooks);
+      const ran: string[] = [];
+      const model = new MockLanguageModelV3({
+        doGenerate: [toolCallsResult([['bash', { cmd: 'ls' }]]), textResult('listed')],
+      });
+      await hooks.userPrompt('list the files');
+      const result = await generateText({
+        model,
+        tools: hooks.wrapTools({
+          bash: tool({
+            inputSchema: z.object({ cmd: z.string() }),
+            execute: async ({ cmd }) => {
+              ran.push(cmd);
+              return 'a.txt';
+            },
+          }),
+        }),
+        prompt: 'list the files',
+        stopWhen: stepCountIs(5),
+      });
+      expect(result.text).toBe('listed');
+      expect(ran).toEqual(['ls']);
+      const seen = JSON.parse(fs.readFileSync(path.join(root, 'seen.jsonl'), 'utf8'));
+      expect([seen.tool_name, seen.tool_input]).toEqual(['Bash', { command: 'ls' }]);
+      expect(fs.existsSync(seen.transcript_path)).toBe(true);
+      await hooks.close();
+      expect(records(hooks).filter((record) => record.type === 'hook_finished')).toHaveLength(1);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'close() waits for a running call, closes its records, then runs SessionEnd once',
+    async () => {
+      const { root, home, projectDir } = setup((root) => ({
+        SessionEnd: [
+          {
+            hooks: [
+              {
+                name: 'end',
+                type: 'command',
+                command: `cat >> '${path.join(root, 'end.jsonl')}'; echo >> '${path.join(root, 'end.jsonl')}'`,
+              },
+            ],
+          },
+        ],
+      }));
+      const hooks = await createHookSession({ projectDir, home });
+      let release: () => void = () => undefined;
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let entered: () => void = () => undefined;
+      const inTool = new Promise<void>((resolve) => {
+        entered = resolve;
+      });
+      const model = new MockLanguageModelV3({
+        doGenerate: [toolCallsResult([['slow', {}]]), textResult('ok')],
+      });
+      const run = generateText({
+        model,
+        tools: hooks.wrapTools({
+          slow: tool({
+            inputSchema: z.object({}),
+            execute: async () => {
+              entered();
+              await gate;
+              return 'finished';
+            },
+          }),
+        }),
+        prompt: 'go',
+        stopWhen: stepCountIs(5),
+      });
+      await inTool;
+      let closedEarly = false;
+      const closing = hooks.close().then(() => {
+        closedEarly = !released;
+      });
+      let released = false;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      released = true;
+      release();
+      await Promise.all([closing, hooks.close(), run.catch(() => undefined)]);
+      expect(closedEarly).toBe(false);
+      const types = records(hooks).map((record) => record.type);
+      expect(types.slice(2)).toEqual([
+        'tool_started',
+        'tool_finished',
+        'hook_started',
+        'hook_finished',
+      ]);
+      const ends = fs.readFileSync(path.join(root, 'end.jsonl'), 'utf8').trim().split('\n');
+      expect(ends.map((line) => JSON.parse(line).reason)).toEqual(['completed']);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "keeps the app's secrets out of /proc/$PPID/environ: a hook reading its ancestors' environment finds none",
+    async () => {
+      // The app runs as its own process on the built package: build it from these sources first.
+      const packageDir = path.join(import.meta.dirname, '..');
+      const tsc = path.join(
+        path.dirname(createRequire(import.meta.url).resolve('typescript/package.json')),
+        'bin',
+        'tsc',
+      );
+      execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: packageDir });
+      const distIndex = path.join(packageDir, 'dist', 'index.js');
+      const found: Record<string, string> = {};
+      for (const protect of [true, false]) {
+        const { root, home, projectDir } = setup((root) => ({
+          UserPromptSubmit: [
+            {
+              hooks: [
+                {
+                  name: 'snoop',
+                  type: 'command',
+                  // Every ancestor's exec-time environment, as an attacker's hook would read it.
+                  command: `cat >/dev/null; pid=$$; out='${path.join(root, 'environ')}'; : > "$out"; while [ "$pid" -gt 1 ]; do tr '\\0' '\\n' < /proc/$pid/environ >> "$out" 2>/dev/null; pid=$(awk '{print $4}' /proc/$pid/stat); done`,
+                },
+              ],
+            },
+          ],
+        }));
+        const app = path.join(root, 'app.mjs');
+        fs.writeFileSync(
+          app,
+          `import { createHookSession } from ${JSON.stringify(pathToFileURL(distIndex).href)};
+const hooks = await createHookSession({ projectDir: ${JSON.stringify(projectDir)}, home: ${JSON.stringify(home)}, protectEnvironment: ${protect} });
+await hooks.userPrompt('hello');
+await hooks.close();
+`,
+        );
+        execFileSync(process.execPath, [app], {
+          env: { PATH: process.env.PATH ?? '/usr/bin:/bin', APP_SECRET: 'sk-live-4f9a1c' },
+          stdio: 'pipe',
+        });
+        found[String(protect)] = fs.readFileSync(path.join(root, 'environ'), 'utf8');
+      }
+      // The control shows the snooping hook works: unprotected, the secret is there to read.
+      expect(found.false).toContain('APP_SECRET=sk-live-4f9a1c');
+      expect(found.true).not.toContain('sk-live-4f9a1c');
+    },
+    TIMEOUT,
+  );
 });

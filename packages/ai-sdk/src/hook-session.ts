@@ -1,24 +1,13 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { type LoadedConfig, loadConfig, resolveAgentHome } from '@soong-agent/config';
+import type { LoadedConfig } from '@soong-agent/config';
 import {
-  createFileArtifactStore,
-  createHookEngine,
-  createJsonlEventSink,
-  createSessionId,
-  createStopController,
-  createToolBatch,
-  type ExecuteToolBatchOptions,
+  type HookSessionHandle,
   hookContextToMessage,
   LoopAdapterError,
+  openHookSession,
   type PermissionCallback,
-  recordConfigLoaded,
-  recordSessionStarted,
-  runSessionStart,
-  runUserPromptSubmit,
-  sessionPaths,
-  type ToolBatch,
-  type ToolDefinition,
+  type ToolDescription,
+  type ToolGate,
 } from '@soong-agent/loop-adapter';
 import { type RiskClass, RiskClassSchema } from '@soong-agent/protocol';
 import type { ToolExecutionOptions, ToolSet } from 'ai';
@@ -35,8 +24,24 @@ export interface HookSessionOptions {
   paths?: Readonly<Record<string, (input: unknown) => string[]>>;
   /** Asked for each call the PreToolUse hooks allowed. @default every call is allowed */
   permission?: PermissionCallback;
+  /**
+   * How other agents' hooks (`"protocol": "claude-code"`, …) name a tool, per tool name, e.g.
+   * `{ shell: { "claude-code": "Bash" } }` (SPEC §11). @default our canonical names mapped by each dialect
+   */
+  dialectName?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /**
+   * A tool's input in the shape of our canonical tool, for other agents' hooks only, per tool name,
+   * e.g. `{ bash: (input) => ({ command: input.cmd }) }`: a Claude Code hook then sees `Bash` with
+   * `tool_input.command`. @default the input as given
+   */
+  dialectInput?: Readonly<Record<string, (input: unknown) => unknown>>;
   /** Cancels running hooks and tools; calls not started yet get `aborted` errors. @default undefined */
   signal?: AbortSignal;
+  /**
+   * Hide this process's environment from its children (Linux: `/proc/$PPID/environ` shows NUL bytes),
+   * as the `soong-agent` CLI does, so a hook cannot read the app's secrets there. @default true
+   */
+  protectEnvironment?: boolean;
 }
 
 /** What {@link HookSession.stop} tells the app. */
@@ -64,51 +69,34 @@ export interface HookSession {
 
 /**
  * Loads `config.toml` and `hooks.json` once (a broken file rejects with the config's `ConfigError`),
- * opens the session's event log, records `session_started` and `config_loaded` and runs SessionStart.
+ * opens the session with `openHookSession` (event log, artifacts, Claude Code transcript,
+ * `session_started`, `config_loaded`, SessionStart). Each tool call goes through the session's tool
+ * gate: one gate per SDK step, the calls of a step serialised in the model's order.
  */
 export async function createHookSession(options: HookSessionOptions): Promise<HookSession> {
   const projectDir = path.resolve(options.projectDir);
-  const home = resolveAgentHome(
-    options.home === undefined ? {} : { home: path.resolve(options.home) },
-  );
   const risks = checkRisks(options.risk ?? {});
   const pathsOf = options.paths ?? {};
-  const permission: PermissionCallback = options.permission ?? (async () => ({ allow: true }));
   const { signal } = options;
-  const config = loadConfig({ home, projectDir });
-  const sessionId = createSessionId();
-  const files = sessionPaths(home, sessionId);
-  mkdirSync(files.dir, { recursive: true, mode: 0o700 });
-  const sink = createJsonlEventSink(files.eventLog, { sessionId });
-  const artifacts = createFileArtifactStore(files.artifacts);
-  const engine = createHookEngine({ config, sink, sessionId, projectDir, artifacts });
-  const stopController = createStopController({
-    engine,
-    sink,
-    limit: config.settings.hooks.stop_loop_limit,
-  });
-  recordSessionStarted(sink, { projectDir, agentHome: home });
-  recordConfigLoaded(sink, config);
-  const signalOption = signal === undefined ? {} : { signal };
-  await runSessionStart(engine, signalOption);
-
-  // The calls of one model step share the SDK's `messages` array: one batch (and one queue) per step.
-  const steps = new WeakMap<object, Step>();
-  const definitions = new Map<string, ToolDefinition>();
-  const pending = new Map<string, PendingCall>();
-  const batchOptions: ExecuteToolBatchOptions = {
-    tools: definitions,
-    engine,
-    permission,
-    artifacts,
-    sink,
+  const tools = new Map<string, ToolDescription>();
+  const session: HookSessionHandle = await openHookSession({
+    projectDir,
+    ...(options.home === undefined ? {} : { home: options.home }),
+    tools,
+    permission: options.permission ?? (async () => ({ allow: true })),
     signal,
-  };
+    protectEnvironment: options.protectEnvironment !== false,
+  });
+
+  // The calls of one model step share the SDK's `messages` array: one gate (and one queue) per step.
+  const steps = new WeakMap<object, Step>();
+  // Every call in flight (gate, then the tool): close() waits for them so no record stays open.
+  const inFlight = new Set<Promise<unknown>>();
   let closed: Promise<void> | undefined;
 
   function stepOf(sdkOptions: ToolExecutionOptions | undefined): Step {
     const key = sdkOptions?.messages;
-    const fresh = (): Step => ({ batch: createToolBatch(batchOptions), queue: Promise.resolve() });
+    const fresh = (): Step => ({ gate: session.toolGate(), queue: Promise.resolve() });
     if (key === undefined || key === null || typeof key !== 'object') return fresh();
     let step = steps.get(key);
     if (step === undefined) {
@@ -131,36 +119,49 @@ export async function createHookSession(options: HookSessionOptions): Promise<Ho
       });
     }
     const step = stepOf(sdkOptions);
-    const callId = sdkOptions?.toolCallId ?? `${name}-${Math.random().toString(36).slice(2)}`;
-    const call: PendingCall = { original, sdkOptions };
+    const id = sdkOptions?.toolCallId ?? `${name}-${Math.random().toString(36).slice(2)}`;
+    // generateText's per-call abortSignal cancels the hook and keeps the tool from running (issue 20 #9).
+    const callSignal = anySignal(signal, sdkOptions?.abortSignal);
+    const callOptions = callSignal === undefined ? {} : { signal: callSignal };
     // Serialised in the order the SDK started the calls (the model's order).
     const turn = step.queue.then(async () => {
-      pending.set(callId, call);
+      const verdict = await step.gate.before({ id, name, input }, callOptions);
+      // A denial, a skip or an abort is an error the model sees as the tool's result; execute never ran.
+      if (!verdict.run) return { failed: new Error(verdict.result.content) };
       try {
-        return await step.batch.run({ id: callId, name, input });
-      } finally {
-        pending.delete(callId);
+        const output = await finalOutput(original(input, sdkOptions));
+        await step.gate.after(id, { content: resultText(output), isError: false }, callOptions);
+        return { output };
+      } catch (error) {
+        // The tool's own failure reaches the SDK as it was thrown, and is recorded.
+        const message = error instanceof Error ? error.message : String(error);
+        await step.gate.after(
+          id,
+          { content: `tool ${name} failed: ${message}`, isError: true },
+          callOptions,
+        );
+        return { failed: error };
       }
     });
     step.queue = turn.then(
       () => undefined,
       () => undefined,
     );
-    const result = await turn;
-    if (result.status === 'ok') return call.output;
-    // The tool's own failure reaches the SDK as it was thrown; a denial, a skip or an abort is an
-    // error the model sees as the tool's result (execute never ran).
-    if (call.error !== undefined) throw call.error.value;
-    throw new Error(result.content);
+    inFlight.add(turn);
+    const forget = () => inFlight.delete(turn);
+    turn.then(forget, forget);
+    const outcome: { output?: unknown; failed?: unknown } = await turn;
+    if ('failed' in outcome) throw outcome.failed;
+    return outcome.output;
   }
 
   return {
-    sessionId,
-    eventLog: files.eventLog,
-    config,
-    wrapTools<TOOLS extends ToolSet>(tools: TOOLS): TOOLS {
+    sessionId: session.sessionId,
+    eventLog: session.eventLog,
+    config: session.config,
+    wrapTools<TOOLS extends ToolSet>(toolSet: TOOLS): TOOLS {
       const wrapped: Record<string, unknown> = {};
-      for (const [name, tool] of Object.entries(tools)) {
+      for (const [name, tool] of Object.entries(toolSet)) {
         const original = tool.execute as
           | ((input: unknown, options: ToolExecutionOptions) => unknown)
           | undefined;
@@ -170,23 +171,15 @@ export async function createHookSession(options: HookSessionOptions): Promise<Ho
           continue;
         }
         const pathsFn = pathsOf[name];
-        definitions.set(name, {
+        const dialectName = options.dialectName?.[name];
+        const dialectInput = options.dialectInput?.[name];
+        // What the gate learns of the tool: its risk, paths and how other agents' hooks see it.
+        tools.set(name, {
           name,
           risk: risks.get(name) ?? 'dangerous',
           ...(pathsFn === undefined ? {} : { paths: pathsFn }),
-          async execute(callInput, context) {
-            const call = pending.get(context.callId);
-            if (call === undefined)
-              throw new Error(`tool ${name}: no pending call ${context.callId}`);
-            try {
-              const output = await finalOutput(call.original(callInput, call.sdkOptions));
-              call.output = output;
-              return { content: resultText(output), isError: false };
-            } catch (error) {
-              call.error = { value: error };
-              throw error;
-            }
-          },
+          ...(dialectName === undefined ? {} : { dialectName }),
+          ...(dialectInput === undefined ? {} : { dialectInput }),
         });
         wrapped[name] = {
           ...tool,
@@ -197,23 +190,20 @@ export async function createHookSession(options: HookSessionOptions): Promise<Ho
       return wrapped as TOOLS;
     },
     async userPrompt(text) {
-      stopController.reset();
-      await runUserPromptSubmit(engine, text, signalOption);
+      await session.userPrompt(text);
     },
     async stop(lastAssistantText) {
-      const decision = await stopController.onModelStop(lastAssistantText, signalOption);
+      const decision = await session.stop(lastAssistantText);
       if (decision.continue)
         return { continue: true, message: hookContextToMessage(decision.node) };
-      sink.emit({ type: 'loop_ended', reason: 'completed' });
+      session.sink.emit({ type: 'loop_ended', reason: 'completed' });
       return { continue: false };
     },
     close() {
       closed ??= (async () => {
-        try {
-          await engine.close();
-        } finally {
-          await sink.close();
-        }
+        // No hook runs and no call is left without its tool_finished when this resolves.
+        await Promise.allSettled([...inFlight]);
+        await session.close('completed');
       })();
       return closed;
     },
@@ -221,15 +211,14 @@ export async function createHookSession(options: HookSessionOptions): Promise<Ho
 }
 
 interface Step {
-  batch: ToolBatch;
+  gate: ToolGate;
   queue: Promise<void>;
 }
 
-interface PendingCall {
-  original: (input: unknown, options: ToolExecutionOptions) => unknown;
-  sdkOptions: ToolExecutionOptions;
-  output?: unknown;
-  error?: { value: unknown };
+function anySignal(...signals: (AbortSignal | undefined)[]): AbortSignal | undefined {
+  const given = signals.filter((signal): signal is AbortSignal => signal !== undefined);
+  if (given.length <= 1) return given[0];
+  return AbortSignal.any(given);
 }
 
 function checkRisks(risk: Readonly<Record<string, RiskClass>>): Map<string, RiskClass> {

@@ -88,6 +88,7 @@ export {
   type ToolCall,
   type ToolDefinition,
   type ToolDescription,
+  type ToolDescriptions,
   type ToolExecutionResult,
   type ToolRegistry,
   type ToolResult,

@@ -7,6 +7,7 @@ import {
   resolveAgentHome,
 } from '@soong-agent/config';
 import type { EventRecord, NotificationKind, SessionEndReason } from '@soong-agent/protocol';
+import { hideProcessEnvironment } from '@soong-agent/runner/process-environment';
 import { createFileArtifactStore } from './artifact-store.js';
 import { type ClaudeCodeTranscript, createClaudeCodeTranscript } from './claude-code-transcript.js';
 import { createJsonlEventSink, type EventSink } from './event-sink.js';
@@ -21,7 +22,7 @@ import {
 } from './observe.js';
 import { createSessionId, isSessionId, sessionFilesIn, sessionPaths } from './session.js';
 import { createStopController, type StopDecision } from './stop-controller.js';
-import type { PermissionCallback, ToolRegistry } from './tool-batch.js';
+import type { PermissionCallback, ToolDescriptions } from './tool-batch.js';
 import { createToolGate, type ToolGate } from './tool-gate.js';
 
 /** Options of {@link openHookSession} (SPEC §11). */
@@ -34,8 +35,8 @@ export interface OpenHookSessionOptions {
   sessionId?: string | undefined;
   /** `session_started.source` and SessionStart's `source`. @default 'startup' */
   source?: 'startup' | 'resume' | undefined;
-  /** Tools by name, for gate calls that do not give their risk, tags or paths. @default none */
-  tools?: ToolRegistry | undefined;
+  /** Tools by name (a `ToolRegistry`, or descriptions without `execute`), for gate calls that do not give their risk, tags, paths or dialect names. @default none */
+  tools?: ToolDescriptions | undefined;
   /** Asked for each call the PreToolUse hooks allowed. @default every call is allowed */
   permission?: PermissionCallback | undefined;
   /** Prevented stops honoured per loop (0 = no limit). @default config `hooks.stop_loop_limit` */
@@ -60,6 +61,12 @@ export interface OpenHookSessionOptions {
    * its own, turns them off. @default true
    */
   lifecycleHooks?: boolean | undefined;
+  /**
+   * Hide this process's environment from its children first (Linux: `/proc/$PPID/environ` then
+   * shows NUL bytes; the runner's `hideProcessEnvironment`), so a hook cannot read the host's
+   * secrets there. Once per process; `process.env` keeps working. @default false
+   */
+  protectEnvironment?: boolean | undefined;
 }
 
 /** An open session (see {@link openHookSession}). */
@@ -117,6 +124,7 @@ export async function openHookSession(options: OpenHookSessionOptions): Promise<
     options?.projectDir,
     'pass the project dir',
   );
+  if (options.protectEnvironment === true) protectEnvironmentOnce();
   const config =
     options.config ??
     loadConfig({
@@ -268,4 +276,13 @@ export async function openHookSession(options: OpenHookSessionOptions): Promise<
     await closing.catch(() => undefined);
     throw error;
   }
+}
+
+let environmentProtected = false;
+
+// The environment block is hidden once: later sessions of the process find it hidden already.
+function protectEnvironmentOnce(): void {
+  if (environmentProtected) return;
+  environmentProtected = true;
+  hideProcessEnvironment();
 }

@@ -86,6 +86,11 @@ export interface ToolRegistry {
   get(name: string): ToolDefinition | undefined;
 }
 
+/** What the tool gate needs to look up: tools without `execute` (a `ToolRegistry` is one). */
+export interface ToolDescriptions {
+  get(name: string): ToolDescription | undefined;
+}
+
 /** Asks whether a call may run, after the PreToolUse hooks allowed it. */
 export type PermissionCallback = (request: {
   call: ToolCall;

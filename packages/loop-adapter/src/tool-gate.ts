@@ -16,9 +16,9 @@ import { takeHead } from './summarize-text.js';
 import type {
   PermissionCallback,
   ToolCall,
-  ToolDefinition,
+  ToolDescription,
+  ToolDescriptions,
   ToolExecutionResult,
-  ToolRegistry,
   ToolResult,
 } from './tool-batch.js';
 
@@ -77,7 +77,7 @@ export interface ToolGateOptions {
   /** Asked for each call the PreToolUse hooks did not deny. @default every call is allowed */
   permission?: PermissionCallback | undefined;
   /** Tools by name: risk, tags, paths and dialect names of a call that does not give them. @default none */
-  tools?: ToolRegistry | undefined;
+  tools?: ToolDescriptions | undefined;
   /** Cancels the step: the running hook is stopped, later calls get `aborted` results. @default undefined */
   signal?: AbortSignal | undefined;
   /** The Claude Code transcript kept current call by call (SPEC §7). @default undefined */
@@ -331,7 +331,7 @@ function errorText(isError: boolean, content: string): { error_text?: string } {
 }
 
 /** The per-call view dialect hooks get of a host-named tool (undefined when it declares none). */
-export function dialectView(tool: ToolDefinition, input: unknown): ToolDialectView | undefined {
+export function dialectView(tool: ToolDescription, input: unknown): ToolDialectView | undefined {
   if (tool.dialectName === undefined && tool.dialectInput === undefined) return undefined;
   let mapped: unknown;
   if (tool.dialectInput !== undefined) {
@@ -360,7 +360,11 @@ async function askPermission(
   }
 }
 
-function toolPaths(tool: ToolDefinition | undefined, input: unknown, projectDir: string): string[] {
+function toolPaths(
+  tool: ToolDescription | undefined,
+  input: unknown,
+  projectDir: string,
+): string[] {
   if (!tool?.paths) return [];
   try {
     return tool.paths(input).map((item) => path.resolve(projectDir, item));
