@@ -61,7 +61,7 @@ describe('soong-agent hooks test flags', () => {
         ],
         [
           ['PreToolUse', '--tool', 'bash', '--stop', '{}'],
-          '--stop does not apply to PreToolUse; PreToolUse takes --tool, --input, --path',
+          '--stop does not apply to PreToolUse; PreToolUse takes --tool, --input, --path, --risk',
         ],
         [
           ['PreToolUse', '--tool', 'bash', '--result', 'x'],

@@ -157,6 +157,7 @@ export function createProgram(
     .description('for each rule of EVENT: matched, or which criterion failed')
     .argument('<event>', 'SessionStart | UserPromptSubmit | PreToolUse | PostToolUse | Stop')
     .option('--tool <name>', 'canonical tool name')
+    .option('--risk <class>', 'risk class of a --tool the agent does not know')
     .option('--path <path>', 'a tool-call path (repeatable)', collect, [])
     .option('--json', 'print JSON')
     .action(bind(async () => (await import('./commands/hooks.js')).explainAction));
@@ -166,6 +167,7 @@ export function createProgram(
     )
     .argument('<event>', 'SessionStart | UserPromptSubmit | PreToolUse | PostToolUse | Stop')
     .option('--tool <name>', 'canonical tool name (tool events)')
+    .option('--risk <class>', 'risk class of a --tool the agent does not know')
     .option('--input <json>', "the tool call's input object, as JSON")
     .option(
       '--path <path>',

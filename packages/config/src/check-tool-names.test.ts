@@ -12,23 +12,21 @@ beforeEach(() => {
 afterEach(() => layout.cleanup());
 
 const load = () => layout.load();
+// hooks.json with one PreToolUse rule naming these tools.
+const writeToolRule = (tools: string[]) =>
+  layout.write(
+    'hooks.json',
+    JSON.stringify({
+      version: 1,
+      hooks: {
+        PreToolUse: [{ matcher: { tool: tools }, hooks: [{ type: 'command', command: 'true' }] }],
+      },
+    }),
+  );
 
 describe('checkToolNames', () => {
   it('does not warn about mcp__ tool names when a rule names a tool behind mcp-proxy', () => {
-    layout.write(
-      'hooks.json',
-      JSON.stringify({
-        version: 1,
-        hooks: {
-          PreToolUse: [
-            {
-              matcher: { tool: ['mcp__fs__write_file', 'mpc__fs__write_file'] },
-              hooks: [{ type: 'command', command: 'x' }],
-            },
-          ],
-        },
-      }),
-    );
+    writeToolRule(['mcp__fs__write_file', 'mpc__fs__write_file']);
     expect(checkToolNames(load(), KNOWN).map((warning) => warning.path)).toEqual([
       'hooks.PreToolUse[0].matcher.tool[1]',
     ]);
@@ -88,5 +86,17 @@ describe('checkToolNames', () => {
     const [warning] = checkToolNames({ ...loaded, hooks }, KNOWN);
     expect(warning).toMatchObject({ code: 'UNKNOWN_TOOL', path: 'hooks.PreToolUse[0].matcher' });
     expect(warning?.line).toBeUndefined();
+  });
+});
+
+describe('checkToolNames with [tools] known', () => {
+  it('accepts the tool names config.toml declares and still warns about the others', () => {
+    layout.write('config.toml', '[tools]\nknown = ["weather", "searchDocs"]\n');
+    writeToolRule(['weather', 'searchDocs', 'wether']);
+    const warnings = checkToolNames(load(), KNOWN);
+    expect(warnings.map((warning) => warning.path)).toEqual([
+      'hooks.PreToolUse[0].matcher.tool[2]',
+    ]);
+    expect(warnings[0]?.message).toContain('did you mean "weather"?');
   });
 });

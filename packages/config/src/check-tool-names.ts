@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { findUnknownTools, type RuleSpec } from '@soong-agent/matcher';
+import { knownToolNames } from './config-file-schema.js';
 import { type ConfigWarning, createWarning } from './config-warnings.js';
 import type { LoadedConfig } from './load-config.js';
 
@@ -9,13 +10,16 @@ const MCP_TOOL_PREFIX = 'mcp__';
 /**
  * UNKNOWN_TOOL warnings for `tool` values that name no tool in `knownTools`, with a "did you mean"
  * and the position in hooks.json. The loader does not know the tools; the engine and
- * `hooks validate` call this with theirs. Names starting with `mcp__` (MCP tools behind
+ * `hooks validate` call this with theirs, and the names config.toml's `[tools] known` declares
+ * count as known too. Names starting with `mcp__` (MCP tools behind
  * `soong-agent mcp-proxy`) are never reported.
  */
 export function checkToolNames(
   config: LoadedConfig,
-  knownTools: readonly string[],
+  toolsOfHost: readonly string[],
 ): ConfigWarning[] {
+  // What the host declares in config.toml counts as known too (SPEC §11: [tools] known).
+  const knownTools = [...new Set([...toolsOfHost, ...knownToolNames(config.settings)])];
   const source = config.hooksSource;
   const specs: readonly RuleSpec[] =
     source?.specs ??

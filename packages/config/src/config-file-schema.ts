@@ -1,4 +1,4 @@
-import { PLAIN_NAME_PATTERN } from '@soong-agent/matcher';
+import { mcpServerOf, PLAIN_NAME_PATTERN } from '@soong-agent/matcher';
 import { RiskClassSchema } from '@soong-agent/protocol';
 import { RUN_LIMITS } from '@soong-agent/runner/defaults';
 import { z } from 'zod';
@@ -82,6 +82,20 @@ const McpServerSchema = z.strictObject({
     .default({})
     .describe('[mcp.<NAME>.tools.<tool>] tables: the risk class of one tool'),
 });
+
+/**
+ * `[tools]` as a table: `known` lists the tool names a host declares (an AI SDK app's tools), so
+ * `hooks validate | list | explain | test` accept them (SPEC §11). Parsed to an empty list of
+ * declarative tools carrying `known`: read it with `knownToolNames`.
+ */
+const KnownToolsSchema = z
+  .strictObject({
+    known: z
+      .array(z.string().regex(PLAIN_NAME_PATTERN).describe('a tool name'))
+      .default([])
+      .describe('tool names a host declares (letters, digits, _ . : -)'),
+  })
+  .transform(({ known }) => Object.assign([] as DeclarativeToolConfig[], { known }));
 
 /** config.toml; every key optional, every default filled in. The source of `schemas/config.schema.json`. */
 export const ConfigFileSchema = z
@@ -195,7 +209,12 @@ export const ConfigFileSchema = z
           ),
       })
       .prefault({}),
-    tools: z.array(ToolSchema).default([]).describe('[[tools]] entries: declarative tools'),
+    tools: z
+      .union([z.array(ToolSchema), KnownToolsSchema])
+      .default([])
+      .describe(
+        '[[tools]] entries: declarative tools; or a [tools] table whose `known` lists the tool names a host declares',
+      ),
     mcp: z
       .record(
         z
@@ -223,3 +242,19 @@ export type McpServerConfig = z.output<typeof McpServerSchema>;
 
 /** One declarative tool parameter. */
 export type DeclarativeToolParameter = z.output<typeof ParameterSchema>;
+
+/**
+ * The tool names a host declares for the checks (SPEC §11): `[tools] known = [...]`. MCP tools
+ * (`mcp__<server>__<tool>`) of a server listed under `[mcp.<NAME>]` are accepted by name too (see
+ * `isDeclaredMcpTool`).
+ */
+export function knownToolNames(settings: Settings): readonly string[] {
+  const tools = settings.tools as DeclarativeToolConfig[] & { known?: readonly string[] };
+  return tools.known ?? [];
+}
+
+/** True when `tool` is `mcp__<server>__<tool>` of a server listed under `[mcp.<NAME>]`. */
+export function isDeclaredMcpTool(settings: Settings, tool: string): boolean {
+  const server = mcpServerOf(tool);
+  return server !== undefined && Object.hasOwn(settings.mcp, server);
+}

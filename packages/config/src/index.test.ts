@@ -31,6 +31,8 @@ describe('index', () => {
       'expandClaudeProjectDir',
       'generateConfigJsonSchemas',
       'hookCommandVariables',
+      'isDeclaredMcpTool',
+      'knownToolNames',
       'loadConfig',
       'parseShellWords',
       'readRegularFileSync',

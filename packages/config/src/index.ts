@@ -32,6 +32,8 @@ export {
   DEFAULT_TOOL_TIMEOUT_SECONDS,
   type DeclarativeToolConfig,
   type DeclarativeToolParameter,
+  isDeclaredMcpTool,
+  knownToolNames,
   MAX_TOOL_TIMEOUT_SECONDS,
   type McpServerConfig,
   type Permission,

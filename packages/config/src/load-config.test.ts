@@ -1093,3 +1093,22 @@ describe('loadConfig warnings', () => {
     );
   });
 });
+
+describe('loadConfig [tools] known', () => {
+  it('reads a [tools] table with known names as no declarative tools plus those names', async () => {
+    const { knownToolNames, isDeclaredMcpTool } = await import('./index.js');
+    layout.write('config.toml', '[tools]\nknown = ["weather"]\n\n[mcp.fs]\nrisk = "readonly"\n');
+    const { settings } = load();
+    expect([...settings.tools]).toEqual([]);
+    expect(knownToolNames(settings)).toEqual(['weather']);
+    expect(isDeclaredMcpTool(settings, 'mcp__fs__read_text_file')).toBe(true);
+    expect(isDeclaredMcpTool(settings, 'mcp__git__push')).toBe(false);
+  });
+
+  it('reports a known name that is not a plain name with its position', () => {
+    layout.write('config.toml', '[tools]\nknown = ["ok", "Edit|Write"]\n');
+    const error = catchConfigError(() => load());
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.issues[0]?.path).toBe('tools.known[1]');
+  });
+});

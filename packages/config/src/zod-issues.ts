@@ -103,6 +103,23 @@ function rangeText(issue: {
 }
 
 /**
+ * A union whose input reached into one branch (`[tools]` as a table with a bad `known` name) is
+ * reported where that branch failed, not as "not valid here" at the union: the branch that got
+ * deepest into the value is the one the user meant.
+ */
+function innermostUnionIssue(issue: z.core.$ZodIssue): z.core.$ZodIssue {
+  if (issue.code !== 'invalid_union' || issue.errors.length === 0) return issue;
+  let best: readonly z.core.$ZodIssue[] | undefined;
+  for (const branch of issue.errors) {
+    const depth = branch[0]?.path.length ?? 0;
+    if (depth > 0 && (best === undefined || depth > (best[0]?.path.length ?? 0))) best = branch;
+  }
+  if (best === undefined || best.length !== 1) return issue;
+  const inner = innermostUnionIssue(best[0] as z.core.$ZodIssue);
+  return { ...inner, path: [...issue.path, ...inner.path] } as z.core.$ZodIssue;
+}
+
+/**
  * Turns zod issues (parsed with `reportInput: true`) into problems a user can act on. `keyLabel`
  * names the keys of an object whose keys are events, so the message says "unknown event".
  */
@@ -112,7 +129,7 @@ export function describeZodIssues(
   options: { eventKeys?: readonly string[] } = {},
 ): SchemaProblem[] {
   const problems: SchemaProblem[] = [];
-  for (const issue of issues) {
+  for (const issue of issues.map(innermostUnionIssue)) {
     const jsonPath = issue.path as (string | number)[];
     const expected = describedAt(root, jsonPath);
     const withExpected = (text: IssueText): IssueText =>

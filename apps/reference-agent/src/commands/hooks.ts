@@ -1,15 +1,27 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ConfigWarning, ConfigWarningCode, LoadedConfig } from '@soong-agent/config';
+import {
+  type ConfigWarning,
+  type ConfigWarningCode,
+  isDeclaredMcpTool,
+  knownToolNames,
+  type LoadedConfig,
+} from '@soong-agent/config';
 import {
   type HookOutcome,
   type HookSessionHandle,
   openHookSession,
   summarizeText,
 } from '@soong-agent/loop-adapter';
-import { closestMatch, type MatchSubject } from '@soong-agent/matcher';
-import { type EventRecord, HOOK_EVENTS, type HookEvent, TOOL_EVENTS } from '@soong-agent/protocol';
+import { closestMatch, type MatchSubject, mcpServerOf } from '@soong-agent/matcher';
+import {
+  type EventRecord,
+  HOOK_EVENTS,
+  type HookEvent,
+  type RiskClass,
+  TOOL_EVENTS,
+} from '@soong-agent/protocol';
 import {
   allWarnings,
   loadConfigOrExit,
@@ -39,17 +51,70 @@ function parseEvent(value: string): HookEvent {
   });
 }
 
-function lookUpTool(tools: ReadonlyMap<string, AgentTool>, name: string): AgentTool {
-  const tool = tools.get(name);
-  if (tool !== undefined) return tool;
-  const suggestion = closestMatch(name, [...tools.keys()]);
+/** What a subject needs of a tool: the registry's, or one a host declares (SPEC §11). */
+type SubjectTool = Pick<AgentTool, 'name' | 'risk' | 'tags' | 'paths'>;
+
+const RISK_CLASSES: readonly RiskClass[] = ['readonly', 'write', 'dangerous'];
+
+function parseRisk(value: string | undefined): RiskClass | undefined {
+  if (value === undefined) return undefined;
+  if ((RISK_CLASSES as readonly string[]).includes(value)) return value as RiskClass;
   throw new CliError({
     code: 'USAGE',
-    message: `unknown tool "${name}"${suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)`}; tools: ${[...tools.keys()].join(', ')}`,
+    message: `--risk ${JSON.stringify(value)} is not a risk class; write ${RISK_CLASSES.join(', ')}`,
   });
 }
 
-function tagsOf(tool: AgentTool): string[] {
+// A tool the agent does not have but a host declares ([tools] known, an MCP server under [mcp.NAME])
+// or the user describes with --risk is tested as that host would see it: a note, never an error.
+function lookUpTool(
+  tools: ReadonlyMap<string, AgentTool>,
+  name: string,
+  config: LoadedConfig,
+  riskFlag: string | undefined,
+): SubjectTool {
+  const risk = parseRisk(riskFlag);
+  const tool = tools.get(name);
+  if (tool !== undefined) {
+    if (risk !== undefined && risk !== tool.risk) {
+      process.stderr.write(`note: --risk ignored: ${name} is a ${tool.risk} tool of the agent\n`);
+    }
+    return tool;
+  }
+  const server = mcpServerOf(name);
+  if (server !== undefined && isDeclaredMcpTool(config.settings, name)) {
+    const table = config.settings.mcp[server];
+    const toolName = name.slice(`mcp__${server}__`.length);
+    const declared = Object.hasOwn(table?.tools ?? {}, toolName)
+      ? table?.tools[toolName]?.risk
+      : undefined;
+    const chosen = risk ?? declared ?? table?.risk ?? 'dangerous';
+    process.stderr.write(
+      `note: ${name} is a tool of the MCP server "${server}" ([mcp.${server}] in config.toml): tested as a ${chosen} tool\n`,
+    );
+    return { name, risk: chosen };
+  }
+  if (knownToolNames(config.settings).includes(name)) {
+    const chosen = risk ?? 'dangerous';
+    process.stderr.write(
+      `note: ${name} is declared in [tools] known: tested as a ${chosen} tool${risk === undefined ? ' (give --risk to choose its risk class)' : ''}\n`,
+    );
+    return { name, risk: chosen };
+  }
+  if (risk !== undefined) {
+    process.stderr.write(
+      `note: ${name} is not a tool of this agent: tested as a ${risk} tool (--risk)\n`,
+    );
+    return { name, risk };
+  }
+  const suggestion = closestMatch(name, [...tools.keys()]);
+  throw new CliError({
+    code: 'USAGE',
+    message: `unknown tool "${name}"${suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)`}; tools: ${[...tools.keys()].join(', ')}; for a tool of another host give --risk readonly|write|dangerous, or list it under [tools] known in config.toml`,
+  });
+}
+
+function tagsOf(tool: SubjectTool): string[] {
   return [...new Set([tool.risk, ...(tool.tags ?? [])])];
 }
 
@@ -153,6 +218,8 @@ export async function listAction(options: CommonOptions & { json?: boolean }): P
 interface SubjectOptions extends CommonOptions {
   tool?: string;
   path?: string[];
+  /** `--risk CLASS`: the risk class of a tool the agent does not know (SPEC §11). */
+  risk?: string;
 }
 
 function buildSubject(
@@ -163,9 +230,9 @@ function buildSubject(
   input?: unknown,
 ) {
   const subject: MatchSubject & { paths: string[] } = { event, paths: [] };
-  let tool: AgentTool | undefined;
+  let tool: SubjectTool | undefined;
   if (options.tool !== undefined) {
-    tool = lookUpTool(tools, options.tool);
+    tool = lookUpTool(tools, options.tool, config, options.risk);
     subject.tool = tool.name;
     subject.tags = tagsOf(tool);
     if (input !== undefined) subject.paths.push(...(tool.paths?.(input) ?? []));
@@ -248,14 +315,15 @@ export interface TestOptions extends SubjectOptions {
 const EVENT_FLAGS: Record<HookEvent, readonly (keyof TestOptions)[]> = {
   SessionStart: [],
   UserPromptSubmit: ['prompt'],
-  PreToolUse: ['tool', 'input', 'path'],
-  PostToolUse: ['tool', 'input', 'path', 'result', 'resultError'],
+  PreToolUse: ['tool', 'input', 'path', 'risk'],
+  PostToolUse: ['tool', 'input', 'path', 'risk', 'result', 'resultError'],
   Stop: ['stop', 'prompt'],
   SessionEnd: [],
   Notification: [],
 };
 const FLAG_NAMES: Partial<Record<keyof TestOptions, string>> = {
   tool: '--tool',
+  risk: '--risk',
   input: '--input',
   path: '--path',
   prompt: '--prompt',
@@ -352,7 +420,7 @@ export async function testAction(eventName: string, options: TestOptions): Promi
       message: `${event} needs --tool NAME (e.g. --tool write_file --input '{"path":"src/a.ts","content":""}')`,
     });
   }
-  const { subject } = buildSubject(event, options, config, tools, input);
+  const { subject, tool } = buildSubject(event, options, config, tools, input);
   // As in a session, an --input or --result too large for hook stdin reaches the hook as a summary
   // plus an artifact ref; the session's files (log, artifacts, transcript) live in a scratch dir as
   // long as this command, and only the tested event's hooks run (no SessionStart / SessionEnd).
@@ -373,7 +441,7 @@ export async function testAction(eventName: string, options: TestOptions): Promi
       records,
       config,
       subject,
-      tools,
+      risk: tool?.risk,
       input,
       options,
       stop,
@@ -389,7 +457,7 @@ async function runHooksTest({
   records,
   config,
   subject,
-  tools,
+  risk,
   input,
   options,
   stop,
@@ -399,7 +467,7 @@ async function runHooksTest({
   records: readonly EventRecord[];
   config: LoadedConfig;
   subject: ReturnType<typeof buildSubject>['subject'];
-  tools: ReturnType<typeof toolsOf>;
+  risk: RiskClass | undefined;
   input: Record<string, unknown>;
   options: TestOptions;
   stop: StopFlags;
@@ -409,7 +477,7 @@ async function runHooksTest({
     name: subject.tool ?? '',
     call_id: 'call_test',
     input,
-    risk: tools.get(subject.tool ?? '')?.risk ?? 'readonly',
+    risk: risk ?? 'readonly',
     tags: [...(subject.tags ?? [])],
     paths: [...subject.paths],
   };
