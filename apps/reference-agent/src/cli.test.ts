@@ -179,6 +179,59 @@ describe('soong-agent run', () => {
   );
 
   it(
+    'runs SessionEnd once at the end of every run, with how it ended (completed, max_turns)',
+    async () => {
+      const workspace = makeWorkspace({
+        home: {
+          'hooks.json': hooksJson({
+            SessionEnd: [
+              {
+                hooks: [
+                  {
+                    type: 'command',
+                    command: `cat >> "$SOONG_AGENT_HOME/ends.jsonl"; echo >> "$SOONG_AGENT_HOME/ends.jsonl"`,
+                  },
+                ],
+              },
+            ],
+          }),
+        },
+      });
+      const base = ['--home', workspace.home, '--project', workspace.project];
+      const done = writeScript(workspace.root, [{ text: 'hi' }]);
+      expect(
+        (
+          await runCli(['run', 'hi', ...base, '--model', `scripted:${done}`], {
+            env: workspace.env,
+          })
+        ).code,
+      ).toBe(0);
+      const looping = path.join(workspace.root, 'looping.json');
+      fs.writeFileSync(
+        looping,
+        JSON.stringify({
+          turns: [{ tool_calls: [{ name: 'list_dir', input: { path: '.' } }] }, { text: 'never' }],
+        }),
+      );
+      const limited = await runCli(
+        ['run', 'hi', ...base, '--model', `scripted:${looping}`, '--max-turns', '1'],
+        { env: workspace.env },
+      );
+      expect(limited.code).toBe(1);
+      const ends = fs
+        .readFileSync(path.join(workspace.home, 'ends.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { event: string; reason: string });
+      expect(ends.map((input) => [input.event, input.reason])).toEqual([
+        ['SessionEnd', 'completed'],
+        ['SessionEnd', 'max_turns'],
+      ]);
+    },
+    TIMEOUT,
+  );
+
+  it(
     'records the head of the error in tool_finished and shows it in the timeline and events when a tool call fails',
     async () => {
       const workspace = makeWorkspace();
