@@ -170,3 +170,14 @@ describe('copilot dialect: converter', () => {
     });
   });
 });
+
+describe('copilot dialect: sessionEnd', () => {
+  it("maps our end reasons onto Copilot's", () => {
+    expect(
+      encode('SessionEnd' as never, { ...ourInput('SessionStart'), reason: 'aborted' }),
+    ).toMatchObject({ reason: 'abort' });
+    expect(
+      encode('SessionEnd' as never, { ...ourInput('SessionStart'), reason: 'completed' }),
+    ).toMatchObject({ reason: 'complete' });
+  });
+});

@@ -242,3 +242,15 @@ describe('cursor dialect: converter', () => {
     ]);
   });
 });
+
+describe('cursor dialect: sessionEnd', () => {
+  it('carries the session id and our end reason', () => {
+    expect(
+      encode('SessionEnd' as never, { ...ourInput('SessionStart'), reason: 'aborted' }),
+    ).toMatchObject({
+      hook_event_name: 'sessionEnd',
+      session_id: context.sessionId,
+      reason: 'aborted',
+    });
+  });
+});

@@ -232,3 +232,26 @@ describe('gemini dialect: converter', () => {
     expect(Object.keys(result.hooks.hooks)).toEqual(hasEvent('SessionEnd') ? ['SessionEnd'] : []);
   });
 });
+
+describe('gemini dialect: SessionEnd and Notification (types.ts SessionEndInput, NotificationInput)', () => {
+  it("maps our end reasons onto Gemini's and a permission prompt onto ToolPermission", () => {
+    expect([hasEvent('SessionEnd'), hasEvent('Notification')]).toEqual([true, true]);
+    const end = encode('SessionEnd' as never, { ...ourInput('SessionStart'), reason: 'completed' });
+    expect(end).toMatchObject({ hook_event_name: 'SessionEnd', reason: 'exit' });
+    expect(
+      encode('SessionEnd' as never, { ...ourInput('SessionStart'), reason: 'error' }),
+    ).toMatchObject({ reason: 'other' });
+    expect(
+      encode('Notification' as never, {
+        ...ourInput('SessionStart'),
+        kind: 'permission_prompt',
+        message: 'allow bash?',
+      }),
+    ).toMatchObject({
+      hook_event_name: 'Notification',
+      notification_type: 'ToolPermission',
+      message: 'allow bash?',
+      details: {},
+    });
+  });
+});
