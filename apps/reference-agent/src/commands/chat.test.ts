@@ -80,6 +80,16 @@ describe('chatAction', () => {
           'model = "chat-model"',
           `base_url = "${server.url}/v1"`,
         ].join('\n'),
+        // Observers of the waits for the user and of the session's end (SPEC §2.3).
+        'hooks.json': JSON.stringify({
+          version: 1,
+          hooks: Object.fromEntries(
+            ['Notification', 'SessionEnd'].map((event) => [
+              event,
+              [{ hooks: [{ type: 'command', name: event, command: 'cat >/dev/null' }] }],
+            ]),
+          ),
+        }),
       },
     });
     const result = await chatOnTerminal(
@@ -111,6 +121,12 @@ describe('chatAction', () => {
       (record) => record.type === 'tool_finished' && record.call_id === 'call_slow',
     );
     expect(slow).toMatchObject({ is_error: true });
+    // The permission question ran Notification once; the chat's end ran SessionEnd once, last.
+    const runs = records.flatMap((record) =>
+      record.type === 'hook_finished' ? [record.event] : [],
+    );
+    expect(runs).toEqual(['Notification', 'SessionEnd']);
+    expect(records.at(-1)).toMatchObject({ type: 'hook_finished', event: 'SessionEnd' });
 
     // The last request carries the whole conversation, the cancelled call closed with an error.
     const last = server.requests.at(-1)?.body;
