@@ -1,9 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { builtEntryUrl, fixture } from './test-helpers/build.js';
 import { allGone, isAlive } from './test-helpers/processes.js';
 import { makeTempDir } from './test-helpers/temp-dir.js';
+
+const run = promisify(execFile);
 
 // These tests run a real parent process (a fixture importing the compiled package), because what
 // they check is what happens when that process is signalled or exits.
@@ -115,6 +118,29 @@ describe('runCommand exit-time cleanup', () => {
     const exit = await parent.exited;
     expect(exit.signal).toBe('SIGTERM');
     expect(await allGone(pids)).toBe(true);
+  }, 60_000);
+});
+
+describe('runCommand before its first spawn', () => {
+  it('stops a run that killAllRuns or an abort reaches while the spawner still loads', async () => {
+    const pidFile = path.join(makeTempDir(), 'pids');
+    const { stdout } = await run(process.execPath, [
+      fixture('first-spawn-stopped.mjs'),
+      builtEntryUrl(),
+      pidFile,
+    ]);
+    const report = JSON.parse(stdout) as {
+      stopped: number;
+      results: { aborted: boolean; signal: string | null }[];
+      groups: number[];
+    };
+    expect(report.stopped).toBe(1);
+    expect(report.results).toEqual([
+      { aborted: true, signal: 'SIGKILL' },
+      { aborted: true, signal: 'SIGTERM' },
+    ]);
+    started.push(...report.groups);
+    expect(await allGone(report.groups)).toBe(true);
   }, 60_000);
 });
 

@@ -1,7 +1,20 @@
 import type { Readable, Writable } from 'node:stream';
-import { execa } from 'execa';
 import { signalGroup, trackRun } from './live-runs.js';
 import { DRAIN_WINDOW_MS } from './run-options.js';
+
+// execa is loaded on the first spawn in this process, not when the runner is imported: a host whose
+// runs all go through the spawn helper never needs it (and starts faster without it).
+let execaModule: Promise<typeof import('execa')> | undefined;
+let execaLoaded: typeof import('execa') | undefined;
+
+/** Loads execa now (the spawn helper does it at start, before its first run). */
+export function loadSpawner(): Promise<typeof import('execa')> {
+  execaModule ??= import('execa').then((loaded) => {
+    execaLoaded = loaded;
+    return loaded;
+  });
+  return execaModule;
+}
 
 /** What to start: one child that leads its own process group. */
 export interface GroupSpec {
@@ -65,25 +78,37 @@ export async function startProcessGroup(
   spec: GroupSpec,
   events: GroupEvents,
 ): Promise<ProcessGroup> {
-  // execa's own timeout, maxBuffer, cleanup and promise do not give our guarantees (they act on
-  // the direct child only, kill instead of draining, or wait for every pipe holder), so they are
-  // all off and the process and its streams are driven here.
-  const subprocess = execa(spec.file, spec.args, {
-    cwd: spec.cwd,
-    env: spec.env,
-    extendEnv: false,
-    stdio: spec.stdio as ['pipe', 'pipe', 'pipe'],
-    buffer: false,
-    detached: true,
-    cleanup: false,
-    reject: false,
-    stripFinalNewline: false,
+  // Tracked from before the spawn: a stop that comes while execa loads (the first spawn of the
+  // process) is applied as soon as the group exists.
+  let pid: number | undefined;
+  let stopBeforeSpawn: NodeJS.Signals | undefined;
+  const stopGroup = (signal: NodeJS.Signals): void => {
+    if (events.onStop === undefined) terminate(signal);
+    else events.onStop(signal);
+  };
+  const untrack = trackRun({
+    get pid() {
+      return pid;
+    },
+    stop: (signal) => {
+      if (pid === undefined) stopBeforeSpawn = signal;
+      else stopGroup(signal);
+    },
   });
-  const pid = subprocess.pid;
-  if (pid === undefined) {
+  let subprocess: ReturnType<typeof spawnDetached>;
+  try {
+    subprocess = spawnDetached(execaLoaded ?? (await loadSpawner()), spec);
+  } catch (error) {
+    untrack();
+    throw error;
+  }
+  if (subprocess.pid === undefined) {
+    untrack();
     const result = await subprocess.catch((error: unknown) => error);
     throw (result as { cause?: unknown }).cause ?? result;
   }
+  const groupId = subprocess.pid;
+  pid = groupId;
   subprocess.then(noop, noop);
 
   let exit: GroupExit | undefined;
@@ -91,14 +116,11 @@ export async function startProcessGroup(
   let graceTimer: NodeJS.Timeout | undefined;
   let drainTimer: NodeJS.Timeout | undefined;
   const terminate = (signal: NodeJS.Signals, graceMs = spec.killGraceMs): void => {
-    signalGroup(pid, signal);
+    signalGroup(groupId, signal);
     // The escalation does not look at the leader: the group may outlive it.
-    if (signal !== 'SIGKILL') graceTimer ??= setTimeout(() => signalGroup(pid, 'SIGKILL'), graceMs);
+    if (signal !== 'SIGKILL')
+      graceTimer ??= setTimeout(() => signalGroup(groupId, 'SIGKILL'), graceMs);
   };
-  const untrack = trackRun({
-    pid,
-    stop: (signal) => (events.onStop === undefined ? terminate(signal) : events.onStop(signal)),
-  });
   const settle = (): void => {
     if (settled) return;
     settled = true;
@@ -106,7 +128,7 @@ export async function startProcessGroup(
     clearTimeout(drainTimer);
     untrack();
     // Whatever is left of the group (a background grandchild holding a pipe) dies now.
-    signalGroup(pid, 'SIGKILL');
+    signalGroup(groupId, 'SIGKILL');
     for (const stream of subprocess.stdio) stream?.destroy();
     events.onSettle(exit ?? { code: null, signal: null });
   };
@@ -136,8 +158,9 @@ export async function startProcessGroup(
     else drainTimer = setTimeout(() => setImmediate(settle), DRAIN_WINDOW_MS);
   });
 
+  if (stopBeforeSpawn !== undefined) stopGroup(stopBeforeSpawn);
   return {
-    pid,
+    pid: groupId,
     stdio: subprocess.stdio as ProcessGroup['stdio'],
     stdin: subprocess.stdin,
     stdout: subprocess.stdout,
@@ -150,6 +173,23 @@ export async function startProcessGroup(
     },
     terminate,
   };
+}
+
+// execa's own timeout, maxBuffer, cleanup and promise do not give our guarantees (they act on the
+// direct child only, kill instead of draining, or wait for every pipe holder), so they are all off
+// and the process and its streams are driven by startProcessGroup.
+function spawnDetached({ execa }: typeof import('execa'), spec: GroupSpec) {
+  return execa(spec.file, spec.args, {
+    cwd: spec.cwd,
+    env: spec.env,
+    extendEnv: false,
+    stdio: spec.stdio as ['pipe', 'pipe', 'pipe'],
+    buffer: false,
+    detached: true,
+    cleanup: false,
+    reject: false,
+    stripFinalNewline: false,
+  });
 }
 
 function noop(): void {}

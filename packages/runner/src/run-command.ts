@@ -107,8 +107,13 @@ export function runPlan(
       aborted = true;
       group.terminate('SIGTERM');
     };
+    let stopBeforeStart: NodeJS.Signals | undefined;
     const stop = (stopSignal: NodeJS.Signals): void => {
-      if (group === undefined) return;
+      if (group === undefined) {
+        // The core stops a group it has just spawned, before it is handed over here.
+        stopBeforeStart = stopSignal;
+        return;
+      }
       if (group.exit === undefined) aborted = true;
       group.terminate(stopSignal);
     };
@@ -166,8 +171,11 @@ export function runPlan(
             started.terminate('SIGTERM');
           }, plan.timeoutMs);
         }
-        signal?.addEventListener('abort', onAbort, { once: true });
         onStarted?.(started.pid, stop);
+        if (stopBeforeStart !== undefined) stop(stopBeforeStart);
+        // Aborted while execa loaded (the first spawn of the process): the same as an abort now.
+        if (signal?.aborted === true) onAbort();
+        else signal?.addEventListener('abort', onAbort, { once: true });
       },
       (error: unknown) => {
         stdin.close();

@@ -3,6 +3,7 @@
 // direct run and answers with the result. When the host goes away (the channel reaches EOF, even
 // when the host was SIGKILLed) it kills every group it started and exits.
 import { killAllRuns } from './live-runs.js';
+import { loadSpawner } from './process-group.js';
 import { runPlan } from './run-command.js';
 import type { HelperReply, HelperRequest } from './spawn-helper.js';
 
@@ -61,3 +62,5 @@ process.on('disconnect', () => {
   process.exit(0);
 });
 reply({ t: 'ready' });
+// Load the spawner while the host sends the first run.
+void loadSpawner();

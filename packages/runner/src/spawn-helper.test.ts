@@ -66,6 +66,19 @@ describe.runIf(helperOn && process.platform === 'linux')('spawn helper', () => {
     expect(names.filter((name) => !allowed.includes(name))).toEqual([]);
   });
 
+  it("gives a child none of the helper's descriptors: the channel to the host stays out of reach", async () => {
+    const result = await runCommand({
+      command: 'for fd in /proc/$$/fd/*; do readlink "$fd"; done',
+    });
+    const helper = spawnHelperStatus().pid as number;
+    const channel = fs.readlinkSync(`/proc/${helper}/fd/3`);
+    expect(channel).toMatch(/^socket:/);
+    expect(result.stdout.split('\n')).not.toContain(channel);
+    // Opening the helper's channel by its /proc name does not work either (a socket).
+    const reopen = await runCommand({ command: `exec 5<>/proc/${helper}/fd/3 && echo opened` });
+    expect(reopen.stdout).toBe('');
+  });
+
   it('spawns from this process with spawnHelper: false, per run or for the whole runner', async () => {
     const perRun = await runCommand({ command: 'echo $PPID', spawnHelper: false });
     expect(Number(perRun.stdout)).toBe(process.pid);
