@@ -411,8 +411,6 @@ async function postToolUseChild(size) {
     tools: new Map([['cat_big', tool]]),
     engine,
     permission: async () => ({ allow: true }),
-    artifacts,
-    sink,
   });
   const durationMs = performance.now() - started;
   if (!fs.existsSync(countFile))

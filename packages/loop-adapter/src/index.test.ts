@@ -18,6 +18,7 @@ describe('index', () => {
       'SUMMARY_HEAD_BYTES',
       'SUMMARY_TAIL_BYTES',
       'TOO_DEEP_INPUT_TEXT',
+      'UNFINISHED_TOOL_TEXT',
       'UNKNOWN_TOOL_TEXT',
       'claudeCodeToolName',
       'createClaudeCodeTranscript',

@@ -102,5 +102,6 @@ export {
   type ToolGateCall,
   type ToolGateOptions,
   type ToolGateVerdict,
+  UNFINISHED_TOOL_TEXT,
   UNKNOWN_TOOL_TEXT,
 } from './tool-gate.js';

@@ -12,7 +12,7 @@ import {
   type ToolCall,
   type ToolDefinition,
 } from './tool-batch.js';
-import { SKIPPED_TOOL_TEXT, type ToolGate } from './tool-gate.js';
+import { SKIPPED_TOOL_TEXT, type ToolGate, UNFINISHED_TOOL_TEXT } from './tool-gate.js';
 
 const tempDir = useTempDirs();
 const PROCESS_TIMEOUT = 60_000;
@@ -313,6 +313,31 @@ describe('openHookSession', () => {
       });
       await expect(session.userPrompt('again')).rejects.toMatchObject({ code: 'ENGINE_CLOSED' });
       expect(() => session.transcript.user('x')).toThrow(/closed/);
+    },
+    PROCESS_TIMEOUT,
+  );
+
+  it(
+    'close ends a call the host never gave a result for: no tool_started stays open',
+    async () => {
+      const { home, projectDir } = writeHome(tempDir(), {});
+      const session = await openHookSession({ projectDir, home, tools: TOOLS });
+      const gate = session.toolGate();
+      expect(await gate.before({ id: 'c1', name: 'read_file', input: {} })).toEqual({ run: true });
+      await session.close();
+      await expect(gate.after('c1', { content: 'late', isError: false })).rejects.toMatchObject({
+        code: 'ENGINE_CLOSED',
+      });
+      const records = readEventLog(session.eventLog).records;
+      expect(records.slice(2).map((record) => record.type)).toEqual([
+        'tool_started',
+        'tool_finished',
+      ]);
+      expect(records[3]).toMatchObject({
+        call_id: 'c1',
+        is_error: true,
+        error_text: UNFINISHED_TOOL_TEXT,
+      });
     },
     PROCESS_TIMEOUT,
   );

@@ -161,10 +161,15 @@ export async function openHookSession(options: OpenHookSessionOptions): Promise<
   let transcript: ClaudeCodeTranscript | undefined;
   // Every hook run of the session in flight: close() waits for them.
   const running = new Set<Promise<unknown>>();
+  // Calls a gate let run whose result the host has not given yet: close() ends them.
+  const openCalls = new Map<string, () => void>();
   let closing: Promise<void> | undefined;
   const finish = async (end: (() => Promise<unknown>) | undefined) => {
     try {
       await Promise.allSettled([...running]);
+      // No tool_started stays without its tool_finished.
+      for (const finishCall of [...openCalls.values()]) finishCall();
+      openCalls.clear();
       await end?.();
     } finally {
       try {
@@ -244,6 +249,7 @@ export async function openHookSession(options: OpenHookSessionOptions): Promise<
           permission: gateOptions.permission ?? options.permission,
           tools: options.tools,
           transcript: opened,
+          openCalls,
           ...signalOf(gateOptions),
         });
         return {

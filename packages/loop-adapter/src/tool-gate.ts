@@ -84,7 +84,16 @@ export interface ToolGateOptions {
   transcript?: ClaudeCodeTranscript | undefined;
   /** @deprecated the engine's artifact store is used; this one only when the engine has none. */
   artifacts?: ArtifactStore | undefined;
+  /**
+   * Told of each call `before` let run until its `after`: `close` ends it (its `tool_finished`, an
+   * error) when the session closes first. @default undefined
+   */
+  openCalls?: Map<string, () => void> | undefined;
 }
+
+/** The result text of a call the host never gave a result for before the session closed. */
+export const UNFINISHED_TOOL_TEXT =
+  'not finished: the session closed before the host gave the result';
 
 // What `after` needs of a call `before` let run.
 interface OpenCall {
@@ -235,6 +244,10 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
         return closed(call, `denied by permission: ${verdict.reason}`, 'denied');
       }
       open.set(call.id, { call, info, dialect, started: performance.now() });
+      options.openCalls?.set(call.id, () => {
+        open.delete(call.id);
+        finishWithError(call, UNFINISHED_TOOL_TEXT, 'error');
+      });
       return { run: true };
     },
 
@@ -247,6 +260,7 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
         });
       }
       open.delete(id);
+      options.openCalls?.delete(id);
       const { call, info, dialect } = entry;
       const signal = callOptions.signal ?? options.signal;
       const durationMs = roundMs(performance.now() - entry.started);
