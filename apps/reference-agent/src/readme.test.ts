@@ -2,7 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { cliEnv, makeWorkspace, runCli, runShell } from './test-helpers/cli.js';
+import {
+  cliEnv,
+  makeWorkspace,
+  parseRecords,
+  runCli,
+  runShell,
+  writeScript,
+} from './test-helpers/cli.js';
 import { makeTempDir } from './test-helpers/temp.js';
 
 const README = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8');
@@ -37,6 +44,47 @@ describe('README', () => {
     expect(result.stderr).toBe('');
     expect(result.stdout).toContain('3 rules');
     expect(fs.existsSync(path.join(workspace.home, 'hooks.json'))).toBe(true);
+  }, 60_000);
+});
+
+describe('README starter tests-pass Stop hook', () => {
+  const stopOnly = () => {
+    const hooks = JSON.parse(starterHooksJson()) as { hooks: { Stop: unknown } };
+    return JSON.stringify({ version: 1, hooks: { Stop: hooks.hooks.Stop } });
+  };
+  const runStops = async (project: Record<string, string>) => {
+    const workspace = makeWorkspace({ home: { 'hooks.json': stopOnly() }, project });
+    const script = writeScript(workspace.root, [{ text: 'done' }, { text: 'done again' }]);
+    const result = await runCli(
+      ['run', 'go', '--model', `scripted:${script}`, '--yes', '--json'].concat([
+        '--home',
+        workspace.home,
+        '--project',
+        workspace.project,
+      ]),
+      { env: workspace.env },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    return parseRecords(result.stdout);
+  };
+
+  it('blocks the stop once, saying why with the test output, when npm test fails', async () => {
+    const records = await runStops({
+      'package.json': JSON.stringify({
+        scripts: { test: 'echo assertion-41c9 failed >&2; exit 1' },
+      }),
+    });
+    const denied = records.filter((record) => record.type === 'hook_denied');
+    expect(denied).toHaveLength(1);
+    expect(JSON.stringify(denied[0])).toContain('assertion-41c9 failed');
+    expect(records.some((record) => record.type === 'loop_ended')).toBe(true);
+  }, 60_000);
+
+  it('lets the stop through at once when the project has no test script', async () => {
+    for (const project of [{}, { 'package.json': '{"name":"x"}' }]) {
+      const records = await runStops(project);
+      expect(records.filter((record) => record.type === 'hook_denied')).toEqual([]);
+    }
   }, 60_000);
 });
 
@@ -77,6 +125,24 @@ describe('root README', () => {
       scripts: Record<string, string>;
     };
     expect(Object.keys(manifest.scripts)).toEqual(expect.arrayContaining(['demo', 'test']));
+  });
+
+  it('builds every package before it packs, and npm run demo builds them all', () => {
+    const manifest = (dir: string) =>
+      JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
+        scripts: Record<string, string>;
+      };
+    const dirs = ['packages', 'apps'].flatMap((group) =>
+      fs
+        .readdirSync(path.join(REPO_ROOT, group))
+        .map((name) => path.join(REPO_ROOT, group, name))
+        .filter((dir) => fs.existsSync(path.join(dir, 'package.json'))),
+    );
+    for (const dir of dirs) {
+      expect(manifest(dir).scripts.prepack, dir).toBe('node ../../scripts/build-before-pack.mjs');
+    }
+    // A filter on the CLI left @soong-agent/ai-sdk unbuilt.
+    expect(manifest(REPO_ROOT).scripts.demo).toMatch(/turbo run build &&/);
   });
 
   it('links only to files and folders that exist', () => {

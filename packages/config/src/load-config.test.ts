@@ -1112,3 +1112,31 @@ describe('loadConfig [tools] known', () => {
     expect(error.issues[0]?.path).toBe('tools.known[1]');
   });
 });
+
+describe('loadConfig with a pasted Claude Code settings file', () => {
+  it('points at hooks import first when hooks.json is a Claude Code settings file', () => {
+    layout.write(
+      'hooks.json',
+      JSON.stringify({
+        permissions: { allow: ['Bash(npm test:*)'] },
+        hooks: {
+          PreToolUse: [
+            { matcher: 'Edit|Write', hooks: [{ type: 'command', command: 'guard.sh' }] },
+          ],
+        },
+      }),
+    );
+    const error = catchConfigError(() => load());
+    expect(error.issues[0]?.message).toContain('Claude Code settings file');
+    expect(error.issues[0]?.message).toContain('soong-agent hooks import --from claude');
+  });
+
+  it('gives no such hint when a soong-agent hooks.json has a mistake', () => {
+    layout.write(
+      'hooks.json',
+      JSON.stringify({ version: 1, hooks: { PreToolUse: [{ matcher: 'Edit|Write', hooks: [] }] } }),
+    );
+    const error = catchConfigError(() => load());
+    expect(error.message).not.toContain('hooks import');
+  });
+});

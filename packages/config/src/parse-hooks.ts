@@ -12,6 +12,7 @@ import {
 } from '@soong-agent/matcher';
 import { resolveUserPath } from '@soong-agent/paths';
 import { HOOK_EVENTS, type HookEvent } from '@soong-agent/protocol';
+import { looksLikeClaudeSettings } from './claude-settings-hint.js';
 import type { HookCommandConfig, HookRuleConfig } from './compiled-hooks.js';
 import { ConfigError, type ConfigIssue } from './config-error.js';
 import type { Settings } from './config-file-schema.js';
@@ -225,9 +226,23 @@ export function parseHooks(options: {
     }
   }
   if (!parsed.success || issues.length > 0) {
+    // A pasted Claude Code settings file: say so first, with the command that converts it.
+    const hint = looksLikeClaudeSettings(document.value)
+      ? [
+          createIssue({
+            file,
+            homeDir,
+            position: document.locate([]),
+            text: {
+              problem: 'this looks like a Claude Code settings file, not a soong-agent hooks.json',
+              fix: 'move it aside and convert it with `soong-agent hooks import --from claude <settings file> --write`, which writes hooks.json here',
+            },
+          }),
+        ]
+      : [];
     throw new ConfigError({
       code: 'CONFIG_INVALID',
-      issues: sortIssues(issues),
+      issues: [...hint, ...sortIssues(issues)],
       cause: parsed.error ?? compileError,
     });
   }
