@@ -3,6 +3,7 @@ import { findUnknownTools, type RuleSpec } from '@soong-agent/matcher';
 import { knownToolNames } from './config-file-schema.js';
 import { type ConfigWarning, createWarning } from './config-warnings.js';
 import type { LoadedConfig } from './load-config.js';
+import { CONFIG_TOOL_ALIASES } from './tool-aliases.js';
 
 /** The prefix of MCP tool names (`mcp__<server>__<tool>`, SPEC §10). */
 const MCP_TOOL_PREFIX = 'mcp__';
@@ -30,9 +31,9 @@ export function checkToolNames(
     );
   // Tools of MCP servers behind `soong-agent mcp-proxy` (mcp__<server>__<tool>) are known only
   // to the proxy, which learns them from the server: never reported here.
-  const unknownTools = findUnknownTools(specs, knownTools).filter(
-    (unknown) => !unknown.tool.startsWith(MCP_TOOL_PREFIX),
-  );
+  const unknownTools = findUnknownTools(specs, knownTools, {
+    toolAliases: CONFIG_TOOL_ALIASES,
+  }).filter((unknown) => !unknown.tool.startsWith(MCP_TOOL_PREFIX));
   return unknownTools.map((unknown) => {
     const rule = config.hooks.rules[unknown.ruleIndex];
     const jsonPath = [

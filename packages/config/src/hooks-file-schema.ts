@@ -1,23 +1,33 @@
-import { hasDialect } from '@soong-agent/dialects';
+import {
+  type BuiltInDialectName,
+  DIALECT_NAMES,
+  getDialect,
+  hasDialect,
+} from '@soong-agent/dialects';
 import { PLAIN_NAME_PATTERN } from '@soong-agent/matcher';
 import { RUN_LIMITS } from '@soong-agent/runner/defaults';
 import { z } from 'zod';
 
 /**
- * The protocols a hook may speak (SPEC §7, §12): ours, or another agent's dialect. A dialect a third
- * party registers (`registerDialect`) is accepted too.
+ * The protocols a hook may speak (SPEC §7, §12): the names of the registered dialects of
+ * `@soong-agent/dialects` (`DIALECT_NAMES`, live: a dialect registered later is accepted too).
  */
-export const HOOK_PROTOCOLS = [
-  'soong',
-  'claude-code',
-  'codex',
-  'gemini',
-  'cursor',
-  'copilot',
-] as const;
+export const HOOK_PROTOCOLS: readonly string[] = DIALECT_NAMES;
 
-/** A hook's protocol: `"soong"` (SPEC §2), a built-in dialect (§7, §12) or a registered one. */
-export type HookProtocol = (typeof HOOK_PROTOCOLS)[number] | (string & {});
+/** A hook's protocol: a registered dialect's name (`"soong"`, `"claude-code"`, …). */
+export type HookProtocol = BuiltInDialectName | (string & {});
+
+const protocolSchema = z
+  .string({ error: 'expected a protocol name (a string), e.g. "soong" or "claude-code"' })
+  .superRefine((value, context) => {
+    if (hasDialect(value)) return;
+    context.addIssue({
+      code: 'custom',
+      input: value,
+      message: `unknown protocol ${JSON.stringify(value)}; expected one of ${DIALECT_NAMES.map((name) => `"${name}"`).join(', ')}`,
+    });
+  })
+  .meta({ enum: [...DIALECT_NAMES] });
 
 /** How a hook runs (SPEC §8): a process per call, or one worker process per session. */
 export const HOOK_MODES = ['spawn', 'worker'] as const;
@@ -118,16 +128,10 @@ export const HookCommandSchema = z
       .describe(
         '"ignore" or "deny": what a failed hook means (default: hooks.on_failure of config.toml)',
       ),
-    protocol: z
-      .union([
-        z.enum(HOOK_PROTOCOLS),
-        z.string().refine((name) => hasDialect(name), {
-          message: `not a hook protocol: ${HOOK_PROTOCOLS.map((name) => `"${name}"`).join(', ')} or a registered dialect`,
-        }),
-      ])
+    protocol: protocolSchema
       .optional()
       .describe(
-        '"soong" (default), "claude-code", "codex", "gemini", "cursor" or "copilot": the protocol the hook speaks on stdin/stdout; another agent\'s runs that agent\'s command hook unmodified (SPEC §12)',
+        'the protocol the hook speaks on stdin/stdout (default: "soong"): "claude-code", "codex", … run another agent\'s command hook unmodified',
       ),
     dialect_event: z
       .string()
@@ -145,11 +149,17 @@ export const HookCommandSchema = z
   })
   .superRefine((hook, context) => {
     // Another agent's hook reads one payload and exits; the worker wire (SPEC §8) is ours alone.
-    if (hook.mode === 'worker' && hook.protocol !== undefined && hook.protocol !== 'soong') {
+    const { protocol } = hook;
+    if (
+      hook.mode === 'worker' &&
+      protocol !== undefined &&
+      hasDialect(protocol) &&
+      getDialect(protocol).decideAnswer === undefined
+    ) {
       context.addIssue({
         code: 'custom',
         path: ['mode'],
-        message: `"mode": "worker" speaks soong-agent's worker protocol (SPEC §8), which a "${hook.protocol}" hook does not: remove "mode" or the "protocol" key`,
+        message: `"mode": "worker" speaks soong-agent's worker protocol (SPEC §8), which a "${protocol}" hook does not: remove "mode" or the "protocol" key`,
       });
     }
     if (

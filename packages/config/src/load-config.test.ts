@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { registerDialect, soongDialect } from '@soong-agent/dialects';
 import { builtInMatchers, createMatcherRegistry, defineMatcher } from '@soong-agent/matcher';
 import { DEFAULT_ENV_ALLOWLIST } from '@soong-agent/runner/defaults';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -629,6 +630,33 @@ describe('loadConfig', () => {
       77,
     ]);
     expect(error.message).toContain('"claude-code"');
+  });
+
+  it('accepts a protocol a third party registered as a dialect (names from DIALECT_NAMES)', () => {
+    const write = (protocol: string) =>
+      layout.write(
+        'hooks.json',
+        hooksJson({ Stop: [{ hooks: [{ type: 'command', command: 'x', protocol }] }] }),
+      );
+    write('config-test-agent');
+    expect(catchConfigError(() => load()).message).toContain('"config-test-agent"');
+    const { decideAnswer: _worker, ...spawnOnly } = soongDialect;
+    registerDialect({ ...spawnOnly, name: 'config-test-agent' });
+    expect(load().hooks.rules[0]?.hooks[0]?.protocol).toBe('config-test-agent');
+    // A dialect without worker answers takes no "mode": "worker".
+    layout.write(
+      'hooks.json',
+      hooksJson({
+        Stop: [
+          {
+            hooks: [
+              { type: 'command', command: 'x', protocol: 'config-test-agent', mode: 'worker' },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(catchConfigError(() => load()).message).toContain('"config-test-agent" hook');
   });
 
   it('reports a duplicate hook name when another hook has a type error', () => {

@@ -48,7 +48,7 @@ export interface LoadConfigOptions {
   hooksText?: string;
   /**
    * The matcher types hooks.json may use.
-   * @default createMatcherRegistry(builtInMatchers), built for this call
+   * @default the built-in matcher types (the `tool` type's suggestions understand Claude Code's tool names), built for this call
    */
   registry?: MatcherRegistry;
 }

@@ -1,10 +1,8 @@
 import path from 'node:path';
 import { getDialect, hasDialect } from '@soong-agent/dialects';
 import {
-  builtInMatchers,
   closestMatch,
   compileRules,
-  createMatcherRegistry,
   MatcherError,
   type MatcherRegistry,
   type RuleIndex,
@@ -24,6 +22,7 @@ import {
 } from './hooks-file-schema.js';
 import { createIssue, type IssueText, type JsonPath, sortIssues } from './issues.js';
 import { isJsonSyntaxError, type JsonDocument, parseJsonDocument } from './json-document.js';
+import { defaultMatcherRegistry } from './tool-aliases.js';
 import { workingDirProblem } from './working-dir-check.js';
 import { describeZodIssues } from './zod-issues.js';
 
@@ -115,7 +114,7 @@ export function parseHooks(options: {
   const compileOptions = {
     projectDir: options.projectDir,
     homeDir,
-    registry: options.registry ?? createMatcherRegistry(builtInMatchers),
+    registry: options.registry ?? defaultMatcherRegistry(),
   };
   let index: RuleIndex | undefined;
   let compileError: unknown;

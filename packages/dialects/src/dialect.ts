@@ -12,13 +12,20 @@ export type BuiltInDialectName =
   | 'cursor'
   | 'copilot';
 
-/** How the host says one dialect sees a tool call (SPEC §11: `ToolDefinition.dialectName` and an input mapping). */
+/**
+ * How the host says one dialect sees a tool call (SPEC §11: `ToolDefinition.dialectName` and
+ * `dialectInput`), resolved for this dialect by the engine.
+ */
 export interface DialectToolView {
-  /** The tool's name in this dialect (default: the dialect's `toolNames` entry, else our name). */
+  /**
+   * The tool's name in this dialect (`dialectName[<dialect>]`). Default: the dialect's `toolNames`
+   * entry for our name, else our name. A declared name that is one of the dialect's own tools gets
+   * that tool's input conversion.
+   */
   name?: string;
   /**
-   * The tool input as this dialect's hooks see it, already in the dialect's fields (default: the
-   * dialect maps our canonical input by our canonical name).
+   * The call's input in the shape of our canonical tool of the same kind (e.g. `{ command }` for
+   * `bash`), which the dialect converts like that tool's input. Default: the input as given.
    */
   input?: unknown;
 }
@@ -148,8 +155,19 @@ export interface Dialect {
   readonly name: string;
   /** Our tool names → this agent's (frozen). A tool not listed keeps its own name. */
   readonly toolNames: Readonly<Record<string, string>>;
+  /**
+   * This agent's tool names → ours, where that is more than the inverse of `toolNames` (Claude
+   * Code's `MultiEdit` → `edit_file`). Default: the inverse of `toolNames`. Frozen.
+   */
+  readonly ourToolNames?: Readonly<Record<string, string>>;
   /** This agent's event names → ours (for converters and `hook_event_name`; frozen). */
   readonly events: Readonly<Record<string, HookEvent>>;
+  /**
+   * Bytes of a tool input this dialect's hooks get whole (the agent passes it whole). Beyond it the
+   * hook's `on_large_input` decides. Default: `hooks.inline_result_bytes` (long strings summarised,
+   * SPEC §2.1).
+   */
+  readonly toolInputBytes?: number;
   /**
    * The stdin value of one run (the engine serialises it as one compact JSON line). `input` is our
    * §2.1 input object (the tool input already bounded).

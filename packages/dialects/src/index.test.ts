@@ -5,16 +5,27 @@ describe('@soong-agent/dialects exports', () => {
   it('exports the registry and the error class', () => {
     expect(Object.keys(dialects).sort()).toEqual([
       'CLAUDE_CODE_DEFAULT_TIMEOUT_SECONDS',
+      'CLAUDE_CODE_OUR_TOOL_NAMES',
+      'CLAUDE_CODE_TOOL_INPUT_BYTES',
+      'CLAUDE_CODE_TOOL_NAMES',
       'DIALECT_ERROR_CODES',
       'DIALECT_NAMES',
       'DialectError',
+      'claudeCodeDialect',
+      'claudeCodeToolName',
+      'claudeCodeView',
       'codexPatch',
       'convertClaudeCodeConfig',
+      'dialectToolAliases',
       'dialectToolName',
       'getDialect',
       'hasDialect',
       'registerDialect',
+      'soongDialect',
+      'soongExitMessage',
+      'toClaudeCodeToolInput',
     ]);
+    expect(dialects.DIALECT_NAMES.slice(0, 2)).toEqual(['soong', 'claude-code']);
   });
 
   it('DialectError: code, cause, a brand that works across copies', () => {

@@ -1,3 +1,12 @@
+export {
+  CLAUDE_CODE_OUR_TOOL_NAMES,
+  CLAUDE_CODE_TOOL_INPUT_BYTES,
+  CLAUDE_CODE_TOOL_NAMES,
+  claudeCodeDialect,
+  claudeCodeToolName,
+  claudeCodeView,
+  toClaudeCodeToolInput,
+} from './claude-code.js';
 export { codexPatch } from './codex.js';
 export { CLAUDE_CODE_DEFAULT_TIMEOUT_SECONDS, convertClaudeCodeConfig } from './convert/claude.js';
 export type {
@@ -24,3 +33,5 @@ export {
   hasDialect,
   registerDialect,
 } from './registry.js';
+export { soongDialect, soongExitMessage } from './soong.js';
+export { dialectToolAliases } from './tool-names.js';

@@ -1,12 +1,22 @@
+import { claudeCodeDialect } from './claude-code.js';
 import { codexDialect } from './codex.js';
 import { copilotDialect } from './copilot.js';
 import { cursorDialect } from './cursor.js';
 import type { Dialect } from './dialect.js';
 import { DialectError } from './dialect-error.js';
 import { geminiDialect } from './gemini.js';
+import { soongDialect } from './soong.js';
+import { theirToolName } from './tool-names.js';
 
 // The dialects this package ships: one line per dialect file.
-const BUILT_IN: readonly Dialect[] = [codexDialect, geminiDialect, cursorDialect, copilotDialect];
+const BUILT_IN: readonly Dialect[] = [
+  soongDialect,
+  claudeCodeDialect,
+  codexDialect,
+  geminiDialect,
+  cursorDialect,
+  copilotDialect,
+];
 
 const dialects = new Map<string, Dialect>();
 const names: string[] = [];
@@ -87,8 +97,7 @@ export function hasDialect(name: string): boolean {
  * `toolNames` entry, else our own name.
  */
 export function dialectToolName(dialect: Dialect, ours: string, viewName?: string): string {
-  if (viewName !== undefined) return viewName;
-  return Object.hasOwn(dialect.toolNames, ours) ? (dialect.toolNames[ours] as string) : ours;
+  return viewName ?? theirToolName(dialect.toolNames, ours);
 }
 
 function invalid(message: string): DialectError {

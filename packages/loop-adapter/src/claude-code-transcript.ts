@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { claudeCodeView, toClaudeCodeToolInput } from '@soong-agent/dialects';
 import { jsonValueDepth, MAX_JSON_DEPTH } from '@soong-agent/protocol';
-import { claudeCodeView, toClaudeCodeToolInput } from './claude-code-protocol.js';
 import type { ToolDialectView } from './hook-engine.js';
 import { LoopAdapterError } from './loop-adapter-error.js';
 import { summarizeText } from './summarize-text.js';
@@ -67,7 +67,11 @@ export function createClaudeCodeTranscript(
   const written = new Set<string>();
   const toolUseBlock = (call: ToolCall, dialect?: ToolDialectView) => {
     written.add(call.id);
-    const seen = claudeCodeView(call.name, call.input, dialect);
+    const declared = dialect?.names?.['claude-code'];
+    const seen = claudeCodeView(call.name, call.input, {
+      ...(declared === undefined ? {} : { name: declared }),
+      ...(dialect?.input === undefined ? {} : { input: dialect.input }),
+    });
     return {
       type: 'tool_use',
       id: call.id,

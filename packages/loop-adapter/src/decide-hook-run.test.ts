@@ -6,21 +6,21 @@ import {
   decideHookRun,
   HOOK_LOG_LINES_MAX,
   HOOK_REASON_BYTES,
-  type HookRunnerOutcome,
+  type HookRunOutcome,
+  outcomeOfStartError,
 } from './decide-hook-run.js';
 import { ran } from './test-helpers/ran.js';
 
 const HOOK = { id: 'guard', timeoutSec: 5, onFailure: 'ignore' } as const;
 
 function decide(
-  outcome: HookRunnerOutcome,
-  options: Partial<Omit<DecideHookRunInput, 'ran'>> = {},
+  outcome: HookRunOutcome,
+  options: Partial<Omit<DecideHookRunInput, 'outcome'>> = {},
 ): ReturnType<typeof decideHookRun> {
   return decideHookRun({
     hook: HOOK,
     event: 'PreToolUse',
-    maxOutputBytes: 1024,
-    ran: outcome,
+    outcome,
     ...options,
   });
 }
@@ -29,7 +29,7 @@ const DENY = '{"decision":"deny","reason":"no"}';
 
 interface Row {
   name: string;
-  ran: HookRunnerOutcome;
+  ran: HookRunOutcome;
   event?: HookEvent;
   onFailure?: 'ignore' | 'deny';
   status: 'finished' | 'failed';
@@ -193,7 +193,7 @@ const TABLE: Row[] = [
   },
   {
     name: 'a missing working dir',
-    ran: { error: new RunnerError({ code: 'CWD_INVALID', message: 'gone' }), durationMs: 0.04 },
+    ran: outcomeOfStartError(new RunnerError({ code: 'CWD_INVALID', message: 'gone' }), 0.04),
     status: 'failed',
     decision: 'none',
     failure: 'cwd_invalid',
@@ -201,7 +201,7 @@ const TABLE: Row[] = [
   },
   {
     name: 'a spawn rejection',
-    ran: { error: new RunnerError({ code: 'SPAWN_FAILED', message: 'no sh' }), durationMs: 1 },
+    ran: outcomeOfStartError(new RunnerError({ code: 'SPAWN_FAILED', message: 'no sh' }), 1),
     status: 'failed',
     decision: 'none',
     failure: 'spawn_error',
@@ -209,7 +209,7 @@ const TABLE: Row[] = [
   },
   {
     name: 'a thrown non-error',
-    ran: { error: 'boom', durationMs: 1 },
+    ran: outcomeOfStartError('boom', 1),
     status: 'failed',
     decision: 'none',
     failure: 'spawn_error',
@@ -254,7 +254,7 @@ describe('decideHookRun', () => {
   });
 
   it('leaves the process fields empty and names the runner error when nothing ran', () => {
-    const { result, records } = decide({ error: new Error('spawn sh ENOENT'), durationMs: 0.26 });
+    const { result, records } = decide(outcomeOfStartError(new Error('spawn sh ENOENT'), 0.26));
     expect(result).toMatchObject({ exitCode: null, signal: null, stdout: '', stderrBytes: 0 });
     expect(result.failureMessage).toBe('spawn sh ENOENT');
     expect(records[0]).toMatchObject({ type: 'hook_failed', exit_code: null, duration_ms: 0.3 });

@@ -1,10 +1,10 @@
 import type { HookCommandConfig } from '@soong-agent/config';
+import { type Dialect, type DialectVerdict, soongDialect } from '@soong-agent/dialects';
 import {
   BLOCKING_EVENTS,
+  type EventRecordBodyOf,
   type HookEvent,
   type HookFailureKind,
-  type HookOutput,
-  safeParseHookOutput,
 } from '@soong-agent/protocol';
 import { RunnerError, type RunResult } from '@soong-agent/runner';
 import { roundMs } from './round-ms.js';
@@ -51,7 +51,7 @@ export interface HookRunResult {
    * permission callback is asked even when the risk class is `allow`; `reason` says why.
    */
   ask?: boolean;
-  /** Exit code, or null (killed by a signal, or never started). */
+  /** Exit code, or null (killed by a signal, never started, or a worker hook). */
   exitCode: number | null;
   /** Signal that ended the hook, or null. */
   signal: string | null;
@@ -67,39 +67,57 @@ export interface HookRunResult {
   stderrBytes: number;
 }
 
-/** What the runner gave back for one hook: its result, or what it rejected with (nothing ran). */
-export type HookRunnerOutcome =
-  | { result: RunResult }
-  | { error: unknown /** Wall time until the rejection. */; durationMs: number }
-  | { failed: FailedHookRun };
+/** What a run left on stderr: its end, and how many bytes it wrote in all. */
+interface StderrOf {
+  /** The end of stderr (at most {@link HOOK_STDERR_LOG_BYTES}). */
+  stderrTail: string;
+  /** All bytes written to stderr. */
+  stderrBytes: number;
+  /** Wall time of the run, in milliseconds. */
+  durationMs: number;
+}
 
 /**
- * A run that failed in a way only a worker hook can (SPEC §8): the worker exited while serving the
- * call or cannot be restarted (`worker_exited`), or it answered with a line that is not a response
- * to the call (`protocol_error`).
+ * What one hook run came to, the same for a spawned process and a worker call, before anyone
+ * decided what it means:
+ * - `exited`: a spawned hook ran to its end (its exit code and stdout decide);
+ * - `answered`: a worker answered the call with `{"id": N, "output": ...}` (`lines`: the stdout
+ *   lines it printed before that were not a response, recorded as `hook_log`);
+ * - `failed`: the run failed before anything could decide (never started, timed out, printed too
+ *   much, cancelled, a worker that exited or answered with something else). `deny` is a deny the
+ *   hook meant that stands despite the failure (SPEC §2.2).
  */
-export interface FailedHookRun {
-  failure: HookFailureKind;
-  message: string;
-  exitCode: number | null;
-  signal: string | null;
-  durationMs: number;
-  /** The worker's stderr since the previous call (its end). */
-  stderr: string;
-  /** All bytes of that stderr. */
-  stderrBytes: number;
-}
+export type HookRunOutcome =
+  | ({
+      kind: 'exited';
+      exitCode: number | null;
+      signal: string | null;
+      stdout: string;
+      stdoutBytes: number;
+    } & StderrOf)
+  | ({ kind: 'answered'; output: unknown; lines?: readonly string[] } & StderrOf)
+  | ({
+      kind: 'failed';
+      failure: HookFailureKind;
+      message: string;
+      exitCode: number | null;
+      signal: string | null;
+      stdout?: string;
+      stdoutBytes?: number;
+      lines?: readonly string[];
+      deny?: { reason?: string };
+    } & StderrOf);
 
 /** Everything {@link decideHookRun} needs: no clock, no I/O. */
 export interface DecideHookRunInput {
   /** The hook that ran. */
-  hook: Pick<HookCommandConfig, 'id' | 'timeoutSec' | 'onFailure'>;
+  hook: Pick<HookCommandConfig, 'id' | 'onFailure'>;
   /** The event it ran for (decides `hook_denied` against `hook_decision_ignored`). */
   event: HookEvent;
-  /** What the runner gave back. */
-  ran: HookRunnerOutcome;
-  /** `runner.max_output_bytes`, named in the `output_too_large` message. */
-  maxOutputBytes: number;
+  /** What the run came to. */
+  outcome: HookRunOutcome;
+  /** The dialect the hook speaks. @default soongDialect */
+  dialect?: Dialect;
   /**
    * True when this hook's unknown output keys were already reported in this session (they are
    * reported once per hook and session).
@@ -108,31 +126,21 @@ export interface DecideHookRunInput {
   unknownKeysReported?: boolean;
 }
 
-/** A record of one hook run, without the ids (`hook_id`, `event`, `call_id`) the engine adds. */
-export type HookRunRecord =
-  | { type: 'hook_log'; source: 'stderr' | 'logs' | 'warning'; message: string }
-  | {
-      type: 'hook_finished';
-      decision: 'allow' | 'deny' | 'none';
-      reason?: string;
-      metadata?: Record<string, unknown>;
-      /** `"ask"`: a Claude Code hook asked for the permission prompt (SPEC §7). */
-      permission_decision?: 'ask';
-      duration_ms: number;
-      /** 0, or 2 for a Claude Code hook's exit-2 block (SPEC §7). */
-      exit_code: number;
-    }
-  | {
-      type: 'hook_failed';
-      failure: HookFailureKind;
-      message: string;
-      exit_code: number | null;
-      signal: string | null;
-      on_failure: 'ignore' | 'deny';
-      duration_ms: number;
-    }
-  | { type: 'hook_denied'; reason: string }
-  | { type: 'hook_decision_ignored'; reason: string };
+/** The record types of one hook run after `hook_started`. */
+type HookRunRecordType =
+  | 'hook_log'
+  | 'hook_finished'
+  | 'hook_failed'
+  | 'hook_denied'
+  | 'hook_decision_ignored';
+
+/**
+ * A record of one hook run, without the ids (`hook_id`, `event`, `call_id`) the engine adds: the
+ * protocol's record schemas, not a copy of them.
+ */
+export type HookRunRecord = {
+  [T in HookRunRecordType]: Omit<EventRecordBodyOf<T>, 'hook_id' | 'event' | 'call_id'>;
+}[HookRunRecordType];
 
 /** What {@link decideHookRun} decided. */
 export interface HookRunDecision {
@@ -147,45 +155,226 @@ export interface HookRunDecision {
   reportedUnknownKeys: boolean;
 }
 
-// What the hook process left behind, copied into its HookRunResult.
-/** @internal */
-export type Exited = Pick<
-  HookRunResult,
-  'exitCode' | 'signal' | 'stdout' | 'stderr' | 'stdoutBytes' | 'stderrBytes'
->;
-const NOT_RUN: Exited = Object.freeze({
-  exitCode: null,
-  signal: null,
-  stdout: '',
-  stderr: '',
-  stdoutBytes: 0,
-  stderrBytes: 0,
-});
 const BLOCKING: ReadonlySet<string> = new Set(BLOCKING_EVENTS);
 
-/**
- * Decides what one hook run means (SPEC §2.2, §2.3) and which records say so (SPEC §5), from the
- * runner's result alone. A pure function: the engine spawns and writes; this only decides.
- */
-export function decideHookRun(input: DecideHookRunInput): HookRunDecision {
-  const records: HookRunRecord[] = [];
-  return settleHookRun(input, decideOutcome(input, records), records);
+/** The outcome of a spawned hook from the runner's result (SPEC §2.2 failures first). */
+export function outcomeOfRunResult(
+  result: RunResult,
+  limits: { timeoutSec: number; maxOutputBytes: number },
+): HookRunOutcome {
+  const common = {
+    exitCode: result.exitCode,
+    signal: result.signal,
+    stdout: result.stdoutTail,
+    stdoutBytes: result.stdoutBytes,
+    stderrTail: result.stderrTail,
+    stderrBytes: result.stderrBytes,
+    durationMs: result.durationMs,
+  };
+  const failed = (failure: HookFailureKind, message: string): HookRunOutcome => ({
+    kind: 'failed',
+    failure,
+    message,
+    ...common,
+  });
+  if (result.aborted) return failed('aborted', 'the run was cancelled');
+  if (result.timedOut) return failed('timeout', timeoutMessage(limits.timeoutSec));
+  if (result.stdoutLimitExceeded) {
+    return failed('output_too_large', outputTooLargeMessage(limits.maxOutputBytes));
+  }
+  return { kind: 'exited', ...common, stdout: result.stdout };
+}
+
+/** The outcome of a hook that never started (the runner rejected, or a check refused it). */
+export function outcomeOfStartError(error: unknown, durationMs: number): HookRunOutcome {
+  const failure: HookFailureKind =
+    RunnerError.isInstance(error) && error.code === 'CWD_INVALID' ? 'cwd_invalid' : 'spawn_error';
+  return {
+    kind: 'failed',
+    failure,
+    message: error instanceof Error ? error.message : String(error),
+    exitCode: null,
+    signal: null,
+    stderrTail: '',
+    stderrBytes: 0,
+    durationMs,
+  };
+}
+
+/** @internal The `timeout` message (spawn and worker alike). */
+export function timeoutMessage(timeoutSec: number): string {
+  return `hook ran past its timeout of ${timeoutSec} s; its process group was killed`;
+}
+
+/** @internal The `output_too_large` message (spawn and worker alike). */
+export function outputTooLargeMessage(maxOutputBytes: number): string {
+  return `hook printed more than ${maxOutputBytes} bytes on stdout; it was stopped`;
 }
 
 /**
- * The part of a decision every protocol shares: `on_failure = "deny"` turns a failure into a deny,
- * and a standing deny is recorded as `hook_denied` on a blocking event, `hook_decision_ignored`
- * elsewhere (SPEC §2.2, §2.3, §5). `records` are the run's records so far, in order.
+ * Decides what one hook run means (SPEC §2.2, §2.3, §7, §12) and which records say so (SPEC §5):
+ * the dialect reads what came back, this turns its verdict into records, bounds reasons and log
+ * lines, and applies `on_failure`, the same way for every dialect and for spawn and worker runs.
+ * Pure: the engine spawns and writes; this only decides.
  */
-export function settleHookRun(
-  input: Pick<DecideHookRunInput, 'hook' | 'event'>,
-  decided: { result: HookRunResult; reportedUnknownKeys: boolean },
+export function decideHookRun(input: DecideHookRunInput): HookRunDecision {
+  const { hook, event, outcome } = input;
+  const dialect = input.dialect ?? soongDialect;
+  const records: HookRunRecord[] = [];
+  if (outcome.stderrBytes > 0) {
+    records.push({ type: 'hook_log', source: 'stderr', message: stderrLog(outcome) });
+  }
+  for (const line of outcome.kind === 'exited' ? [] : (outcome.lines ?? [])) {
+    records.push({ type: 'hook_log', source: 'logs', message: boundLine(line) });
+  }
+  const durationMs = roundMs(outcome.durationMs);
+  const answered = outcome.kind === 'answered';
+  const exited = {
+    exitCode: answered ? null : outcome.exitCode,
+    signal: answered ? null : outcome.signal,
+    stdout: answered ? '' : tail(outcome.stdout ?? ''),
+    stderr: outcome.stderrTail,
+    stdoutBytes: answered ? 0 : (outcome.stdoutBytes ?? 0),
+    stderrBytes: outcome.stderrBytes,
+  };
+
+  let verdict: DialectVerdict;
+  if (outcome.kind === 'failed') {
+    verdict = {
+      decision: outcome.deny === undefined ? 'none' : 'deny',
+      ...(outcome.deny?.reason === undefined ? {} : { reason: outcome.deny.reason }),
+      failure: { kind: 'exit_code', message: outcome.message },
+      logs: [],
+    };
+  } else if (outcome.kind === 'exited') {
+    verdict = dialect.decide(event, {
+      exitCode: outcome.exitCode,
+      signal: outcome.signal,
+      stdout: outcome.stdout,
+      stderrTail: outcome.stderrTail,
+      stderrBytes: outcome.stderrBytes,
+    });
+  } else if (dialect.decideAnswer !== undefined) {
+    verdict = dialect.decideAnswer(event, outcome.output);
+  } else {
+    verdict = {
+      decision: 'none',
+      failure: {
+        kind: 'protocol_error',
+        message: `hooks of protocol "${dialect.name}" cannot run as workers`,
+      },
+      logs: [],
+    };
+  }
+
+  let reportedUnknownKeys = false;
+  let logLines = 0;
+  let unknownPending =
+    verdict.unknownKeys !== undefined &&
+    verdict.unknownKeys.length > 0 &&
+    input.unknownKeysReported !== true;
+  const reportUnknown = () => {
+    if (!unknownPending) return;
+    unknownPending = false;
+    reportedUnknownKeys = true;
+    const keys = (verdict.unknownKeys ?? []).map((key) => JSON.stringify(key)).join(', ');
+    records.push({
+      type: 'hook_log',
+      source: 'warning',
+      message: `unknown output keys ignored: ${keys} (reported once per hook and session)`,
+    });
+  };
+  for (const log of verdict.logs) {
+    if (log.source === 'logs') {
+      logLines += 1;
+      if (logLines <= HOOK_LOG_LINES_MAX) {
+        records.push({ type: 'hook_log', source: 'logs', message: boundLine(log.message) });
+      }
+      continue;
+    }
+    reportUnknown();
+    records.push({ type: 'hook_log', source: 'warning', message: boundLine(log.message) });
+  }
+  reportUnknown();
+  if (logLines > HOOK_LOG_LINES_MAX) {
+    records.push({
+      type: 'hook_log',
+      source: 'warning',
+      message: `${logLines - HOOK_LOG_LINES_MAX} more logs lines not recorded (at most ${HOOK_LOG_LINES_MAX} per run)`,
+    });
+  }
+
+  const reason = verdict.reason === undefined ? undefined : boundReason(verdict.reason);
+  const metadata = verdict.metadata;
+  const failureKind: HookFailureKind | undefined =
+    outcome.kind === 'failed' ? outcome.failure : verdict.failure?.kind;
+  let result: HookRunResult;
+  if (failureKind !== undefined) {
+    const message = outcome.kind === 'failed' ? outcome.message : (verdict.failure?.message ?? '');
+    records.push({
+      type: 'hook_failed',
+      failure: failureKind,
+      message,
+      exit_code: exited.exitCode,
+      signal: exited.signal,
+      on_failure: hook.onFailure,
+      duration_ms: durationMs,
+    });
+    result = {
+      hookId: hook.id,
+      status: 'failed',
+      decision: 'none',
+      failure: failureKind,
+      failureMessage: message,
+      ...exited,
+      durationMs,
+    };
+    // SPEC §2.2: an intended deny stands even when the hook then failed.
+    if (verdict.decision === 'deny') {
+      result = {
+        ...result,
+        decision: 'deny',
+        reason: reason ?? `denied by hook ${hook.id}`,
+        ...(metadata === undefined ? {} : { metadata }),
+      };
+    }
+  } else {
+    const ask = verdict.decision === 'ask' && event === 'PreToolUse';
+    const decision = verdict.decision === 'ask' ? 'none' : verdict.decision;
+    const finalReason = decision === 'deny' ? (reason ?? `denied by hook ${hook.id}`) : reason;
+    records.push({
+      type: 'hook_finished',
+      decision,
+      ...(finalReason === undefined ? {} : { reason: finalReason }),
+      ...(metadata === undefined ? {} : { metadata }),
+      ...(ask ? { permission_decision: 'ask' as const } : {}),
+      duration_ms: durationMs,
+      exit_code: verdict.exitCode ?? 0,
+    });
+    result = {
+      hookId: hook.id,
+      status: 'finished',
+      decision,
+      ...(finalReason === undefined ? {} : { reason: finalReason }),
+      ...(metadata === undefined ? {} : { metadata }),
+      ...(ask ? { ask: true } : {}),
+      ...exited,
+      durationMs,
+    };
+  }
+  return settle(hook, event, result, records, reportedUnknownKeys);
+}
+
+// SPEC §2.2: with on_failure = "deny" a failure counts as a deny; a standing deny is recorded as
+// hook_denied on a blocking event, hook_decision_ignored elsewhere (SPEC §2.3, §5).
+function settle(
+  hook: Pick<HookCommandConfig, 'id' | 'onFailure'>,
+  event: HookEvent,
+  decided: HookRunResult,
   records: HookRunRecord[],
+  reportedUnknownKeys: boolean,
 ): HookRunDecision {
-  const { hook, event } = input;
-  let result = decided.result;
-  // SPEC §2.2: with on_failure = "deny" a failure counts as a deny; on an observe-only event that
-  // deny changes nothing and is recorded as hook_decision_ignored (SPEC §2.3, §5).
+  let result = decided;
   if (result.status === 'failed' && result.decision !== 'deny' && hook.onFailure === 'deny') {
     result = { ...result, decision: 'deny', reason: `hook ${hook.id} failed: ${result.failure}` };
   }
@@ -199,185 +388,23 @@ export function settleHookRun(
       result = { ...result, reason, ignored: true };
     }
   }
-  return { result, records, reportedUnknownKeys: decided.reportedUnknownKeys };
+  return { result, records, reportedUnknownKeys };
 }
 
-function decideOutcome(
-  input: DecideHookRunInput,
-  records: HookRunRecord[],
-): { result: HookRunResult; reportedUnknownKeys: boolean } {
-  const { hook, ran } = input;
-  const fail = (
-    failure: HookFailureKind,
-    message: string,
-    exited: Exited,
-    durationMs: number,
-  ): HookRunResult => {
-    records.push({
-      type: 'hook_failed',
-      failure,
-      message,
-      exit_code: exited.exitCode,
-      signal: exited.signal,
-      on_failure: hook.onFailure,
-      duration_ms: durationMs,
-    });
-    return {
-      hookId: hook.id,
-      status: 'failed',
-      decision: 'none',
-      failure,
-      failureMessage: message,
-      ...exited,
-      durationMs,
-    };
-  };
-  // hook_log order: stderr, then the logs lines, then warnings about the output.
-  const warnings: HookRunRecord[] = [];
-  const warn = (message: string) => {
-    warnings.push({ type: 'hook_log', source: 'warning', message });
-  };
-
-  if ('failed' in ran) {
-    const { failed } = ran;
-    if (failed.stderrBytes > 0) {
-      records.push({ type: 'hook_log', source: 'stderr', message: stderrLog(failed) });
-    }
-    const exited: Exited = {
-      exitCode: failed.exitCode,
-      signal: failed.signal,
-      stdout: '',
-      stderr: failed.stderr,
-      stdoutBytes: 0,
-      stderrBytes: failed.stderrBytes,
-    };
-    return {
-      result: fail(failed.failure, failed.message, exited, roundMs(failed.durationMs)),
-      reportedUnknownKeys: false,
-    };
-  }
-  if (!('result' in ran)) {
-    const kind: HookFailureKind =
-      RunnerError.isInstance(ran.error) && ran.error.code === 'CWD_INVALID'
-        ? 'cwd_invalid'
-        : 'spawn_error';
-    const message = ran.error instanceof Error ? ran.error.message : String(ran.error);
-    return {
-      result: fail(kind, message, NOT_RUN, roundMs(ran.durationMs)),
-      reportedUnknownKeys: false,
-    };
-  }
-
-  const { result } = ran;
-  if (result.stderrBytes > 0) {
-    records.push({ type: 'hook_log', source: 'stderr', message: stderrLog(result) });
-  }
-  // The runner rounds already; a custom runner (tests, benchmarks) may not.
-  const durationMs = roundMs(result.durationMs);
-  const exited = exitedOf(result);
-  const failed = (failure: HookFailureKind, message: string) => ({
-    result: fail(failure, message, exited, durationMs),
-    reportedUnknownKeys: false,
-  });
-  if (result.aborted) return failed('aborted', 'the run was cancelled');
-  if (result.timedOut) {
-    return failed(
-      'timeout',
-      `hook ran past its timeout of ${hook.timeoutSec} s; its process group was killed`,
-    );
-  }
-  if (result.stdoutLimitExceeded) {
-    return failed(
-      'output_too_large',
-      `hook printed more than ${input.maxOutputBytes} bytes on stdout; it was stopped`,
-    );
-  }
-
-  const parsed = safeParseHookOutput(result.stdout);
-  let output: HookOutput | null | undefined;
-  let reportedUnknownKeys = false;
-  if (parsed.success) {
-    output = parsed.output;
-    if (parsed.unknownKeys.length > 0 && input.unknownKeysReported !== true) {
-      reportedUnknownKeys = true;
-      const keys = parsed.unknownKeys.map((key) => JSON.stringify(key)).join(', ');
-      warn(`unknown output keys ignored: ${keys} (reported once per hook and session)`);
-    }
-  } else if (parsed.deny) {
-    output = parsed.deny;
-    warn(`${parsed.error.message}; ${parsed.denyNote ?? 'the deny stands'}`);
-  }
-  if (output?.reason !== undefined) output = { ...output, reason: boundReason(output.reason) };
-  if (output) recordLogs(records, output.logs, warn);
-  records.push(...warnings);
-
-  if (result.exitCode !== 0) {
-    const failure = fail('exit_code', exitMessage(result), exited, durationMs);
-    if (output?.decision !== 'deny') return { result: failure, reportedUnknownKeys };
-    return {
-      result: { ...failure, decision: 'deny', ...reasonOf(hook, output) },
-      reportedUnknownKeys,
-    };
-  }
-  if (output === undefined) {
-    const message = parsed.success ? 'invalid hook output' : parsed.error.message;
-    return { result: fail('protocol_error', message, exited, durationMs), reportedUnknownKeys };
-  }
-  const decision = output?.decision ?? 'none';
-  records.push({
-    type: 'hook_finished',
-    decision,
-    ...optional('reason', output?.reason),
-    ...optional('metadata', output?.metadata),
-    duration_ms: durationMs,
-    exit_code: 0,
-  });
-  const finished: HookRunResult = {
-    hookId: hook.id,
-    status: 'finished',
-    decision,
-    ...optional('reason', output?.reason),
-    ...optional('metadata', output?.metadata),
-    ...exited,
-    durationMs,
-  };
-  return {
-    result: output?.decision === 'deny' ? { ...finished, ...reasonOf(hook, output) } : finished,
-    reportedUnknownKeys,
-  };
-}
-
-function recordLogs(
-  records: HookRunRecord[],
-  logs: readonly string[] | undefined,
-  warn: (message: string) => void,
-): void {
-  if (!logs) return;
+function boundLine(line: string): string {
   const half = HOOK_LOG_LINE_BYTES / 2;
-  for (const line of logs.slice(0, HOOK_LOG_LINES_MAX)) {
-    const message = summarizeText(line, { headBytes: half, tailBytes: half });
-    records.push({ type: 'hook_log', source: 'logs', message });
-  }
-  if (logs.length > HOOK_LOG_LINES_MAX) {
-    warn(
-      `${logs.length - HOOK_LOG_LINES_MAX} more logs lines not recorded (at most ${HOOK_LOG_LINES_MAX} per run)`,
-    );
-  }
+  return summarizeText(line, { headBytes: half, tailBytes: half });
 }
 
-/** @internal What the hook process left behind (shared with the Claude Code protocol). */
-export function exitedOf(result: RunResult): Exited {
-  return {
-    exitCode: result.exitCode,
-    signal: result.signal,
-    stdout: result.stdoutTail,
-    stderr: result.stderrTail,
-    stdoutBytes: result.stdoutBytes,
-    stderrBytes: result.stderrBytes,
-  };
+function tail(text: string): string {
+  if (text.length <= HOOK_STDERR_LOG_BYTES / 4) return text;
+  const bytes = Buffer.from(text);
+  return bytes.length <= HOOK_STDERR_LOG_BYTES
+    ? text
+    : bytes.subarray(bytes.length - HOOK_STDERR_LOG_BYTES).toString('utf8');
 }
 
-/** @internal shared with the Claude Code protocol. */
+/** @internal A reason bounded to {@link HOOK_REASON_BYTES}. */
 export function boundReason(reason: string): string {
   if (Buffer.byteLength(reason) <= HOOK_REASON_BYTES) return reason;
   return summarizeText(reason, {
@@ -386,38 +413,10 @@ export function boundReason(reason: string): string {
   });
 }
 
-/** Why a hook that exited non-zero failed (for exit 2, how to write a deny instead). */
-function exitMessage(result: RunResult): string {
-  if (result.exitCode === null) return `hook was killed by ${result.signal ?? 'a signal'}`;
-  const base = `hook exited with code ${result.exitCode}`;
-  if (result.exitCode !== 2) return base;
-  return (
-    `${base}. Claude Code treats exit 2 as a block; here a deny is printed as JSON on stdout, ` +
-    `e.g. {"decision":"deny","reason":"..."} (exit 0), or a Claude Code hook declares ` +
-    `"protocol": "claude-code" in hooks.json`
-  );
-}
-
-// The runner's tail is the real end of stderr, also after a flood past max_output_bytes.
-/** @internal shared with the Claude Code protocol. */
-export function stderrLog(
-  result: { stderrTail: string; stderrBytes: number } | FailedHookRun,
-): string {
-  const tail = 'stderrTail' in result ? result.stderrTail : result.stderr;
-  const dropped = result.stderrBytes - Buffer.byteLength(tail);
-  return dropped > 0 ? `[... ${dropped} bytes of stderr not kept ...]\n${tail}` : tail;
-}
-
-function reasonOf(
-  hook: Pick<HookCommandConfig, 'id'>,
-  output: HookOutput,
-): { reason: string; metadata?: Record<string, unknown> } {
-  return {
-    reason: output.reason ?? `denied by hook ${hook.id}`,
-    ...optional('metadata', output.metadata),
-  };
-}
-
-function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
-  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+// The tail is the real end of stderr, also after a flood past max_output_bytes.
+function stderrLog(outcome: { stderrTail: string; stderrBytes: number }): string {
+  const dropped = outcome.stderrBytes - Buffer.byteLength(outcome.stderrTail);
+  return dropped > 0
+    ? `[... ${dropped} bytes of stderr not kept ...]\n${outcome.stderrTail}`
+    : outcome.stderrTail;
 }

@@ -346,6 +346,10 @@ describe('createHookEngine', () => {
       expect(failed?.message).toContain('Claude Code treats exit 2 as a block');
       expect(failed?.message).toContain('"protocol": "claude-code"');
       expect(failed?.message).toContain('{"decision":"deny","reason":"..."}');
+      // What to print comes first; Claude Code only after (newcomer, issue 20).
+      expect(failed?.message.indexOf('{"decision":"deny"')).toBeLessThan(
+        failed?.message.indexOf('Claude Code') ?? 0,
+      );
       expect(recordsOf(sink.records, 'hook_log')[0]).toMatchObject({
         source: 'stderr',
         message: 'blocked the Claude way\n',

@@ -1,10 +1,10 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { CompiledHooks, HookCommandConfig, LoadedConfig } from '@soong-agent/config';
+import { type Dialect, type DialectContext, getDialect } from '@soong-agent/dialects';
 import type { MatchSubject } from '@soong-agent/matcher';
 import { resolveUserPath } from '@soong-agent/paths';
 import {
-  type EventRecordBody,
   type HookEvent,
   type HookInputFor,
   PROTOCOL_VERSION,
@@ -14,12 +14,13 @@ import {
 import { onRunnerWarning, runCommand } from '@soong-agent/runner';
 import type { ArtifactStore } from './artifact-store.js';
 import { boundToolInput, isPlainObject } from './bound-tool-io.js';
-import { decideClaudeCodeRun, toClaudeCodeInput } from './claude-code-protocol.js';
 import {
   decideHookRun,
   HOOK_STDERR_LOG_BYTES,
-  type HookRunnerOutcome,
+  type HookRunOutcome,
   type HookRunResult,
+  outcomeOfRunResult,
+  outcomeOfStartError,
 } from './decide-hook-run.js';
 import type { EventSink } from './event-sink.js';
 import { checkOption, LoopAdapterError } from './loop-adapter-error.js';
@@ -27,7 +28,7 @@ import { checkHookEvent, checkHookInput, normalizeToolCall } from './normalize-p
 import { createScriptFingerprints } from './script-fingerprints.js';
 import { sessionPaths } from './session.js';
 import { startSpan } from './telemetry.js';
-import { createWorkerPool, type WorkerRecord } from './worker-pool.js';
+import { createWorkerPool } from './worker-pool.js';
 
 type CommonInputKey =
   | 'protocol_version'
@@ -178,13 +179,10 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
     SOONG_AGENT_PROJECT_DIR: projectDir,
     SOONG_AGENT_SESSION_ID: sessionId,
   };
-  const emitWorkerRecord = (ids: HookRecordIds, record: WorkerRecord): void => {
-    sink.emit({ ...record, hook_id: ids.hook_id, event: ids.event } as EventRecordBody);
-  };
   const workers = createWorkerPool({
     maxLineBytes: config.settings.runner.max_output_bytes,
     stderrTailBytes: HOOK_STDERR_LOG_BYTES,
-    emit: (hookId, event, record) => emitWorkerRecord({ hook_id: hookId, event }, record),
+    emit: (ids, record) => sink.emit({ ...record, ...ids }),
   });
   // SPEC §2.2 extended (issue 11): a hook whose script changed since the session started is not
   // run and fails closed.
@@ -199,45 +197,10 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
   const runnerWarnings: string[] = [];
   const stopRunnerWarnings = onRunnerWarning((warning) => runnerWarnings.push(warning.message));
 
-  async function callWorker(
-    hook: HookCommandConfig,
-    ids: HookRecordIds,
-    stdin: string,
-    signal: AbortSignal | undefined,
-  ): Promise<{ ran: HookRunnerOutcome; after: WorkerRecord[] }> {
-    const started = performance.now();
-    try {
-      return await workers.call({
-        hook,
-        event: ids.event,
-        start: {
-          command: hook.command,
-          cwd: resolveWorkingDir(hook.workingDir, projectDir),
-          allowedRoots,
-          envAllowlist: config.envAllowlist,
-          env: { ...baseEnv, SOONG_AGENT_HOOK_MODE: 'worker' },
-          killGraceMs: config.settings.runner.kill_grace_ms,
-        },
-        input: stdin,
-        signal,
-        // worker_started comes before the hook run it was started for (SPEC §8: around it).
-        onStarted: (record) => emitWorkerRecord(ids, record),
-        onReady: () => sink.emit({ type: 'hook_started', ...ids, command: hook.command }),
-      });
-    } catch (error) {
-      sink.emit({ type: 'hook_started', ...ids, command: hook.command });
-      return { ran: { error, durationMs: performance.now() - started }, after: [] };
-    }
-  }
-
   // One span per hook run when OpenTelemetry is present: ids, decision or failure, duration and
   // exit code; never the payload, a reason or an environment value.
-  async function runOne(
-    hook: HookCommandConfig,
-    ids: HookRecordIds,
-    stdin: string,
-    signal: AbortSignal | undefined,
-  ): Promise<HookRunResult> {
+  async function runOne(run: HookRun): Promise<HookRunResult> {
+    const { hook, ids } = run;
     const span = startSpan('soong_agent.hook', {
       'soong_agent.hook.event': ids.event,
       'soong_agent.hook.id': hook.id,
@@ -245,8 +208,8 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
       'soong_agent.hook.protocol': hook.protocol,
       'soong_agent.tool.call_id': ids.call_id,
     });
-    if (span === undefined) return runHook(hook, ids, stdin, signal);
-    const result = await span.run(() => runHook(hook, ids, stdin, signal));
+    if (span === undefined) return runHook(run);
+    const result = await span.run(() => runHook(run));
     span.end(
       {
         'soong_agent.hook.decision': result.decision,
@@ -260,12 +223,10 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
     return result;
   }
 
-  async function runHook(
-    hook: HookCommandConfig,
-    ids: HookRecordIds,
-    stdin: string,
-    signal: AbortSignal | undefined,
-  ): Promise<HookRunResult> {
+  async function runHook(run: HookRun): Promise<HookRunResult> {
+    const { hook, ids, dialect, stdin, signal } = run;
+    const settle = (outcome: HookRunOutcome, onFailure = hook.onFailure) =>
+      decideAndRecord({ ...hook, onFailure }, dialect, ids, outcome);
     const changed = scripts.changedFile(hook);
     if (changed !== undefined) {
       // Failed closed whatever its on_failure: hook_failed (spawn_error, nothing ran), then a deny.
@@ -273,65 +234,77 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
       const error = new Error(
         `script ${changed} changed since the session started: not run (a hook's files are fingerprinted when the session starts; start a new session to use the new version)`,
       );
-      return decideAndRecord({ ...hook, onFailure: 'deny' }, ids, { error, durationMs: 0 });
+      return settle(outcomeOfStartError(error, 0), 'deny');
     }
+    const cwd = resolveWorkingDir(hook.workingDir, projectDir);
     if (hook.mode === 'worker') {
-      const { ran, after } = await callWorker(hook, ids, stdin, signal);
-      const result = decideAndRecord(hook, ids, ran);
-      for (const record of after) emitWorkerRecord(ids, record);
-      return result;
+      return workers.call({
+        hook,
+        ids,
+        start: {
+          command: hook.command,
+          cwd,
+          allowedRoots,
+          envAllowlist: config.envAllowlist,
+          env: { ...baseEnv, SOONG_AGENT_HOOK_MODE: 'worker', ...run.env },
+          killGraceMs: config.settings.runner.kill_grace_ms,
+        },
+        input: stdin,
+        signal,
+        settle: (outcome) => settle(outcome),
+      });
     }
     sink.emit({ type: 'hook_started', ...ids, command: hook.command });
     const started = performance.now();
-    let ran: HookRunnerOutcome;
+    let outcome: HookRunOutcome;
     try {
-      ran = {
-        result: await runner({
-          command: hook.command,
-          cwd: resolveWorkingDir(hook.workingDir, projectDir),
-          allowedRoots,
-          envAllowlist: config.envAllowlist,
-          env: {
-            ...baseEnv,
-            SOONG_AGENT_HOOK_EVENT: ids.event,
-            SOONG_AGENT_HOOK_MODE: 'spawn',
-            ...(hook.protocol === 'claude-code' ? { CLAUDE_PROJECT_DIR: projectDir } : {}),
-          },
-          input: stdin,
-          timeoutMs: hook.timeoutSec * 1000,
-          killGraceMs: config.settings.runner.kill_grace_ms,
-          maxOutputBytes: config.settings.runner.max_output_bytes,
-          tailBytes: HOOK_STDERR_LOG_BYTES,
-          stopOnOutputLimit: true,
-          signal,
-        }),
-      };
+      const result = await runner({
+        command: hook.command,
+        cwd,
+        allowedRoots,
+        envAllowlist: config.envAllowlist,
+        env: {
+          ...baseEnv,
+          SOONG_AGENT_HOOK_EVENT: ids.event,
+          SOONG_AGENT_HOOK_MODE: 'spawn',
+          ...run.env,
+        },
+        input: stdin,
+        timeoutMs: hook.timeoutSec * 1000,
+        killGraceMs: config.settings.runner.kill_grace_ms,
+        maxOutputBytes: config.settings.runner.max_output_bytes,
+        tailBytes: HOOK_STDERR_LOG_BYTES,
+        stopOnOutputLimit: true,
+        signal,
+      });
+      outcome = outcomeOfRunResult(result, {
+        timeoutSec: hook.timeoutSec,
+        maxOutputBytes: config.settings.runner.max_output_bytes,
+      });
     } catch (error) {
-      ran = { error, durationMs: performance.now() - started };
+      outcome = outcomeOfStartError(error, performance.now() - started);
     }
     // The runner's own warnings (its spawn helper could not start) go on the hook that met them.
     for (const message of runnerWarnings.splice(0))
       sink.emit({ type: 'hook_log', ...ids, source: 'warning', message });
-    return decideAndRecord(hook, ids, ran);
+    return settle(outcome);
   }
 
   function decideAndRecord(
     hook: HookCommandConfig,
+    dialect: Dialect,
     ids: HookRecordIds,
-    ran: HookRunnerOutcome,
+    outcome: HookRunOutcome,
   ): HookRunResult {
-    const decide = hook.protocol === 'claude-code' ? decideClaudeCodeRun : decideHookRun;
-    const decided = decide({
+    const decided = decideHookRun({
       hook,
       event: ids.event,
-      ran,
-      maxOutputBytes: config.settings.runner.max_output_bytes,
+      outcome,
+      dialect,
       unknownKeysReported: reportedUnknownKeys.has(hook.id),
     });
     if (decided.reportedUnknownKeys) reportedUnknownKeys.add(hook.id);
-    for (const { type, ...fields } of decided.records) {
-      sink.emit({ type, ...ids, ...fields } as EventRecordBody);
-    }
+    for (const record of decided.records) sink.emit({ ...record, ...ids });
     return decided.result;
   }
 
@@ -340,6 +313,8 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
     payload: HookPayload<E>,
   ): Promise<{ fields: Record<string, unknown>; dialect: ToolDialectView | undefined }> {
     const { dialect, ...fields } = payload as Record<string, unknown>;
+    // The engine sets the common fields; a payload cannot override them.
+    for (const key of COMMON_KEYS) delete fields[key];
     if (event === 'SessionStart') fields.source ??= 'startup';
     if (TOOL_EVENT_NAMES.has(event)) fields.tool = await boundTool(fields.tool as ToolCallInfo);
     return { fields, dialect: await boundDialectView(dialect) };
@@ -406,13 +381,18 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
       if (hooks.length === 0) return NO_HOOKS;
 
       const timestamp = new Date().toISOString();
-      const { fields, dialect } = await buildInput(event, tool ? { ...payload, tool } : payload);
+      const { fields, dialect: view } = await buildInput(
+        event,
+        tool ? { ...payload, tool } : payload,
+      );
       const callId = givenCallId ?? tool?.call_id;
       const results: HookRunResult[] = [];
       let ask: HookOutcome['ask'];
-      let claudeCodeStdin: string | undefined;
+      // The event's fields serialised once per call, shared by every soong hook's stdin.
+      let fieldsJson: string | undefined;
       for (const hook of hooks) {
         const ids: HookRecordIds = { hook_id: hook.id, event, ...optional('call_id', callId) };
+        const dialect = getDialect(hook.protocol);
         const input: Record<string, unknown> = {
           protocol_version: PROTOCOL_VERSION,
           event,
@@ -424,22 +404,27 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
           ...fields,
         };
         if (results.length === 0) checkHookInput(event, input);
+        const context: DialectContext = {
+          sessionId,
+          projectDir,
+          agentHome,
+          transcriptPath,
+          hookId: hook.id,
+          ...(hook.dialectEvent === undefined ? {} : { dialectEvent: hook.dialectEvent }),
+          ...toolView(view, dialect.name),
+        };
+        const encoded = dialect.encodeInput(event, input, context);
         let stdin: string;
-        if (hook.protocol === 'claude-code') {
-          // SPEC §7: one compact JSON line (some scripts `read -r` one line).
-          claudeCodeStdin ??= `${JSON.stringify(
-            toClaudeCodeInput(event, fields, {
-              sessionId,
-              projectDir,
-              transcriptPath,
-              ...(dialect === undefined ? {} : { dialect }),
-            }),
-          )}\n`;
-          stdin = claudeCodeStdin;
+        if (encoded === input) {
+          // Our own input as it is (soong): the common fields, then the shared serialised fields.
+          fieldsJson ??= JSON.stringify(fields);
+          stdin = spliceInput(input, fieldsJson);
         } else {
-          stdin = JSON.stringify(input);
+          // One compact JSON line (some scripts `read -r` one line).
+          stdin = `${JSON.stringify(encoded)}\n`;
         }
-        const result = await runOne(hook, ids, stdin, signal);
+        const env = dialect.env(context);
+        const result = await runOne({ hook, ids, dialect, stdin, env, signal });
         results.push(result);
         if (result.decision === 'deny' && !result.ignored) {
           return { decision: 'deny', reason: result.reason as string, hookId: hook.id, results };
@@ -451,6 +436,57 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
       }
       const allowed = results.some((result) => result.decision === 'allow');
       return { decision: allowed ? 'allow' : 'none', ...(ask ? { ask } : {}), results };
+    },
+  };
+}
+
+// What runHook needs for one hook of one call.
+interface HookRun {
+  hook: HookCommandConfig;
+  ids: HookRecordIds;
+  dialect: Dialect;
+  stdin: string;
+  env: Record<string, string>;
+  signal: AbortSignal | undefined;
+}
+
+const COMMON_KEYS = [
+  'protocol_version',
+  'event',
+  'session_id',
+  'project_dir',
+  'agent_home',
+  'hook_id',
+  'timestamp',
+] as const;
+
+// JSON.stringify(input) for an input made of the common fields then `fields`, with `fields`
+// serialised once per call; a field of `fields` overrides nothing (the common keys come first and
+// the payload cannot carry them: checkHookInput refuses such input).
+function spliceInput(input: Record<string, unknown>, fieldsJson: string): string {
+  let head = '{';
+  for (const key of COMMON_KEYS) {
+    head += `${head === '{' ? '' : ','}"${key}":${JSON.stringify(input[key])}`;
+  }
+  return fieldsJson === '{}' ? `${head}}` : `${head},${fieldsJson.slice(1)}`;
+}
+
+// The host's view of a tool for one dialect (SPEC §11): its declared name there, and its input in
+// our canonical tool's shape.
+function toolView(
+  view: ToolDialectView | undefined,
+  dialect: string,
+): Pick<DialectContext, 'tool'> {
+  if (view === undefined) return {};
+  const name =
+    view.names !== undefined && Object.hasOwn(view.names, dialect)
+      ? view.names[dialect]
+      : undefined;
+  if (name === undefined && view.input === undefined) return {};
+  return {
+    tool: {
+      ...(name === undefined ? {} : { name }),
+      ...(view.input === undefined ? {} : { input: view.input }),
     },
   };
 }

@@ -1,13 +1,13 @@
 export {
+  CLAUDE_CODE_TOOL_NAMES,
+  claudeCodeToolName,
+  toClaudeCodeToolInput,
+} from '@soong-agent/dialects';
+export {
   ARTIFACT_READ_MAX_BYTES,
   type ArtifactStore,
   createFileArtifactStore,
 } from './artifact-store.js';
-export {
-  CLAUDE_CODE_TOOL_NAMES,
-  claudeCodeToolName,
-  toClaudeCodeToolInput,
-} from './claude-code-protocol.js';
 export {
   type ClaudeCodeTranscript,
   type ClaudeCodeTranscriptOptions,

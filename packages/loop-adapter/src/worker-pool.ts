@@ -1,38 +1,40 @@
 import type { HookCommandConfig } from '@soong-agent/config';
-import type { HookEvent, WorkerStopReason } from '@soong-agent/protocol';
 import {
-  type RunResult,
-  startWorker,
-  type Worker,
-  type WorkerExit,
-  type WorkerOptions,
-} from '@soong-agent/runner';
-import type { HookRunnerOutcome } from './decide-hook-run.js';
-import { roundMs } from './round-ms.js';
+  type EventRecordBodyOf,
+  type HookEvent,
+  safeParseHookOutput,
+  type WorkerStopReason,
+} from '@soong-agent/protocol';
+import { startWorker, type Worker, type WorkerExit, type WorkerOptions } from '@soong-agent/runner';
+import {
+  HOOK_LOG_LINES_MAX,
+  type HookRunOutcome,
+  outcomeOfStartError,
+  outputTooLargeMessage,
+  timeoutMessage,
+} from './decide-hook-run.js';
 
 /** Starts of one worker hook allowed within {@link WORKER_RESTART_WINDOW_MS} (SPEC §8). */
 export const WORKER_MAX_STARTS = 3;
 /** The window of {@link WORKER_MAX_STARTS}, in milliseconds. */
 export const WORKER_RESTART_WINDOW_MS = 60_000;
 
-/** A `worker_started` or `worker_stopped` record, without `hook_id` and `event`. */
-export type WorkerRecord =
-  | { type: 'worker_started'; pid: number }
-  | {
-      type: 'worker_stopped';
-      reason: WorkerStopReason;
-      exit_code?: number | null;
-      signal?: string | null;
-    }
-  | { type: 'hook_log'; source: 'stderr'; message: string };
+type Ids = { hook_id: string; event: HookEvent; call_id?: string };
+type Body<T extends 'worker_started' | 'worker_stopped' | 'hook_started' | 'hook_log'> = Omit<
+  EventRecordBodyOf<T>,
+  'hook_id' | 'event' | 'call_id'
+>;
 
-/** What one call to a worker hook came to. */
-export interface WorkerCall {
-  /** The runner outcome the engine decides on, as for a spawn hook. */
-  ran: HookRunnerOutcome;
-  /** Records to write after the call's own records (the worker was stopped by this call). */
-  after: WorkerRecord[];
-}
+/**
+ * A record the pool writes, without the ids: the protocol's schemas for `worker_started`,
+ * `worker_stopped`, `hook_started` (a worker call's) and `hook_log` (a worker's stderr, or a
+ * stdout line between calls).
+ */
+export type WorkerRecord =
+  | Body<'worker_started'>
+  | Body<'worker_stopped'>
+  | Body<'hook_started'>
+  | Body<'hook_log'>;
 
 /** What the engine gives the pool to start a worker: the runner options of a spawn hook. */
 export type WorkerStartOptions = Omit<
@@ -40,54 +42,100 @@ export type WorkerStartOptions = Omit<
   'onStdoutLine' | 'onStderrLine' | 'onStdoutOverflow' | 'maxLineBytes'
 >;
 
+/** The timers a pool uses for call timeouts (injectable, for tests with a fake clock). */
+export interface WorkerPoolTimers {
+  /** Calls `callback` after `ms` milliseconds; returns a handle for `clear`. */
+  set(callback: () => void, ms: number): unknown;
+  /** Cancels a timer of `set`. */
+  clear(handle: unknown): void;
+}
+
 /** Options of {@link createWorkerPool}. */
 export interface WorkerPoolOptions {
   /** Bytes of one response line (`runner.max_output_bytes`); a longer one is `output_too_large`. */
   maxLineBytes: number;
   /** Bytes of stderr kept per call for its `hook_log` (the end of it). */
   stderrTailBytes: number;
-  /** Writes records the pool produces outside a call (a worker that exits while idle). */
-  emit(hookId: string, event: HookEvent, record: WorkerRecord): void;
-  /** @default startWorker (tests) */
-  start?: typeof startWorker;
+  /**
+   * The one channel for every record the pool writes, in order: `worker_started`, the call's
+   * `hook_started`, `worker_stopped` after the call's own records, and what a worker writes
+   * between calls. `ids` carry the call id when the record belongs to a call.
+   */
+  emit(ids: Ids, record: WorkerRecord): void;
+  /** Starts a worker. @default startWorker */
+  start?: (options: WorkerOptions) => Promise<Worker>;
+  /** The clock of the restart budget, in milliseconds. @default Date.now */
+  now?: () => number;
+  /** Timers of the call timeouts. @default setTimeout / clearTimeout */
+  timers?: WorkerPoolTimers;
+}
+
+/** One call to a worker hook. */
+export interface WorkerCallRequest<T> {
+  hook: Pick<HookCommandConfig, 'id' | 'command' | 'timeoutSec'>;
+  /** The ids of the call's records. */
+  ids: Ids;
+  /** How to start the worker when the hook has none. */
+  start: WorkerStartOptions;
+  /** The request's `input`, already serialised (the §2.1 input JSON). */
+  input: string;
+  signal: AbortSignal | undefined;
+  /**
+   * Decides and records what the call came to; called once, after `hook_started` and before the
+   * `worker_stopped` this call caused.
+   */
+  settle(outcome: HookRunOutcome): T;
 }
 
 /** The worker hooks of one session: at most one live process per hook. */
 export interface WorkerPool {
   /**
-   * Makes sure the hook has a live worker (starting one: `onStarted` gets its `worker_started`
-   * record before the call's own records), then sends it one request and waits for the answer.
+   * Makes sure the hook has a live worker, sends it one request, waits for the answer and lets
+   * `settle` decide: `worker_started`, `hook_started`, the call's records, `worker_stopped`.
    */
-  call(request: {
-    hook: HookCommandConfig;
-    event: HookEvent;
-    start: WorkerStartOptions;
-    input: string;
-    signal: AbortSignal | undefined;
-    onStarted: (record: WorkerRecord) => void;
-    /** Called once the call begins (after any `onStarted`), before its request or its failure. */
-    onReady: () => void;
-  }): Promise<WorkerCall>;
-  /** Stops every worker (`session_end`); resolves when they are gone. Idempotent. */
+  call<T>(request: WorkerCallRequest<T>): Promise<T>;
+  /**
+   * Stops every worker (`session_end`): a call in flight fails as `aborted`. Resolves when they are
+   * gone. Idempotent.
+   */
   close(): Promise<void>;
 }
 
+interface InFlight {
+  id: number;
+  /** stdout lines of this call that were not a response (hook_log records), at most HOOK_LOG_LINES_MAX. */
+  lines: string[];
+  droppedLines: number;
+  finish(ended: Ended): void;
+}
+
+type Ended =
+  | { output: unknown }
+  | {
+      kill: 'timeout' | 'output_too_large' | 'protocol_error' | 'aborted' | 'session_end';
+      message?: string;
+      deny?: { reason?: string };
+    }
+  | { exited: WorkerExit };
+
 interface Slot {
   worker: Worker;
-  event: HookEvent;
+  /** The ids of the hook's records between calls. */
+  ids: Ids;
   nextId: number;
   /** The stderr lines since the last call ended, bounded to stderrTailBytes (the end). */
   stderr: string[];
   stderrBytes: number;
   stderrKept: number;
-  /** The call in flight's handlers; undefined when idle. */
-  pending: ((line: string) => void) | undefined;
-  overflow: ((bytes: number) => void) | undefined;
-  /** The call in flight's exit handler (one `exited` subscription per worker, not one per call). */
-  exit: ((exit: WorkerExit) => void) | undefined;
-  /** Set once the pool decided why this worker stops (so `exited` does not record it again). */
+  call: InFlight | undefined;
+  /** Set once, by whoever decided why this worker stops: only that one records `worker_stopped`. */
   stopReason: WorkerStopReason | undefined;
 }
+
+const REAL_TIMERS: WorkerPoolTimers = {
+  set: (callback, ms) => setTimeout(callback, ms),
+  clear: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
 
 /**
  * The supervision of SPEC §8: lazy start, one request in flight, a per-call timeout that kills the
@@ -95,290 +143,332 @@ interface Slot {
  */
 export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   const start = options.start ?? startWorker;
+  const now = options.now ?? Date.now;
+  const timers = options.timers ?? REAL_TIMERS;
+  const { emit } = options;
   const slots = new Map<string, Slot>();
   const starts = new Map<string, number[]>();
   const exhausted = new Set<string>();
   let closing: Promise<void> | undefined;
 
-  const stopRecord = (reason: WorkerStopReason, exit: WorkerExit): WorkerRecord => ({
-    type: 'worker_stopped',
-    reason,
-    exit_code: exit.exitCode,
-    signal: exit.signal,
-  });
+  const stopped = (slot: Slot, reason: WorkerStopReason, exit: WorkerExit): void => {
+    flushStderr(slot, slot.ids);
+    emit(slot.ids, {
+      type: 'worker_stopped',
+      reason,
+      exit_code: exit.exitCode,
+      signal: exit.signal,
+    });
+  };
+
+  // Claims the right to record why the worker stops; false when someone already did.
+  const claimStop = (slot: Slot, reason: WorkerStopReason): boolean => {
+    if (slot.stopReason !== undefined) return false;
+    slot.stopReason = reason;
+    return true;
+  };
+
+  function flushStderr(slot: Slot, ids: Ids): void {
+    const { message, bytes } = joinStderr(slot);
+    if (bytes === 0) return;
+    const dropped = bytes - Buffer.byteLength(message);
+    emit(ids, {
+      type: 'hook_log',
+      source: 'stderr',
+      message: dropped > 0 ? `[... ${dropped} bytes of stderr not kept ...]\n${message}` : message,
+    });
+  }
+
+  // A stdout line: the answer to the call in flight, a log line, or (between calls) stray output.
+  function onLine(slot: Slot, line: string): void {
+    const { call } = slot;
+    const parsed = parseLine(line);
+    if (call === undefined) {
+      if (parsed.kind === 'text') {
+        emit(slot.ids, { type: 'hook_log', source: 'logs', message: line });
+        return;
+      }
+      // A response nobody asked for: the worker cannot be trusted with the next request (its line
+      // must never be taken as the next call's answer). Stop it; the next call starts a fresh one.
+      emit(slot.ids, {
+        type: 'hook_log',
+        source: 'warning',
+        message: `worker wrote ${clip(line)} between requests; it is stopped and the next call starts a fresh one`,
+      });
+      if (claimStop(slot, 'protocol_error')) {
+        void slot.worker.kill().then((exit) => stopped(slot, 'protocol_error', exit));
+      }
+      return;
+    }
+    if (parsed.kind === 'text') {
+      if (call.lines.length < HOOK_LOG_LINES_MAX) call.lines.push(line);
+      else call.droppedLines += 1;
+      return;
+    }
+    if (parsed.kind === 'object' && parsed.value.id === call.id) {
+      call.finish({ output: parsed.value.output });
+      return;
+    }
+    const deny = parsed.kind === 'object' ? intendedDeny(line, parsed.value) : undefined;
+    const what =
+      parsed.kind === 'object' && 'id' in parsed.value
+        ? `a response with id ${clip(JSON.stringify(parsed.value.id))}`
+        : `${clip(line)}, which is not a response`;
+    call.finish({
+      kill: 'protocol_error',
+      message: `worker answered request ${call.id} with ${what}; expected {"id":${call.id},"output":{...}} on one line`,
+      ...(deny === undefined ? {} : { deny }),
+    });
+  }
 
   async function ensure(
-    hook: HookCommandConfig,
-    event: HookEvent,
+    hook: WorkerCallRequest<unknown>['hook'],
+    ids: Ids,
     startOptions: WorkerStartOptions,
-    onStarted: (record: WorkerRecord) => void,
   ): Promise<Slot | { error: unknown } | { budget: string }> {
     const live = slots.get(hook.id);
-    if (live !== undefined && !live.worker.hasExited) return live;
+    if (live !== undefined && !live.worker.hasExited && live.stopReason === undefined) {
+      live.ids = { hook_id: ids.hook_id, event: ids.event };
+      return live;
+    }
     if (exhausted.has(hook.id)) return { budget: budgetMessage(hook.id) };
-    const now = Date.now();
-    const recent = (starts.get(hook.id) ?? []).filter((at) => now - at < WORKER_RESTART_WINDOW_MS);
+    const at = now();
+    const recent = (starts.get(hook.id) ?? []).filter(
+      (time) => at - time < WORKER_RESTART_WINDOW_MS,
+    );
     if (recent.length >= WORKER_MAX_STARTS) {
       exhausted.add(hook.id);
       return { budget: budgetMessage(hook.id) };
     }
     const slot: Slot = {
       worker: undefined as unknown as Worker,
-      event,
+      ids: { hook_id: ids.hook_id, event: ids.event },
       nextId: 1,
       stderr: [],
       stderrBytes: 0,
       stderrKept: 0,
-      pending: undefined,
-      overflow: undefined,
-      exit: undefined,
+      call: undefined,
       stopReason: undefined,
     };
     try {
       slot.worker = await start({
         ...startOptions,
         maxLineBytes: options.maxLineBytes,
-        onStdoutLine: (line) => slot.pending?.(line),
-        onStdoutOverflow: (bytes) => slot.overflow?.(bytes),
+        onStdoutLine: (line) => onLine(slot, line),
+        onStdoutOverflow: () => slot.call?.finish({ kill: 'output_too_large' }),
         onStderrLine: (line) => keepStderr(slot, line, options.stderrTailBytes),
       });
     } catch (error) {
       return { error };
     }
-    recent.push(now);
+    recent.push(at);
     starts.set(hook.id, recent);
     slots.set(hook.id, slot);
-    onStarted({ type: 'worker_started', pid: slot.worker.pid });
+    emit(ids, { type: 'worker_started', pid: slot.worker.pid });
     void slot.worker.exited.then((exit) => {
-      // Exited while serving a call: that call records it with its own result.
-      if (slot.pending !== undefined) {
-        slot.exit?.(exit);
+      // Exited while serving a call: that call records it after its own records.
+      if (slot.call !== undefined) {
+        slot.call.finish({ exited: exit });
         return;
       }
-      // Exited while idle: record it once, now.
-      if (slot.stopReason !== undefined) return;
-      slot.stopReason = 'exited';
-      const log = takeStderr(slot);
-      if (log !== undefined) options.emit(hook.id, slot.event, log);
-      options.emit(hook.id, slot.event, stopRecord('exited', exit));
+      if (claimStop(slot, 'exited')) stopped(slot, 'exited', exit);
     });
     return slot;
   }
 
+  function failed(message: string, durationMs: number): HookRunOutcome {
+    return {
+      kind: 'failed',
+      failure: 'worker_exited',
+      message,
+      exitCode: null,
+      signal: null,
+      stderrTail: '',
+      stderrBytes: 0,
+      durationMs,
+    };
+  }
+
   return {
-    async call({ hook, event, start: startOptions, input, signal, onStarted, onReady }) {
+    async call(request) {
       if (closing !== undefined) throw new Error('the worker pool is closed');
+      const { hook, ids } = request;
       const startedAt = performance.now();
-      const ensured = await ensure(hook, event, startOptions, onStarted);
-      onReady();
+      const ensured = await ensure(hook, ids, request.start);
+      emit(ids, { type: 'hook_started', command: hook.command });
       if ('budget' in ensured) {
-        return {
-          ran: {
-            failed: {
-              failure: 'worker_exited',
-              message: ensured.budget,
-              exitCode: null,
-              signal: null,
-              durationMs: roundMs(performance.now() - startedAt),
-              stderr: '',
-              stderrBytes: 0,
-            },
-          },
-          after: [],
-        };
+        return request.settle(failed(ensured.budget, performance.now() - startedAt));
       }
       if ('error' in ensured) {
-        return {
-          ran: { error: ensured.error, durationMs: performance.now() - startedAt },
-          after: [],
-        };
+        return request.settle(outcomeOfStartError(ensured.error, performance.now() - startedAt));
       }
-      return serve(ensured, hook, input, signal, startedAt);
+      const ended = await serve(ensured, hook, request.input, request.signal);
+      return finishCall(ensured, hook, ended, startedAt, request.settle);
     },
     close() {
       closing ??= Promise.all(
-        [...slots.entries()].map(async ([hookId, slot]) => {
-          if (slot.stopReason !== undefined) return;
-          slot.stopReason = 'session_end';
+        [...slots.values()].map(async (slot) => {
+          if (!claimStop(slot, 'session_end')) return;
+          slot.call?.finish({ kill: 'session_end' });
           const exit = await slot.worker.stop();
-          const log = takeStderr(slot);
-          if (log !== undefined) options.emit(hookId, slot.event, log);
-          options.emit(hookId, slot.event, stopRecord('session_end', exit));
+          stopped(slot, 'session_end', exit);
         }),
       ).then(() => undefined);
       return closing;
     },
   };
 
+  async function finishCall<T>(
+    slot: Slot,
+    hook: WorkerCallRequest<T>['hook'],
+    ended: { ended: Ended; lines: string[]; id: number },
+    startedAt: number,
+    settle: (outcome: HookRunOutcome) => T,
+  ): Promise<T> {
+    const outcome = ended.ended;
+    const { message: stderrTail, bytes: stderrBytes } = joinStderr(slot);
+    const lines = ended.lines;
+    let stop: { reason: WorkerStopReason; exit: Promise<WorkerExit> } | undefined;
+    let result: HookRunOutcome;
+    const base = { stderrTail, stderrBytes, ...(lines.length > 0 ? { lines } : {}) };
+    if ('output' in outcome) {
+      result = {
+        kind: 'answered',
+        output: outcome.output,
+        ...base,
+        durationMs: performance.now() - startedAt,
+      };
+    } else if ('exited' in outcome) {
+      const exit = outcome.exited;
+      const how =
+        exit.exitCode === null
+          ? `was killed by ${exit.signal ?? 'a signal'}`
+          : `exited with code ${exit.exitCode}`;
+      if (claimStop(slot, 'exited')) stop = { reason: 'exited', exit: Promise.resolve(exit) };
+      result = {
+        kind: 'failed',
+        failure: 'worker_exited',
+        message: `worker of hook ${hook.id} ${how} while serving request ${ended.id}; the next call starts a fresh one`,
+        exitCode: exit.exitCode,
+        signal: exit.signal,
+        ...base,
+        durationMs: performance.now() - startedAt,
+      };
+    } else {
+      // The worker cannot be trusted with the next request: kill it, record why (once).
+      if (outcome.kill !== 'session_end' && claimStop(slot, outcome.kill)) {
+        stop = { reason: outcome.kill, exit: slot.worker.kill() };
+      }
+      const exit = stop === undefined ? undefined : await stop.exit;
+      const failure = outcome.kill === 'session_end' ? 'aborted' : outcome.kill;
+      const message =
+        outcome.kill === 'timeout'
+          ? timeoutMessage(hook.timeoutSec)
+          : outcome.kill === 'output_too_large'
+            ? outputTooLargeMessage(options.maxLineBytes)
+            : outcome.kill === 'session_end'
+              ? 'the session ended while the call was in flight; its worker was stopped'
+              : outcome.kill === 'aborted'
+                ? 'the run was cancelled'
+                : (outcome.message ?? 'invalid worker response');
+      result = {
+        kind: 'failed',
+        failure,
+        message,
+        exitCode: null,
+        signal: exit?.signal ?? null,
+        ...base,
+        ...('deny' in outcome && outcome.deny !== undefined ? { deny: outcome.deny } : {}),
+        durationMs: performance.now() - startedAt,
+      };
+    }
+    const settled = settle(result);
+    if (stop !== undefined) stopped(slot, stop.reason, await stop.exit);
+    return settled;
+  }
+
   function serve(
     slot: Slot,
-    hook: HookCommandConfig,
+    hook: WorkerCallRequest<unknown>['hook'],
     input: string,
     signal: AbortSignal | undefined,
-    startedAt: number,
-  ): Promise<WorkerCall> {
+  ): Promise<{ ended: Ended; lines: string[]; id: number }> {
     const id = slot.nextId++;
-    return new Promise<WorkerCall>((resolve) => {
-      let timer: NodeJS.Timeout | undefined;
+    return new Promise((resolve) => {
+      let timer: unknown;
       let done = false;
-      const finish = (
-        outcome:
-          | { output: string }
-          | {
-              kill: 'timeout' | 'output_too_large' | 'protocol_error' | 'aborted';
-              message?: string;
-            }
-          | { exited: WorkerExit },
-      ): void => {
-        if (done) return;
-        done = true;
-        slot.pending = undefined;
-        slot.overflow = undefined;
-        slot.exit = undefined;
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        void settle(outcome).then(resolve);
+      const call: InFlight = {
+        id,
+        lines: [],
+        droppedLines: 0,
+        finish: (ended) => {
+          if (done) return;
+          done = true;
+          slot.call = undefined;
+          if (timer !== undefined) timers.clear(timer);
+          signal?.removeEventListener('abort', onAbort);
+          const lines =
+            call.droppedLines > 0
+              ? [...call.lines, `[${call.droppedLines} more lines not recorded]`]
+              : call.lines;
+          // stderr is another pipe: one more turn lets a line the worker wrote before its answer
+          // arrive, so it is recorded with this call rather than the next.
+          if ('output' in ended) setImmediate(() => resolve({ ended, lines, id }));
+          else resolve({ ended, lines, id });
+        },
       };
-      const settle = async (outcome: Parameters<typeof finish>[0]): Promise<WorkerCall> => {
-        const durationMs = roundMs(performance.now() - startedAt);
-        if ('exited' in outcome) {
-          slot.stopReason ??= 'exited';
-          const { message: stderr, bytes: stderrBytes } = joinStderr(slot);
-          const exit = outcome.exited;
-          const how =
-            exit.exitCode === null
-              ? `was killed by ${exit.signal ?? 'a signal'}`
-              : `exited with code ${exit.exitCode}`;
-          return {
-            ran: {
-              failed: {
-                failure: 'worker_exited',
-                message: `worker of hook ${hook.id} ${how} while serving request ${id}; the next call starts a fresh one`,
-                exitCode: exit.exitCode,
-                signal: exit.signal,
-                durationMs,
-                stderr,
-                stderrBytes,
-              },
-            },
-            after: [stopRecord('exited', exit)],
-          };
-        }
-        const { message: stderr, bytes: stderrBytes } = joinStderr(slot);
-        const result: RunResult = {
-          exitCode: 0,
-          signal: null,
-          timedOut: false,
-          aborted: false,
-          stdout: '',
-          stderr,
-          stdoutTail: '',
-          stderrTail: stderr,
-          stdoutBytes: 0,
-          stderrBytes,
-          stdoutTruncated: false,
-          stderrTruncated: false,
-          stdoutLimitExceeded: false,
-          durationMs,
-        };
-        if ('output' in outcome) {
-          const bytes = Buffer.byteLength(outcome.output);
-          return {
-            ran: {
-              result: {
-                ...result,
-                stdout: outcome.output,
-                stdoutTail: outcome.output,
-                stdoutBytes: bytes,
-              },
-            },
-            after: [],
-          };
-        }
-        // The worker cannot be trusted with the next request: kill it, record why.
-        slot.stopReason ??= outcome.kill;
-        const exit = await slot.worker.kill();
-        const after = [stopRecord(outcome.kill, exit)];
-        if (outcome.kill === 'timeout')
-          return { ran: { result: { ...result, timedOut: true } }, after };
-        if (outcome.kill === 'aborted')
-          return { ran: { result: { ...result, aborted: true } }, after };
-        if (outcome.kill === 'output_too_large') {
-          return { ran: { result: { ...result, stdoutLimitExceeded: true } }, after };
-        }
-        return {
-          ran: {
-            failed: {
-              failure: 'protocol_error',
-              message: outcome.message ?? 'invalid worker response',
-              exitCode: null,
-              signal: null,
-              durationMs,
-              stderr,
-              stderrBytes,
-            },
-          },
-          after,
-        };
-      };
-      const onAbort = (): void => finish({ kill: 'aborted' });
-
-      slot.pending = (line) => {
-        const response = parseResponse(line, id);
-        if ('invalid' in response) {
-          finish({ kill: 'protocol_error', message: response.invalid });
-          return;
-        }
-        // stderr is another pipe: one more turn lets a line the worker wrote before its answer
-        // arrive, so it is recorded with this call rather than the next.
-        slot.pending = undefined;
-        setImmediate(() => finish({ output: response.output }));
-      };
-      slot.overflow = () => finish({ kill: 'output_too_large' });
-      slot.exit = (exit) => finish({ exited: exit });
+      const onAbort = (): void => call.finish({ kill: 'aborted' });
+      slot.call = call;
       if (signal?.aborted) {
         onAbort();
         return;
       }
       signal?.addEventListener('abort', onAbort, { once: true });
-      timer = setTimeout(() => finish({ kill: 'timeout' }), hook.timeoutSec * 1000);
+      timer = timers.set(() => call.finish({ kill: 'timeout' }), hook.timeoutSec * 1000);
       if (!slot.worker.writeLine(`{"id":${id},"input":${input}}`)) {
         // Its stdin is gone: the call ends with the worker, not at its timeout.
-        void slot.worker.exited.then((exit) => finish({ exited: exit }));
+        void slot.worker.exited.then((exit) => call.finish({ exited: exit }));
       }
     });
   }
 }
 
-// A response is one JSON object per line, {"id": N, "output": <hook output>} (SPEC §8). A missing
-// or null output is "no decision", like empty stdout; the output itself then goes through the
-// ordinary output rules (SPEC §2.2). Anything else fails the call as a protocol_error.
-function parseResponse(line: string, id: number): { output: string } | { invalid: string } {
+type ParsedLine =
+  | { kind: 'text' }
+  | { kind: 'object'; value: { id?: unknown; output?: unknown } }
+  | { kind: 'other' };
+
+// Only a JSON object can be a response; any other line is the worker's log output (SPEC §8 as
+// amended by issue 20 #3: a debug line before the answer must not lose the answer).
+function parseLine(line: string): ParsedLine {
+  const text = line.trim();
+  if (!text.startsWith('{')) return { kind: 'text' };
   let value: unknown;
   try {
-    value = JSON.parse(line);
+    value = JSON.parse(text);
   } catch {
-    return { invalid: notAResponse(`a line that is not JSON: ${clip(line)}`, id) };
+    return { kind: 'text' };
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { invalid: notAResponse(`${clip(line)}, which is not a JSON object`, id) };
-  }
-  const response = value as { id?: unknown; output?: unknown };
-  if (response.id !== id) {
-    return {
-      invalid: notAResponse(`a response with id ${clip(JSON.stringify(response.id))}`, id),
-    };
-  }
-  if (response.output === undefined || response.output === null) return { output: '' };
-  try {
-    return { output: JSON.stringify(response.output) };
-  } catch {
-    return { invalid: notAResponse('an output too deeply nested to read', id) };
-  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { kind: 'other' };
+  return { kind: 'object', value: value as { id?: unknown; output?: unknown } };
 }
 
-function notAResponse(what: string, id: number): string {
-  return `worker answered request ${id} with ${what}; expected {"id":${id},"output":{...}} on one line`;
+// An intended deny is never lost (SPEC §2.2): a JSON object that is not the response but says deny
+// (printed without the {"id","output"} wrapper, or wrapped with the wrong id) still denies.
+function intendedDeny(
+  line: string,
+  value: { id?: unknown; output?: unknown },
+): { reason?: string } | undefined {
+  const candidates =
+    typeof value.output === 'object' && value.output !== null
+      ? [JSON.stringify(value.output)]
+      : [line];
+  for (const text of candidates) {
+    const parsed = safeParseHookOutput(text);
+    const deny = parsed.success ? parsed.output : parsed.deny;
+    if (deny?.decision === 'deny') return deny.reason === undefined ? {} : { reason: deny.reason };
+  }
+  return undefined;
 }
 
 function clip(text: string): string {
@@ -413,15 +503,4 @@ function joinStderr(slot: Slot): { message: string; bytes: number } {
   slot.stderrBytes = 0;
   slot.stderrKept = 0;
   return { message, bytes };
-}
-
-function takeStderr(slot: Slot): WorkerRecord | undefined {
-  const { message, bytes } = joinStderr(slot);
-  if (bytes === 0) return undefined;
-  const dropped = bytes - Buffer.byteLength(message);
-  return {
-    type: 'hook_log',
-    source: 'stderr',
-    message: dropped > 0 ? `[... ${dropped} bytes of stderr not kept ...]\n${message}` : message,
-  };
 }

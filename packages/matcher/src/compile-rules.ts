@@ -15,7 +15,7 @@ import {
 import { showValue } from './show-value.js';
 import { closestMatch } from './suggest.js';
 import { TOOL_CALL_EVENTS } from './tool-call-events.js';
-import { toolMatcher } from './tool-matcher.js';
+import { isToolMatcher } from './tool-matcher.js';
 
 /** One rule as configured: its event and its matcher as written in hooks.json. */
 export interface RuleSpec {
@@ -140,7 +140,7 @@ function compileRule(
 // same key) can select their rules by map lookup; the rule then skips that criterion in match.
 // A rule with both is picked by tool, and its prefixes answer the path criterion by lookup too.
 function withIndexKey(rule: CompiledRule, context: CompileContext): CompiledRule {
-  const byTool = rule.criteria.find((criterion) => criterion.definition === toolMatcher);
+  const byTool = rule.criteria.find((criterion) => isToolMatcher(criterion.definition));
   const byPath = rule.criteria.find((criterion) => criterion.definition === pathPrefixMatcher);
   const prefixes =
     byPath === undefined

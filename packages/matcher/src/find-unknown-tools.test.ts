@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findUnknownTools } from './find-unknown-tools.js';
+import { TEST_TOOL_ALIASES } from './test-helpers/registry.js';
 
 const KNOWN = ['bash', 'read_file', 'write_file', 'edit_file', 'grep', 'list_dir', 'run_tests'];
 
@@ -14,6 +15,7 @@ describe('findUnknownTools', () => {
           { event: 'Stop' },
         ],
         KNOWN,
+        { toolAliases: TEST_TOOL_ALIASES },
       ),
     ).toEqual([
       { ruleIndex: 0, path: ['matcher'], tool: 'Bash', suggestion: 'bash' },
@@ -25,10 +27,16 @@ describe('findUnknownTools', () => {
 
   it('suggests the canonical name for a Claude Code alias when it is known', () => {
     expect(
-      findUnknownTools([{ event: 'PreToolUse', matcher: { tool: 'MultiEdit' } }], KNOWN),
+      findUnknownTools([{ event: 'PreToolUse', matcher: { tool: 'MultiEdit' } }], KNOWN, {
+        toolAliases: TEST_TOOL_ALIASES,
+      }),
     ).toEqual([
       { ruleIndex: 0, path: ['matcher', 'tool'], tool: 'MultiEdit', suggestion: 'edit_file' },
     ]);
+    // Without aliases (the matcher knows no agent's names) only the edit distance speaks.
+    expect(
+      findUnknownTools([{ event: 'PreToolUse', matcher: { tool: 'MultiEdit' } }], KNOWN),
+    ).toEqual([{ ruleIndex: 0, path: ['matcher', 'tool'], tool: 'MultiEdit' }]);
   });
 
   it('reports nothing when every tool is known or the matcher has no tool', () => {

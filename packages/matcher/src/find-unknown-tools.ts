@@ -1,5 +1,5 @@
 import type { RuleSpec } from './compile-rules.js';
-import { CLAUDE_TOOL_ALIASES, closestMatch } from './suggest.js';
+import { closestMatch, type ToolAliases } from './suggest.js';
 
 /** A `tool` value that names no known tool. */
 export interface UnknownTool {
@@ -9,7 +9,7 @@ export interface UnknownTool {
   path: (string | number)[];
   /** The value as written. */
   tool: string;
-  /** A known tool it probably means (Claude Code alias, else closest by edit distance). */
+  /** A known tool it probably means (an alias from `toolAliases`, else closest by edit distance). */
   suggestion?: string;
 }
 
@@ -21,12 +21,14 @@ export interface UnknownTool {
 export function findUnknownTools(
   rules: readonly RuleSpec[],
   knownTools: readonly string[],
+  options: { toolAliases?: ToolAliases } = {},
 ): UnknownTool[] {
+  const aliases = options.toolAliases ?? {};
   const known = new Set(knownTools);
   const unknown: UnknownTool[] = [];
   const check = (ruleIndex: number, path: (string | number)[], tool: unknown): void => {
     if (typeof tool !== 'string' || known.has(tool)) return;
-    const alias = Object.hasOwn(CLAUDE_TOOL_ALIASES, tool) ? CLAUDE_TOOL_ALIASES[tool] : undefined;
+    const alias = Object.hasOwn(aliases, tool) ? aliases[tool] : undefined;
     const suggestion =
       alias !== undefined && known.has(alias) ? alias : closestMatch(tool, knownTools);
     unknown.push({ ruleIndex, path, tool, ...(suggestion === undefined ? {} : { suggestion }) });

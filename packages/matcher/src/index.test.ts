@@ -5,12 +5,13 @@ describe('index', () => {
   it('exports exactly the pinned runtime names when imported', () => {
     expect(Object.keys(matcher).sort()).toEqual(
       [
-        'CLAUDE_TOOL_ALIASES',
         'MATCHER_ERROR_CODES',
         'MatcherError',
         'PLAIN_NAME_PATTERN',
         'TOOL_CALL_EVENTS',
         'builtInMatchers',
+        'createBuiltInMatchers',
+        'createToolMatcher',
         'closestMatch',
         'compileRules',
         'createMatcherRegistry',

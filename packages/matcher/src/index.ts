@@ -1,4 +1,4 @@
-export { builtInMatchers } from './built-in-matchers.js';
+export { builtInMatchers, createBuiltInMatchers } from './built-in-matchers.js';
 export { type CompileRulesOptions, compileRules, type RuleSpec } from './compile-rules.js';
 export {
   type AnyMatcherDefinition,
@@ -22,7 +22,7 @@ export { type NameList, nameListSchema, PLAIN_NAME_PATTERN } from './name-list.j
 export { isPathUnder, normalizePathPrefix } from './path-forms.js';
 export { pathPrefixMatcher, suggestPathPrefix } from './path-prefix-matcher.js';
 export type { GuardedPrefix, GuardReader, RuleExplanation, RuleIndex } from './rule-index.js';
-export { CLAUDE_TOOL_ALIASES, closestMatch, suggestExactTools } from './suggest.js';
+export { closestMatch, suggestExactTools, type ToolAliases } from './suggest.js';
 export { tagMatcher } from './tag-matcher.js';
 export { TOOL_CALL_EVENTS } from './tool-call-events.js';
-export { toolMatcher } from './tool-matcher.js';
+export { createToolMatcher, toolMatcher } from './tool-matcher.js';

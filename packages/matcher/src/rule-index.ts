@@ -9,7 +9,7 @@ import { type CompileContext, isPathUnder, normalizePathPrefix } from './path-fo
 import { pathPrefixMatcher } from './path-prefix-matcher.js';
 import { showValue } from './show-value.js';
 import { tagMatcher } from './tag-matcher.js';
-import { toolMatcher } from './tool-matcher.js';
+import { isToolMatcher } from './tool-matcher.js';
 
 /** Why one rule of the subject's event did or did not match. */
 export type RuleExplanation =
@@ -212,7 +212,7 @@ export function createRuleIndex(
 function othersMatch(rule: CompiledRule, call: MatchSubject): boolean {
   for (const criterion of rule.criteria) {
     const definition = criterion.definition;
-    if (definition === toolMatcher || definition === tagMatcher || definition === pathPrefixMatcher)
+    if (isToolMatcher(definition) || definition === tagMatcher || definition === pathPrefixMatcher)
       continue;
     if (criterion.test(call) !== true) return false;
   }
@@ -223,7 +223,7 @@ function othersMatch(rule: CompiledRule, call: MatchSubject): boolean {
 // (the path itself, or a type contributed later that may look at anything) count as matching.
 function readerMatches(rule: CompiledRule, subject: MatchSubject): boolean {
   for (const criterion of rule.criteria) {
-    if (criterion.definition !== toolMatcher && criterion.definition !== tagMatcher) continue;
+    if (!isToolMatcher(criterion.definition) && criterion.definition !== tagMatcher) continue;
     if (criterion.test(subject) !== true) return false;
   }
   return true;

@@ -1,25 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  CLAUDE_TOOL_ALIASES,
-  closestMatch,
-  splitAlternatives,
-  suggestExactTools,
-} from './suggest.js';
-
-describe('CLAUDE_TOOL_ALIASES', () => {
-  it('maps exactly the pinned Claude Code names when read', () => {
-    expect(CLAUDE_TOOL_ALIASES).toEqual({
-      Bash: 'bash',
-      Read: 'read_file',
-      Write: 'write_file',
-      Edit: 'edit_file',
-      MultiEdit: 'edit_file',
-      Grep: 'grep',
-      LS: 'list_dir',
-    });
-    expect(Object.isFrozen(CLAUDE_TOOL_ALIASES)).toBe(true);
-  });
-});
+import { closestMatch, splitAlternatives, suggestExactTools } from './suggest.js';
+import { TEST_TOOL_ALIASES } from './test-helpers/registry.js';
 
 describe('suggestExactTools', () => {
   it.each([
@@ -32,7 +13,11 @@ describe('suggestExactTools', () => {
     ['mcp__github__create_issue|Bash', ['mcp__github__create_issue', 'bash']],
     ['Glob|Task', ['Glob', 'Task']],
   ])('suggests the exact names when given %j', (value, expected) => {
-    expect(suggestExactTools(value)).toEqual(expected);
+    expect(suggestExactTools(value, TEST_TOOL_ALIASES)).toEqual(expected);
+  });
+
+  it('keeps every name as written when the caller passes no aliases (the matcher knows none)', () => {
+    expect(suggestExactTools('Edit|Write')).toEqual(['Edit', 'Write']);
   });
 
   it.each(['.*', '*', '.+', 'mcp__.*', '|'])(

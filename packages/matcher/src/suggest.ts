@@ -1,18 +1,14 @@
 import { PLAIN_NAME_PATTERN } from './name-list.js';
 
 /**
- * Claude Code tool names and the canonical soong-agent names they map to (SPEC §1.2), used to
- * suggest the exact-match way to write a regex-looking `tool` value. Frozen.
+ * Other agents' tool names → ours (e.g. Claude Code's `Bash` → `bash`), used to suggest the
+ * exact-match way to write a regex-looking `tool` value and to say which tool an unknown name means.
+ * The matcher knows no agent's names: its caller passes them (config passes the Claude Code
+ * dialect's, from `@soong-agent/dialects`).
  */
-export const CLAUDE_TOOL_ALIASES: Readonly<Record<string, string>> = Object.freeze({
-  Bash: 'bash',
-  Read: 'read_file',
-  Write: 'write_file',
-  Edit: 'edit_file',
-  MultiEdit: 'edit_file',
-  Grep: 'grep',
-  LS: 'list_dir',
-});
+export type ToolAliases = Readonly<Record<string, string>>;
+
+const NO_ALIASES: ToolAliases = Object.freeze({});
 
 const WORD_BOUNDARY = /\\[bB]/g;
 const REGEX_DECORATION = /[\^$()\\]/g;
@@ -32,17 +28,15 @@ export function splitAlternatives(value: string): string[] {
 }
 
 /**
- * The exact tool names a regex-looking Claude Code matcher means: `"Edit|Write"` →
- * `['edit_file', 'write_file']`, `"^Bash$"` → `['bash']`. Claude Code names go through
- * {@link CLAUDE_TOOL_ALIASES}; other names are kept as written. Returns `[]` when nothing exact is
- * left (`".*"`): then the rule wants every tool, and the fix is to remove its `tool` key.
+ * The exact tool names a regex-looking matcher means: with Claude Code's aliases, `"Edit|Write"` →
+ * `['edit_file', 'write_file']`, `"^Bash$"` → `['bash']`. Names in `aliases` are replaced by ours;
+ * other names are kept as written. Returns `[]` when nothing exact is left (`".*"`): then the rule
+ * wants every tool, and the fix is to remove its `tool` key.
  */
-export function suggestExactTools(value: string): string[] {
+export function suggestExactTools(value: string, aliases: ToolAliases = NO_ALIASES): string[] {
   const tools: string[] = [];
   for (const name of splitAlternatives(value)) {
-    const tool = Object.hasOwn(CLAUDE_TOOL_ALIASES, name)
-      ? (CLAUDE_TOOL_ALIASES[name] as string)
-      : name;
+    const tool = Object.hasOwn(aliases, name) ? (aliases[name] as string) : name;
     if (!tools.includes(tool)) tools.push(tool);
   }
   return tools;

@@ -314,6 +314,15 @@ export type EventRecordBody = {
 }[EventRecordType];
 
 /**
+ * The known fields of one record type without `seq`, `ts` and `session_id` (no index signature),
+ * e.g. `EventRecordBodyOf<'hook_failed'>`: for code that builds records of one type.
+ */
+export type EventRecordBodyOf<T extends EventRecordType> = Omit<
+  KnownKeys<EventRecordOf<T>>,
+  'seq' | 'ts' | 'session_id'
+>;
+
+/**
  * Validates one event record (e.g. a parsed line of `events.jsonl`).
  * @throws {ProtocolError} code `INVALID_EVENT_RECORD`, with `issues`.
  */

@@ -3,6 +3,7 @@ export {
   EVENT_RECORD_TYPES,
   type EventRecord,
   type EventRecordBody,
+  type EventRecordBodyOf,
   type EventRecordOf,
   EventRecordSchema,
   type EventRecordType,

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { CLAUDE_CODE_OUR_TOOL_NAMES } from '../claude-code-names.js';
 import type { ConvertOptions, ConvertResult } from '../dialect.js';
 import { isRecord } from '../shared.js';
 import { boundedTimeout, type Conversion, type ConvertedHook, shellQuote } from './conversion.js';
@@ -12,13 +13,7 @@ export const CLAUDE_CODE_PROMPT_TIMEOUT_SECONDS = 30;
 
 /** Claude Code tool names a hook sees (and old ones) → ours; null: no soong-agent equivalent. */
 export const CLAUDE_CODE_CATALOG_NAMES: Readonly<Record<string, string | null>> = Object.freeze({
-  Bash: 'bash',
-  Read: 'read_file',
-  Write: 'write_file',
-  Edit: 'edit_file',
-  MultiEdit: 'edit_file',
-  Grep: 'grep',
-  LS: 'list_dir',
+  ...CLAUDE_CODE_OUR_TOOL_NAMES,
   Glob: null,
   PowerShell: null,
   NotebookEdit: null,

@@ -1,12 +1,15 @@
 import type { RunResult } from '@soong-agent/runner';
-import type { HookRunnerOutcome } from '../decide-hook-run.js';
+import { type HookRunOutcome, outcomeOfRunResult } from '../decide-hook-run.js';
 
-/** A runner outcome for the pure decide functions: exit 0, empty streams, unless overridden. */
-export function ran(overrides: Partial<RunResult> = {}): HookRunnerOutcome {
+/**
+ * The outcome of a spawned hook for the pure decide function: exit 0, empty streams, unless
+ * overridden (timeout 5 s, max_output_bytes 1024).
+ */
+export function ran(overrides: Partial<RunResult> = {}): HookRunOutcome {
   const stdout = overrides.stdout ?? '';
   const stderr = overrides.stderr ?? '';
-  return {
-    result: {
+  return outcomeOfRunResult(
+    {
       exitCode: 0,
       signal: null,
       timedOut: false,
@@ -23,5 +26,6 @@ export function ran(overrides: Partial<RunResult> = {}): HookRunnerOutcome {
       durationMs: 12.34,
       ...overrides,
     },
-  };
+    { timeoutSec: 5, maxOutputBytes: 1024 },
+  );
 }

@@ -4,7 +4,10 @@
 //   log                 write a stderr line, then allow
 //   hang                never answer this request
 //   crash               exit 3 without answering
-//   garbage             answer with a line that is not JSON
+//   garbage             write a line that is not JSON, and never answer
+//   debug-deny          write a debug line on stdout, then deny
+//   bare-deny           print a soong output without the {"id","output"} wrapper
+//   stray-next          allow, then 100 ms later a stray allow for the next id
 //   wrong-id            answer with the id of another request
 //   flood               answer with one line of 100000 bytes
 //   fork                start a background `sleep 600` (its pid goes to input.pid_file), then allow
@@ -24,6 +27,20 @@ for await (const line of lines) {
   if (act === 'crash') process.exit(3);
   if (act === 'garbage') {
     process.stdout.write('this is not json\n');
+    continue;
+  }
+  if (act === 'debug-deny') {
+    process.stdout.write('debug: checking the command\n');
+    answer(id, { decision: 'deny', reason: `debug-deny from ${process.pid}` });
+    continue;
+  }
+  if (act === 'bare-deny') {
+    process.stdout.write(`${JSON.stringify({ decision: 'deny', reason: 'bare' })}\n`);
+    continue;
+  }
+  if (act === 'stray-next') {
+    answer(id, { decision: 'allow' });
+    setTimeout(() => answer(id + 1, { decision: 'allow', reason: 'stray' }), 100);
     continue;
   }
   if (act === 'wrong-id') {

@@ -1,20 +1,30 @@
+import { claudeCodeDialect } from '@soong-agent/dialects';
 import type { HookEvent } from '@soong-agent/protocol';
 import { describe, expect, it } from 'vitest';
 import {
-  CLAUDE_CODE_TOOL_NAMES,
-  claudeCodeToolName,
-  decideClaudeCodeRun,
-  toClaudeCodeInput,
-  toClaudeCodeToolInput,
-} from './claude-code-protocol.js';
-import type { HookRunnerOutcome } from './decide-hook-run.js';
+  type DecideHookRunInput,
+  decideHookRun,
+  type HookRunDecision,
+  type HookRunOutcome,
+} from './decide-hook-run.js';
 import { ran } from './test-helpers/ran.js';
 
 const HOOK = { id: 'cc', timeoutSec: 5, onFailure: 'ignore' } as const;
 
+// The engine's decision for a `"protocol": "claude-code"` hook: the dialect's verdict, then ours.
+function decideClaudeCodeRun(
+  input: Omit<DecideHookRunInput, 'outcome' | 'dialect'> & {
+    ran: HookRunOutcome;
+    maxOutputBytes?: number;
+  },
+): HookRunDecision {
+  const { ran: outcome, maxOutputBytes: _ignored, ...rest } = input;
+  return decideHookRun({ ...rest, outcome, dialect: claudeCodeDialect });
+}
+
 interface Row {
   name: string;
-  ran: HookRunnerOutcome;
+  ran: HookRunOutcome;
   event?: HookEvent;
   onFailure?: 'ignore' | 'deny';
   decision: 'allow' | 'deny' | 'none';
@@ -259,7 +269,7 @@ const TABLE: Row[] = [
   },
 ];
 
-describe('decideClaudeCodeRun', () => {
+describe('decideHookRun with the claude-code dialect', () => {
   it.each(TABLE)('decides $decision when $name', (row) => {
     const decided = decideClaudeCodeRun({
       hook: { ...HOOK, onFailure: row.onFailure ?? 'ignore' },
@@ -329,145 +339,5 @@ describe('decideClaudeCodeRun', () => {
     });
     expect(elsewhere.result.ask).toBeUndefined();
     expect(elsewhere.result.decision).toBe('none');
-  });
-});
-
-describe('toClaudeCodeInput', () => {
-  const context = { sessionId: 's1', projectDir: '/p', transcriptPath: '/h/t.jsonl' };
-  const common = {
-    session_id: 's1',
-    transcript_path: '/h/t.jsonl',
-    cwd: '/p',
-    permission_mode: 'default',
-  };
-  const tool = (name: string, input: unknown) => ({
-    name,
-    call_id: 'call_7',
-    input,
-    risk: 'write' as const,
-    tags: [],
-    paths: [],
-  });
-
-  it('builds PreToolUse with Claude Code tool names, absolute paths and tool_use_id', () => {
-    expect(
-      toClaudeCodeInput(
-        'PreToolUse',
-        { tool: tool('edit_file', { path: 'src/a.ts', old_string: 'a', new_string: 'b' }) },
-        context,
-      ),
-    ).toEqual({
-      ...common,
-      hook_event_name: 'PreToolUse',
-      tool_name: 'Edit',
-      tool_input: {
-        file_path: '/p/src/a.ts',
-        old_string: 'a',
-        new_string: 'b',
-        replace_all: false,
-      },
-      tool_use_id: 'call_7',
-    });
-  });
-
-  it('builds PostToolUse tool_response per tool, with the artifact path of a large result', () => {
-    const post = (name: string, input: unknown, result: unknown) =>
-      toClaudeCodeInput('PostToolUse', { tool: tool(name, input), result }, context).tool_response;
-    expect(post('bash', { command: 'ls' }, { is_error: false, bytes: 2, content: 'a\n' })).toEqual({
-      stdout: 'a\n',
-      stderr: '',
-      interrupted: false,
-      isImage: false,
-    });
-    expect(
-      post('write_file', { path: 'a', content: 'x' }, { is_error: false, bytes: 2, content: 'ok' }),
-    ).toEqual({ filePath: '/p/a', content: 'x', success: true });
-    expect(
-      post('read_file', { path: '/abs' }, { is_error: true, bytes: 6, content: 'ENOENT' }),
-    ).toEqual({ filePath: '/abs', content: 'ENOENT', success: false });
-    expect(
-      post(
-        'run_tests',
-        {},
-        {
-          is_error: false,
-          bytes: 99999,
-          summary: 'head…tail',
-          artifact_ref: { id: 'x', path: '/h/art/x', bytes: 99999, sha256: 'ab' },
-        },
-      ),
-    ).toEqual({ content: 'head…tail\n[full result (99999 bytes): /h/art/x]', is_error: false });
-  });
-
-  it('builds Stop, UserPromptSubmit and SessionStart', () => {
-    expect(
-      toClaudeCodeInput(
-        'Stop',
-        {
-          stop_hook_active: true,
-          prevented_count: 0,
-          previous_reasons: [],
-          last_assistant_message: 'done',
-        },
-        context,
-      ),
-    ).toEqual({
-      ...common,
-      hook_event_name: 'Stop',
-      stop_hook_active: false,
-      last_assistant_message: 'done',
-    });
-    expect(
-      toClaudeCodeInput('Stop', { prevented_count: 2, last_assistant_message: '' }, context),
-    ).toMatchObject({ stop_hook_active: true });
-    expect(toClaudeCodeInput('UserPromptSubmit', { prompt: 'hi' }, context)).toEqual({
-      ...common,
-      hook_event_name: 'UserPromptSubmit',
-      prompt: 'hi',
-    });
-    expect(toClaudeCodeInput('SessionStart', { source: 'startup' }, context)).toEqual({
-      ...common,
-      hook_event_name: 'SessionStart',
-      source: 'startup',
-    });
-  });
-});
-
-describe('toClaudeCodeToolInput', () => {
-  it('maps each built-in tool input per the SPEC §7 table and leaves other tools alone', () => {
-    expect(toClaudeCodeToolInput('bash', { command: 'ls', timeout: 5 }, '/p')).toEqual({
-      command: 'ls',
-      timeout: 5000,
-    });
-    expect(toClaudeCodeToolInput('bash', { command: 'ls' }, '/p')).toEqual({ command: 'ls' });
-    expect(toClaudeCodeToolInput('read_file', { path: 'a', offset: 1, limit: 2 }, '/p')).toEqual({
-      file_path: '/p/a',
-      offset: 1,
-      limit: 2,
-    });
-    expect(toClaudeCodeToolInput('write_file', { path: 'a', content: 'x' }, '/p')).toEqual({
-      file_path: '/p/a',
-      content: 'x',
-    });
-    expect(toClaudeCodeToolInput('grep', { pattern: 'x' }, '/p')).toEqual({
-      pattern: 'x',
-      path: '/p',
-    });
-    expect(toClaudeCodeToolInput('list_dir', { path: 'src' }, '/p')).toEqual({ path: '/p/src' });
-    expect(toClaudeCodeToolInput('run_tests', { filter: 'a' }, '/p')).toEqual({ filter: 'a' });
-  });
-});
-
-describe('claudeCodeToolName', () => {
-  it('names our built-in tools as Claude Code does and keeps other names', () => {
-    expect(Object.keys(CLAUDE_CODE_TOOL_NAMES).map(claudeCodeToolName)).toEqual([
-      'Bash',
-      'Read',
-      'Write',
-      'Edit',
-      'Grep',
-      'LS',
-    ]);
-    expect(claudeCodeToolName('mcp__fs__read')).toBe('mcp__fs__read');
   });
 });

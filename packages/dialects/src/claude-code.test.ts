@@ -1,0 +1,261 @@
+import type { HookEvent } from '@soong-agent/protocol';
+import { describe, expect, it } from 'vitest';
+import {
+  CLAUDE_CODE_TOOL_NAMES,
+  claudeCodeDialect,
+  claudeCodeToolName,
+  toClaudeCodeToolInput,
+} from './claude-code.js';
+import type { DialectContext } from './dialect.js';
+import { CONTEXT, run } from './test-helpers/run.js';
+import { dialectToolAliases } from './tool-names.js';
+
+const encode = (event: HookEvent, fields: Record<string, unknown>, context: DialectContext) =>
+  claudeCodeDialect.encodeInput(event, fields, context) as Record<string, unknown>;
+
+describe('toClaudeCodeInput', () => {
+  const context = CONTEXT;
+  const common = {
+    session_id: 's1',
+    transcript_path: '/h/t.jsonl',
+    cwd: '/p',
+    permission_mode: 'default',
+  };
+  const tool = (name: string, input: unknown) => ({
+    name,
+    call_id: 'call_7',
+    input,
+    risk: 'write' as const,
+    tags: [],
+    paths: [],
+  });
+
+  it('builds PreToolUse with Claude Code tool names, absolute paths and tool_use_id', () => {
+    expect(
+      encode(
+        'PreToolUse',
+        { tool: tool('edit_file', { path: 'src/a.ts', old_string: 'a', new_string: 'b' }) },
+        context,
+      ),
+    ).toEqual({
+      ...common,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Edit',
+      tool_input: {
+        file_path: '/p/src/a.ts',
+        old_string: 'a',
+        new_string: 'b',
+        replace_all: false,
+      },
+      tool_use_id: 'call_7',
+    });
+  });
+
+  it('builds PostToolUse tool_response per tool, with the artifact path of a large result', () => {
+    const post = (name: string, input: unknown, result: unknown) =>
+      encode('PostToolUse', { tool: tool(name, input), result }, context).tool_response;
+    expect(post('bash', { command: 'ls' }, { is_error: false, bytes: 2, content: 'a\n' })).toEqual({
+      stdout: 'a\n',
+      stderr: '',
+      interrupted: false,
+      isImage: false,
+    });
+    expect(
+      post('write_file', { path: 'a', content: 'x' }, { is_error: false, bytes: 2, content: 'ok' }),
+    ).toEqual({ filePath: '/p/a', content: 'x', success: true });
+    expect(
+      post('read_file', { path: '/abs' }, { is_error: true, bytes: 6, content: 'ENOENT' }),
+    ).toEqual({ filePath: '/abs', content: 'ENOENT', success: false });
+    expect(
+      post(
+        'run_tests',
+        {},
+        {
+          is_error: false,
+          bytes: 99999,
+          summary: 'head…tail',
+          artifact_ref: { id: 'x', path: '/h/art/x', bytes: 99999, sha256: 'ab' },
+        },
+      ),
+    ).toEqual({ content: 'head…tail\n[full result (99999 bytes): /h/art/x]', is_error: false });
+  });
+
+  it('builds Stop, UserPromptSubmit and SessionStart', () => {
+    expect(
+      encode(
+        'Stop',
+        {
+          stop_hook_active: true,
+          prevented_count: 0,
+          previous_reasons: [],
+          last_assistant_message: 'done',
+        },
+        context,
+      ),
+    ).toEqual({
+      ...common,
+      hook_event_name: 'Stop',
+      stop_hook_active: false,
+      last_assistant_message: 'done',
+    });
+    expect(
+      encode('Stop', { prevented_count: 2, last_assistant_message: '' }, context),
+    ).toMatchObject({ stop_hook_active: true });
+    expect(encode('UserPromptSubmit', { prompt: 'hi' }, context)).toEqual({
+      ...common,
+      hook_event_name: 'UserPromptSubmit',
+      prompt: 'hi',
+    });
+    expect(encode('SessionStart', { source: 'startup' }, context)).toEqual({
+      ...common,
+      hook_event_name: 'SessionStart',
+      source: 'startup',
+    });
+  });
+});
+
+describe('toClaudeCodeToolInput', () => {
+  it('maps each built-in tool input per the SPEC §7 table and leaves other tools alone', () => {
+    expect(toClaudeCodeToolInput('bash', { command: 'ls', timeout: 5 }, '/p')).toEqual({
+      command: 'ls',
+      timeout: 5000,
+    });
+    expect(toClaudeCodeToolInput('bash', { command: 'ls' }, '/p')).toEqual({ command: 'ls' });
+    expect(toClaudeCodeToolInput('read_file', { path: 'a', offset: 1, limit: 2 }, '/p')).toEqual({
+      file_path: '/p/a',
+      offset: 1,
+      limit: 2,
+    });
+    expect(toClaudeCodeToolInput('write_file', { path: 'a', content: 'x' }, '/p')).toEqual({
+      file_path: '/p/a',
+      content: 'x',
+    });
+    expect(toClaudeCodeToolInput('grep', { pattern: 'x' }, '/p')).toEqual({
+      pattern: 'x',
+      path: '/p',
+    });
+    expect(toClaudeCodeToolInput('list_dir', { path: 'src' }, '/p')).toEqual({ path: '/p/src' });
+    expect(toClaudeCodeToolInput('run_tests', { filter: 'a' }, '/p')).toEqual({ filter: 'a' });
+  });
+});
+
+describe('claudeCodeToolName', () => {
+  it('names our built-in tools as Claude Code does and keeps other names', () => {
+    expect(Object.keys(CLAUDE_CODE_TOOL_NAMES).map(claudeCodeToolName)).toEqual([
+      'Bash',
+      'Read',
+      'Write',
+      'Edit',
+      'Grep',
+      'LS',
+    ]);
+    expect(claudeCodeToolName('mcp__fs__read')).toBe('mcp__fs__read');
+  });
+});
+
+describe('the host view of a tool (SPEC §11)', () => {
+  const context = CONTEXT;
+  const tool = (name: string, input: unknown) => ({
+    name,
+    call_id: 'c1',
+    input,
+    risk: 'dangerous' as const,
+    tags: [],
+    paths: [],
+  });
+
+  it('a declared Claude Code name gets that tool input conversion, from the mapped input', () => {
+    const encoded = encode(
+      'PreToolUse',
+      { tool: tool('shell', { cmd: 'ls', secs: 2 }) },
+      { ...context, tool: { name: 'Bash', input: { command: 'ls', timeout: 2 } } },
+    );
+    expect(encoded).toMatchObject({
+      tool_name: 'Bash',
+      tool_input: { command: 'ls', timeout: 2000 },
+    });
+  });
+
+  it('without a view, an unknown tool keeps its name and input', () => {
+    expect(encode('PreToolUse', { tool: tool('shell', { cmd: 'ls' }) }, context)).toMatchObject({
+      tool_name: 'shell',
+      tool_input: { cmd: 'ls' },
+    });
+  });
+
+  it('sets CLAUDE_PROJECT_DIR and maps names back, MultiEdit included', () => {
+    expect(claudeCodeDialect.env(context)).toEqual({ CLAUDE_PROJECT_DIR: '/p' });
+    expect(dialectToolAliases(claudeCodeDialect)).toMatchObject({
+      Bash: 'bash',
+      MultiEdit: 'edit_file',
+    });
+  });
+});
+
+describe('claudeCodeDialect.decide: an intended deny is never lost (issue 20 #11)', () => {
+  const pre = (stdout: string) => claudeCodeDialect.decide('PreToolUse', run({ stdout }));
+
+  it.each([
+    ['soong\'s {"decision":"deny"}', '{"decision":"deny","reason":"r"}'],
+    ['"Block"', '{"decision":"Block","reason":"r"}'],
+    ['" block "', '{"decision":" block ","reason":"r"}'],
+    [
+      'permissionDecision "Deny"',
+      '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"Deny","permissionDecisionReason":"r"}}',
+    ],
+    ['continue "false"', '{"continue":"false","stopReason":"r"}'],
+  ])('%s denies with a warning', (_name, stdout) => {
+    const verdict = pre(stdout);
+    expect(verdict.decision).toBe('deny');
+    expect(verdict.reason).toBe('r');
+    expect(verdict.logs.some((log) => log.source === 'warning')).toBe(true);
+  });
+
+  it.each([
+    ['"decision":"maybe"', '{"decision":"maybe"}'],
+    ['"permissionDecision":"nope"', '{"permissionDecision":"nope"}'],
+    ['"continue":"sometimes"', '{"continue":"sometimes"}'],
+  ])('an unknown value (%s) is a warning, not a silent decision', (_name, stdout) => {
+    const verdict = pre(stdout);
+    expect(verdict.decision).toBe('none');
+    expect(verdict.logs.filter((log) => log.source === 'warning')).toHaveLength(1);
+  });
+
+  it('exact values decide without warnings', () => {
+    expect(pre('{"decision":"block","reason":"r"}')).toEqual({
+      decision: 'deny',
+      reason: 'r',
+      exitCode: 0,
+      logs: [],
+    });
+    expect(pre('{"decision":"approve"}')).toEqual({ decision: 'allow', exitCode: 0, logs: [] });
+  });
+
+  it('exit 2 blocks with stderr, another exit fails but keeps a deny on stdout', () => {
+    expect(claudeCodeDialect.decide('Stop', run({ exitCode: 2, stderrTail: 'no\n' }))).toEqual({
+      decision: 'deny',
+      reason: 'no',
+      exitCode: 2,
+      logs: [],
+    });
+    expect(
+      claudeCodeDialect.decide('PreToolUse', run({ exitCode: 1, stdout: '{"decision":"Block"}' })),
+    ).toMatchObject({
+      decision: 'deny',
+      failure: { kind: 'exit_code', message: 'hook exited with code 1' },
+    });
+  });
+});
+
+describe('claudeCodeDialect.encodeInput of the observe-only events', () => {
+  it('sends SessionEnd reason and Notification message and type', () => {
+    expect(encode('SessionEnd', { reason: 'completed' }, CONTEXT)).toMatchObject({
+      hook_event_name: 'SessionEnd',
+      reason: 'completed',
+    });
+    expect(encode('Notification', { kind: 'idle', message: 'waiting' }, CONTEXT)).toMatchObject({
+      message: 'waiting',
+      notification_type: 'idle_prompt',
+    });
+  });
+});

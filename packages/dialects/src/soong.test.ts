@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { getDialect } from './registry.js';
+import { soongDialect, soongExitMessage } from './soong.js';
+import { CONTEXT, run } from './test-helpers/run.js';
+
+describe('soongDialect', () => {
+  it('is registered under "soong" and sends the §2.1 input as it is', () => {
+    expect(getDialect('soong')).toBe(soongDialect);
+    const input = { event: 'Stop', hook_id: 'h' };
+    expect(soongDialect.encodeInput('Stop', input, CONTEXT)).toBe(input);
+  });
+
+  it('decides by the §2.2 rules: decision, logs, unknown keys', () => {
+    expect(
+      soongDialect.decide(
+        'PreToolUse',
+        run({ stdout: '{"decision":"deny","reason":"r","logs":["a"],"extra":1}' }),
+      ),
+    ).toEqual({
+      decision: 'deny',
+      reason: 'r',
+      exitCode: 0,
+      logs: [{ source: 'logs', message: 'a' }],
+      unknownKeys: ['extra'],
+    });
+    expect(soongDialect.decide('PreToolUse', run({ stdout: 'oops' }))).toMatchObject({
+      decision: 'none',
+      failure: { kind: 'protocol_error' },
+    });
+  });
+
+  it('keeps a deny after a debug line, with a warning', () => {
+    const verdict = soongDialect.decide(
+      'PreToolUse',
+      run({ stdout: 'checking…\n{"decision":"deny","reason":"r"}\n' }),
+    );
+    expect(verdict).toMatchObject({ decision: 'deny', reason: 'r' });
+    expect(verdict.logs.map((log) => log.source)).toEqual(['warning']);
+  });
+
+  it('a worker answer decides like the same stdout (null is no decision)', () => {
+    const answer = soongDialect.decideAnswer as NonNullable<typeof soongDialect.decideAnswer>;
+    expect(answer('PreToolUse', { decision: 'deny', reason: 'r' })).toEqual(
+      soongDialect.decide('PreToolUse', run({ stdout: '{"decision":"deny","reason":"r"}' })),
+    );
+    expect(answer('PreToolUse', null)).toEqual({ decision: 'none', exitCode: 0, logs: [] });
+    expect(answer('PreToolUse', { decision: 'DENY' })).toMatchObject({ decision: 'deny' });
+  });
+
+  it('exit 2: says what to print first, Claude Code second (newcomer, issue 20)', () => {
+    const message = soongExitMessage({ exitCode: 2, signal: null });
+    expect(message.indexOf('{"decision":"deny"')).toBeGreaterThan(0);
+    expect(message.indexOf('{"decision":"deny"')).toBeLessThan(message.indexOf('Claude Code'));
+    expect(message).toContain('"protocol": "claude-code"');
+    expect(soongDialect.decide('PreToolUse', run({ exitCode: 2 }))).toMatchObject({
+      decision: 'none',
+      failure: { kind: 'exit_code', message },
+    });
+  });
+});
