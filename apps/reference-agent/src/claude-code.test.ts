@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EventRecord } from '@soong-agent/protocol';
 import { describe, expect, it } from 'vitest';
-import { makeWorkspace, parseRecords, runCli, writeScript } from './test-helpers/cli.js';
+import { makeWorkspace, runCli, runScriptedSession } from './test-helpers/cli.js';
 
 const TIMEOUT = 120_000;
 const FIXTURES = fileURLToPath(new URL('./__fixtures__/claude-code/', import.meta.url));
@@ -45,26 +45,7 @@ async function importSettings(workspace: Workspace, hooks: Record<string, unknow
   expect(imported.code, imported.stderr).toBe(0);
 }
 
-async function session(workspace: Workspace, turns: unknown[], options: { yes?: boolean } = {}) {
-  const script = writeScript(workspace.root, turns);
-  const result = await runCli(
-    [
-      'run',
-      'go',
-      '--model',
-      `scripted:${script}`,
-      ...(options.yes === false ? [] : ['--yes']),
-      '--json',
-      '--home',
-      workspace.home,
-      '--project',
-      workspace.project,
-    ],
-    { env: workspace.env },
-  );
-  expect(result.code, result.stderr).toBe(0);
-  return parseRecords(result.stdout);
-}
+const session = runScriptedSession;
 
 describe('soong-agent with Claude Code hooks', () => {
   it(

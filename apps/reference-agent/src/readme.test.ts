@@ -2,14 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import {
-  cliEnv,
-  makeWorkspace,
-  parseRecords,
-  runCli,
-  runShell,
-  writeScript,
-} from './test-helpers/cli.js';
+import { cliEnv, makeWorkspace, runCli, runScriptedSession, runShell } from './test-helpers/cli.js';
 import { makeTempDir } from './test-helpers/temp.js';
 
 const README = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8');
@@ -54,18 +47,7 @@ describe('README starter tests-pass Stop hook', () => {
   };
   const runStops = async (project: Record<string, string>) => {
     const workspace = makeWorkspace({ home: { 'hooks.json': stopOnly() }, project });
-    const script = writeScript(workspace.root, [{ text: 'done' }, { text: 'done again' }]);
-    const result = await runCli(
-      ['run', 'go', '--model', `scripted:${script}`, '--yes', '--json'].concat([
-        '--home',
-        workspace.home,
-        '--project',
-        workspace.project,
-      ]),
-      { env: workspace.env },
-    );
-    expect(result.code, result.stderr).toBe(0);
-    return parseRecords(result.stdout);
+    return runScriptedSession(workspace, [{ text: 'done' }, { text: 'done again' }]);
   };
 
   it('blocks the stop once, saying why with the test output, when npm test fails', async () => {

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type EventRecord, EventRecordSchema } from '@soong-agent/protocol';
+import { expect } from 'vitest';
 import { makeTempDir } from './temp.js';
 
 /** The built CLI (tests run it as a subprocess; turbo builds the app before its tests). */
@@ -107,4 +108,33 @@ export function writeScript(dir: string, turns: unknown[]): string {
   const file = path.join(dir, 'script.json');
   fs.writeFileSync(file, JSON.stringify({ turns }));
   return file;
+}
+
+/**
+ * Runs `soong-agent run go --json` on a scripted model with `turns` in `workspace` (with `--yes`
+ * unless `yes` is false), expects exit 0 and returns the event records.
+ */
+export async function runScriptedSession(
+  workspace: { root: string; home: string; project: string; env: Record<string, string> },
+  turns: unknown[],
+  options: { yes?: boolean } = {},
+): Promise<EventRecord[]> {
+  const script = writeScript(workspace.root, turns);
+  const result = await runCli(
+    [
+      'run',
+      'go',
+      '--model',
+      `scripted:${script}`,
+      ...(options.yes === false ? [] : ['--yes']),
+      '--json',
+      '--home',
+      workspace.home,
+      '--project',
+      workspace.project,
+    ],
+    { env: workspace.env },
+  );
+  expect(result.code, result.stderr).toBe(0);
+  return parseRecords(result.stdout);
 }
