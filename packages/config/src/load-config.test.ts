@@ -526,6 +526,7 @@ describe('loadConfig', () => {
       ['SessionEnd', { tool: 'bash' }],
       ['Notification', { tag: 'write' }],
       ['SessionEnd', { path_prefix: 'src' }],
+      ['Notification', { mcp_server: 'docs' }],
     ] as const) {
       layout.write('hooks.json', hooksJson({ [event]: [{ ...observer, matcher }] }));
       const error = catchConfigError(() => load());
