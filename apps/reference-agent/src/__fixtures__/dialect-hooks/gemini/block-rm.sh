@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Gemini CLI BeforeTool on run_shell_command: exit 2 with the reason on stderr blocks.
+cmd=$(jq -r '.tool_input.command // ""')
+if printf '%s' "$cmd" | grep -q 'rm -rf'; then
+  echo "Blocked: rm -rf is not allowed ($cmd)" >&2
+  exit 2
+fi
+exit 0
