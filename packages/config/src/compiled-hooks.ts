@@ -35,6 +35,13 @@ export interface HookCommandConfig {
    * several events for this one of ours (SPEC §12); absent: the dialect's main event.
    */
   dialectEvent?: string;
+  /**
+   * A dialect hook whose agent passes the tool input whole (Claude Code, up to 1 MiB): what happens
+   * when the input is larger (`on_large_input`): `deny` (default) denies the call without running the
+   * hook; `summarize` runs it on the bounded input (long strings summarised, SPEC §2.1). Absent
+   * when hooks.json does not say (then `deny`).
+   */
+  onLargeInput?: 'deny' | 'summarize';
   /** How the hook runs: its `mode`, else `"spawn"` (SPEC §8). */
   mode: HookMode;
 }

@@ -133,6 +133,12 @@ export const HookCommandSchema = z
       .describe(
         'the protocol the hook speaks on stdin/stdout (default: "soong"): "claude-code", "codex", … run another agent\'s command hook unmodified',
       ),
+    on_large_input: z
+      .enum(['deny', 'summarize'])
+      .optional()
+      .describe(
+        '"deny" (default) or "summarize": for a hook whose agent passes the tool input whole (Claude Code, up to 1 MiB), what a larger input means: deny the call without running the hook, or run it on the summarised input',
+      ),
     dialect_event: z
       .string()
       .regex(/^[A-Za-z]+$/)

@@ -366,6 +366,7 @@ function toHookConfig(
   };
   if (hook.name !== undefined) config.name = hook.name;
   if (hook.dialect_event !== undefined) config.dialectEvent = hook.dialect_event;
+  if (hook.on_large_input !== undefined) config.onLargeInput = hook.on_large_input;
   if (hook.working_dir !== undefined) {
     config.workingDir = hook.working_dir.startsWith('~')
       ? resolveUserPath(hook.working_dir, options.projectDir, options.homeDir)

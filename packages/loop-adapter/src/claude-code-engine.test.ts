@@ -196,4 +196,66 @@ describe('createHookEngine with "protocol": "claude-code"', () => {
     },
     PROCESS_TIMEOUT,
   );
+
+  describe('a content scanner sees the whole tool_input (issue 20 #12)', () => {
+    const write = (content: string) => ({
+      tool: {
+        name: 'write_file',
+        call_id: 'call_w',
+        input: { path: 'notes.txt', content },
+        risk: 'write' as const,
+        tags: [],
+        paths: [],
+      },
+    });
+    // A key in the middle of padded content: a head-and-tail summary would hide it.
+    const padded = (bytes: number) => `${'a'.repeat(bytes / 2)}AKIA_SECRET${'b'.repeat(bytes / 2)}`;
+    const scanner = (root: string, extra: Record<string, unknown> = {}) =>
+      setup(root, {
+        PreToolUse: [
+          {
+            hooks: [
+              {
+                name: 'scanner',
+                command: `touch '${path.join(root, 'ran')}'; if grep -q AKIA_SECRET; then echo 'a key in the content' >&2; exit 2; fi`,
+                protocol: 'claude-code',
+                ...extra,
+              },
+            ],
+          },
+        ],
+      });
+
+    it(
+      'blocks a key hidden in 20 KB of padding',
+      async () => {
+        const { engine } = scanner(tempDir());
+        const outcome = await engine.run('PreToolUse', write(padded(20_000)));
+        expect(outcome).toMatchObject({ decision: 'deny', reason: 'a key in the content' });
+      },
+      PROCESS_TIMEOUT,
+    );
+
+    it(
+      'denies an input over 1 MiB without running the hook, unless on_large_input is "summarize"',
+      async () => {
+        const root = tempDir();
+        const { engine, sink } = scanner(root);
+        const outcome = await engine.run('PreToolUse', write(padded(2 * 1024 * 1024)));
+        expect(outcome).toMatchObject({ decision: 'deny', hookId: 'scanner' });
+        expect(outcome.reason).toBe('hook scanner failed: spawn_error');
+        expect(fs.existsSync(path.join(root, 'ran'))).toBe(false);
+        expect(recordsOf(sink.records, 'hook_failed')[0]?.message).toMatch(
+          /larger than the 1048576 bytes a "claude-code" hook gets whole/,
+        );
+
+        const other = tempDir();
+        const summarizing = scanner(other, { on_large_input: 'summarize' });
+        const allowed = await summarizing.engine.run('PreToolUse', write(padded(2 * 1024 * 1024)));
+        expect(allowed.decision).toBe('none');
+        expect(fs.existsSync(path.join(other, 'ran'))).toBe(true);
+      },
+      PROCESS_TIMEOUT,
+    );
+  });
 });

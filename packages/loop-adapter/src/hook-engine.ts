@@ -227,6 +227,11 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
     const { hook, ids, dialect, stdin, signal } = run;
     const settle = (outcome: HookRunOutcome, onFailure = hook.onFailure) =>
       decideAndRecord({ ...hook, onFailure }, dialect, ids, outcome);
+    if (run.refuse !== undefined) {
+      // Failed closed whatever its on_failure: hook_failed (spawn_error, nothing ran), then a deny.
+      sink.emit({ type: 'hook_started', ...ids, command: hook.command });
+      return settle(outcomeOfStartError(new Error(run.refuse), 0), 'deny');
+    }
     const changed = scripts.changedFile(hook);
     if (changed !== undefined) {
       // Failed closed whatever its on_failure: hook_failed (spawn_error, nothing ran), then a deny.
@@ -311,13 +316,59 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
   async function buildInput<E extends HookEvent>(
     event: E,
     payload: HookPayload<E>,
-  ): Promise<{ fields: Record<string, unknown>; dialect: ToolDialectView | undefined }> {
+  ): Promise<{
+    fields: Record<string, unknown>;
+    dialect: ToolDialectView | undefined;
+    raw: { tool: ToolCallInfo | undefined; view: unknown };
+  }> {
     const { dialect, ...fields } = payload as Record<string, unknown>;
     // The engine sets the common fields; a payload cannot override them.
     for (const key of COMMON_KEYS) delete fields[key];
     if (event === 'SessionStart') fields.source ??= 'startup';
-    if (TOOL_EVENT_NAMES.has(event)) fields.tool = await boundTool(fields.tool as ToolCallInfo);
-    return { fields, dialect: await boundDialectView(dialect) };
+    const rawTool = TOOL_EVENT_NAMES.has(event) ? (fields.tool as ToolCallInfo) : undefined;
+    if (rawTool !== undefined) fields.tool = await boundTool(rawTool);
+    return {
+      fields,
+      dialect: await boundDialectView(dialect),
+      raw: { tool: rawTool, view: dialect },
+    };
+  }
+
+  /**
+   * The call's tool with its whole input, for a dialect whose agent passes it whole up to
+   * `limitBytes` (SPEC §7, issue 20 #12); `undefined` when it is larger. A host that bounded the
+   * input itself (`input_truncated`) is read back from its artifact.
+   */
+  async function wholeInput(
+    raw: { tool: ToolCallInfo | undefined; view: unknown },
+    bounded: ToolDialectView | undefined,
+    limitBytes: number,
+  ): Promise<
+    { tool: ToolCallInfo; view: ToolDialectView | undefined; bytes: number } | { over: number }
+  > {
+    const tool = raw.tool as ToolCallInfo;
+    let input: unknown = tool.input;
+    let bytes: number;
+    if (tool.input_truncated === true) {
+      const ref = tool.input_artifact_ref;
+      if (ref === undefined || artifacts === undefined) return { over: Number.POSITIVE_INFINITY };
+      if (ref.bytes > limitBytes) return { over: ref.bytes };
+      input = JSON.parse((await artifacts.read(ref)).toString('utf8'));
+      bytes = ref.bytes;
+    } else {
+      bytes = Buffer.byteLength(JSON.stringify(input) ?? '');
+      if (bytes > limitBytes) return { over: bytes };
+    }
+    const { input_truncated: _t, input_artifact_ref: _r, ...rest } = tool;
+    const view = isPlainObject(raw.view) ? (raw.view as ToolDialectView) : undefined;
+    const viewBytes =
+      view?.input === undefined ? 0 : Buffer.byteLength(JSON.stringify(view.input) ?? '');
+    return {
+      tool: { ...rest, input: input as ToolCallInfo['input'] },
+      // The host's view travels whole too, within the same bound; beyond it, bounded as usual.
+      view: viewBytes <= limitBytes ? view : bounded,
+      bytes,
+    };
   }
 
   // The dialect view's input is bounded like the tool input (it travels on the same stdin).
@@ -381,10 +432,13 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
       if (hooks.length === 0) return NO_HOOKS;
 
       const timestamp = new Date().toISOString();
-      const { fields, dialect: view } = await buildInput(
-        event,
-        tool ? { ...payload, tool } : payload,
-      );
+      const {
+        fields,
+        dialect: view,
+        raw,
+      } = await buildInput(event, tool ? { ...payload, tool } : payload);
+      // Per bound: the tool with its whole input for dialects that pass it whole (issue 20 #12).
+      const whole = new Map<number, Awaited<ReturnType<typeof wholeInput>>>();
       const callId = givenCallId ?? tool?.call_id;
       const results: HookRunResult[] = [];
       let ask: HookOutcome['ask'];
@@ -393,6 +447,26 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
       for (const hook of hooks) {
         const ids: HookRecordIds = { hook_id: hook.id, event, ...optional('call_id', callId) };
         const dialect = getDialect(hook.protocol);
+        let hookFields = fields;
+        let hookView = view;
+        let refuse: string | undefined;
+        const limit = dialect.toolInputBytes;
+        if (limit !== undefined && raw.tool !== undefined) {
+          let got = whole.get(limit);
+          if (got === undefined) {
+            got = await wholeInput(raw, view, limit);
+            whole.set(limit, got);
+          }
+          if (!('over' in got)) {
+            hookFields = { ...fields, tool: got.tool };
+            hookView = got.view;
+          } else if (hook.onLargeInput !== 'summarize') {
+            const size = Number.isFinite(got.over)
+              ? `${got.over} bytes`
+              : 'an input bounded by the host';
+            refuse = `the tool input (${size}) is larger than the ${limit} bytes a "${dialect.name}" hook gets whole: the call is denied without running the hook (on_large_input "deny"; "summarize" runs it on the summarised input)`;
+          }
+        }
         const input: Record<string, unknown> = {
           protocol_version: PROTOCOL_VERSION,
           event,
@@ -401,7 +475,7 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
           agent_home: agentHome,
           hook_id: hook.id,
           timestamp,
-          ...fields,
+          ...hookFields,
         };
         if (results.length === 0) checkHookInput(event, input);
         const context: DialectContext = {
@@ -411,11 +485,11 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
           transcriptPath,
           hookId: hook.id,
           ...(hook.dialectEvent === undefined ? {} : { dialectEvent: hook.dialectEvent }),
-          ...toolView(view, dialect.name),
+          ...toolView(hookView, dialect.name),
         };
         const encoded = dialect.encodeInput(event, input, context);
         let stdin: string;
-        if (encoded === input) {
+        if (encoded === input && hookFields === fields) {
           // Our own input as it is (soong): the common fields, then the shared serialised fields.
           fieldsJson ??= JSON.stringify(fields);
           stdin = spliceInput(input, fieldsJson);
@@ -424,7 +498,7 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
           stdin = `${JSON.stringify(encoded)}\n`;
         }
         const env = dialect.env(context);
-        const result = await runOne({ hook, ids, dialect, stdin, env, signal });
+        const result = await runOne({ hook, ids, dialect, stdin, env, signal, refuse });
         results.push(result);
         if (result.decision === 'deny' && !result.ignored) {
           return { decision: 'deny', reason: result.reason as string, hookId: hook.id, results };
@@ -448,6 +522,8 @@ interface HookRun {
   stdin: string;
   env: Record<string, string>;
   signal: AbortSignal | undefined;
+  /** Why the hook is not run and the call denied (a tool input over its dialect's bound). */
+  refuse?: string | undefined;
 }
 
 const COMMON_KEYS = [
