@@ -75,6 +75,17 @@ describe('analyzeCommand', () => {
     ['. ./lib.sh && ./run', ['program:.', 'script:/cwd/lib.sh', 'program:/cwd/run']],
     ['if [ -f x ]; then ./a.sh; fi', ['program:[', 'program:/cwd/a.sh']],
     ['cat <<EOF\n./not-run.sh\nEOF\n./after.sh', ['program:cat', 'program:/cwd/after.sh']],
+    // What hooks import writes for a plugin's hook: the variable is set by the command itself.
+    [
+      `CLAUDE_PLUGIN_ROOT='/plug in'; export CLAUDE_PLUGIN_ROOT; python3 "\${CLAUDE_PLUGIN_ROOT}/hooks/g.py"`,
+      ['program:export', 'program:python3', 'script:/plug in/hooks/g.py'],
+    ],
+    ['export G=/g; A=/a $G/run.sh', ['program:export', 'program:/g/run.sh']],
+    [
+      'cd hooks && ./guard.sh && cd .. && ./top.sh',
+      ['program:/cwd/hooks/guard.sh', 'program:/cwd/top.sh'],
+    ],
+    ['cd "$UNKNOWN" && ./guard.sh; /abs/x.sh', ['program:/abs/x.sh']],
   ])('finds what %j runs', (command, expected) => {
     expect(run(command)).toEqual(expected);
   });

@@ -148,11 +148,26 @@ function analyzeInto(
 ): void {
   const parsed = parseShellWords(command, options);
   if (!parsed.complete) analysis.complete = false;
-  const resolve = (text: string) => path.resolve(options.cwd, text);
+  // `cd DIR && ./guard.sh`: relative words resolve where the shell is by then; after a `cd` to
+  // somewhere only the shell knows, they cannot be resolved at all.
+  let cwd: string | undefined = options.cwd;
+  const resolve = (text: string): string | undefined => {
+    if (path.isAbsolute(text)) return path.resolve(text);
+    if (cwd === undefined) analysis.complete = false;
+    return cwd === undefined ? undefined : path.resolve(cwd, text);
+  };
   const script = (text: string | undefined, runner: string) => {
     if (text === undefined) analysis.complete = false;
-    else if (text !== '' && text !== '-')
-      analysis.targets.push({ role: 'script', text, path: resolve(text), runner });
+    else if (text !== '' && text !== '-') {
+      const resolved = resolve(text);
+      if (resolved !== undefined)
+        analysis.targets.push({ role: 'script', text, path: resolved, runner });
+    }
+  };
+  const operand = (text: string | undefined) => {
+    if (text === undefined || text === '' || text.startsWith('-')) return;
+    const resolved = resolve(text);
+    if (resolved !== undefined) analysis.operands.push(resolved);
   };
   for (const [commandIndex, { words }] of parsed.commands.entries()) {
     let index = skipWrappers(words);
@@ -163,10 +178,17 @@ function analyzeInto(
       analysis.complete = false;
       continue;
     }
+    if (program === 'cd') {
+      const target = words.slice(index + 1).find((word) => word.text !== '--');
+      cwd = target?.text === undefined || target.text === '-' ? undefined : resolve(target.text);
+      continue;
+    }
+    const programPath = program.includes('/') ? resolve(program) : undefined;
+    if (program.includes('/') && programPath === undefined) continue;
     analysis.targets.push({
       role: 'program',
       text: program,
-      path: program.includes('/') ? resolve(program) : undefined,
+      path: programPath,
       ...(commandIndex === 0 ? { leading: true as const } : {}),
     });
     index++;
@@ -176,10 +198,7 @@ function analyzeInto(
     }
     const rules = interpreterRules(program);
     if (rules === undefined) {
-      for (const word of words.slice(index)) {
-        if (word.text !== undefined && word.text !== '' && !word.text.startsWith('-'))
-          analysis.operands.push(resolve(word.text));
-      }
+      for (const word of words.slice(index)) operand(word.text);
       continue;
     }
     let inlineCode = false;
@@ -224,18 +243,16 @@ function analyzeInto(
       if (!/^[-+]./.test(text)) break;
     }
     if (inlineCode) continue;
-    const operand = words[index];
-    if (operand === undefined) continue;
+    const first = words[index];
+    if (first === undefined) continue;
     if (shellBody) {
-      if (operand.text === undefined || depth >= MAX_NESTED_SHELLS) analysis.complete = false;
-      else analyzeInto(operand.text, options, analysis, depth + 1);
+      if (first.text === undefined || cwd === undefined || depth >= MAX_NESTED_SHELLS)
+        analysis.complete = false;
+      else analyzeInto(first.text, { ...options, cwd }, analysis, depth + 1);
       continue;
     }
-    script(operand.text, program);
-    for (const word of words.slice(index + 1)) {
-      if (word.text !== undefined && word.text !== '' && !word.text.startsWith('-'))
-        analysis.operands.push(resolve(word.text));
-    }
+    script(first.text, program);
+    for (const word of words.slice(index + 1)) operand(word.text);
   }
 }
 

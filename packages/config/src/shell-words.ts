@@ -39,6 +39,15 @@ const LEADING_RESERVED = new Set(['if', 'then', 'else', 'elif', 'do', 'while', '
 const CLOSING_RESERVED = new Set(['fi', 'done', 'esac', '}']);
 // Their words up to the next separator name variables or values, never programs.
 const HEADER_RESERVED = new Set(['for', 'select', 'function']);
+// Builtins whose `NAME=value` arguments set shell variables.
+const ASSIGNING_BUILTINS = new Set(['export', 'readonly', 'local', 'declare', 'typeset']);
+
+/** `[NAME, value]` of a `NAME=value` word (value unknown when the word is), else `undefined`. */
+function assignmentOf(word: ShellWord): [name: string, value: string | undefined] | undefined {
+  const name = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(word.raw)?.[1];
+  if (name === undefined) return undefined;
+  return [name, word.text?.slice(name.length + 1)];
+}
 
 /**
  * Splits a `/bin/sh -c` command string into simple commands and their words the way a POSIX shell
@@ -62,6 +71,9 @@ class ShellScanner {
   private caseState: 'none' | 'subject' | 'patterns' = 'none';
   private readonly caseStack: ('subject' | 'patterns')[] = [];
   private readonly hereDocuments: { delimiter: string; stripTabs: boolean }[] = [];
+  /** Variables the command sets itself (`A=1; …`, `export A=1`); `undefined`: set to what only the shell knows. */
+  private readonly assigned = new Map<string, string | undefined>();
+  private pendingAssignments: [name: string, value: string | undefined][] = [];
 
   constructor(
     private readonly source: string,
@@ -97,6 +109,16 @@ class ShellScanner {
   }
 
   private endCommand(): void {
+    // `A=1` alone sets a shell variable for the commands after it; `A=1 cmd` only cmd's env.
+    if (this.current.length === 0 && !this.header) {
+      for (const [name, value] of this.pendingAssignments) this.assigned.set(name, value);
+    } else if (!this.header && ASSIGNING_BUILTINS.has(this.current[0]?.raw ?? '')) {
+      for (const word of this.current.slice(1)) {
+        const assignment = assignmentOf(word);
+        if (assignment !== undefined) this.assigned.set(assignment[0], assignment[1]);
+      }
+    }
+    this.pendingAssignments = [];
     if (this.current.length > 0 && !this.header) this.commands.push({ words: this.current });
     this.current = [];
     this.header = false;
@@ -203,7 +225,11 @@ class ShellScanner {
         return;
       }
       // `NAME=value cmd`: assignments before the program are not words.
-      if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(word.raw)) return;
+      const assignment = assignmentOf(word);
+      if (assignment !== undefined) {
+        this.pendingAssignments.push(assignment);
+        return;
+      }
       // `name() { …; }`: a function definition, not a command.
       if (/^[ \t]*\([ \t]*\)/.test(source.slice(this.index))) {
         this.index = source.indexOf(')', this.index) + 1;
@@ -352,8 +378,10 @@ class ShellScanner {
     const { source } = this;
     const next = source[this.index + 1];
     const variables = this.options.variables ?? {};
-    const lookUp = (name: string): string | undefined =>
-      Object.hasOwn(variables, name) ? variables[name] : undefined;
+    const lookUp = (name: string): string | undefined => {
+      if (this.assigned.has(name)) return this.assigned.get(name);
+      return Object.hasOwn(variables, name) ? variables[name] : undefined;
+    };
     const settle = (value: string | undefined): string | undefined =>
       value === undefined || (!quoted && /[\s*?[]/.test(value)) ? undefined : value;
     if (next === '{') {

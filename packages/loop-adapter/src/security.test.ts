@@ -303,6 +303,13 @@ describe('createHookEngine', () => {
     ['python3 "$SOONG_AGENT_PROJECT_DIR"/.claude/hooks/guard.py', 'soong', 'guard.py'],
     ['python3 "$SOONG_AGENT_PROJECT_DIR"/.claude/hooks/guard.py', 'soong', 'rules.py'],
     ['cd "$SOONG_AGENT_PROJECT_DIR" && python3 .claude/hooks/guard.py', 'soong', 'json.py'],
+    // How hooks import writes a plugin's hook: the command sets the variable itself.
+    [
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's spelling, not a template
+      'CLAUDE_PLUGIN_ROOT="$SOONG_AGENT_PROJECT_DIR/.claude"; export CLAUDE_PLUGIN_ROOT; python3 "${CLAUDE_PLUGIN_ROOT}/hooks/guard.py"',
+      'claude-code',
+      'rules.py',
+    ],
   ] as const)(
     'fails %j (%s) closed when the agent writes %s in the hook folder mid-session',
     async (command, protocol, written) => {
@@ -325,6 +332,46 @@ describe('createHookEngine', () => {
       expect(recordsOf(sink.records, 'hook_failed')[0]?.message).toContain(
         path.join(hooksDir, written),
       );
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'watches the modules of its kind beside a guard outside the project, and nothing else there',
+    async () => {
+      const root = tempDir();
+      const hooksDir = path.join(root, 'home', 'hooks');
+      fs.mkdirSync(hooksDir, { recursive: true });
+      fs.writeFileSync(path.join(hooksDir, 'guard.py'), PYTHON_GUARD);
+      fs.writeFileSync(path.join(hooksDir, 'rules.py'), 'FORBIDDEN = "INPUT-MARKER"\n');
+      const { engine, sink } = setup(root, {
+        PreToolUse: [{ hooks: [{ command: 'python3 "$SOONG_AGENT_HOME"/hooks/guard.py' }] }],
+      });
+      expect((await engine.run('PreToolUse', { tool })).reason).toBe('guarded');
+      // A note or a log beside it is not code it loads: the guard keeps running.
+      fs.writeFileSync(path.join(hooksDir, 'notes.txt'), 'x');
+      expect((await engine.run('PreToolUse', { tool })).reason).toBe('guarded');
+      expect(recordsOf(sink.records, 'hook_failed')).toEqual([]);
+      fs.writeFileSync(path.join(hooksDir, 'rules.py'), 'FORBIDDEN = "never"\n');
+      expect((await engine.run('PreToolUse', { tool })).decision).toBe('deny');
+      expect(recordsOf(sink.records, 'hook_failed')[0]?.message).toContain('rules.py');
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'fails a project hook closed when its folder holds more files than can be watched',
+    async () => {
+      const { root, hooksDir } = pythonGuardProject();
+      fs.mkdirSync(path.join(hooksDir, 'node_modules'));
+      for (let file = 0; file < 2001; file++) {
+        fs.writeFileSync(path.join(hooksDir, 'node_modules', `m${file}.js`), '');
+      }
+      const { engine, sink } = setup(root, {
+        PreToolUse: [{ hooks: [{ command: 'python3 .claude/hooks/guard.py' }] }],
+      });
+      expect((await engine.run('PreToolUse', { tool })).decision).toBe('deny');
+      expect(recordsOf(sink.records, 'hook_failed')[0]?.message).toContain('more than 2000 files');
     },
     TIMEOUT,
   );
