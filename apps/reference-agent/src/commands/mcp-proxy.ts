@@ -1,9 +1,10 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ConfigError } from '@soong-agent/config';
+import { createMcpHookProxy, WorkerTransport } from '@soong-agent/mcp';
 import { RunnerError } from '@soong-agent/runner';
 import { loadConfigOrExit, resolveLocations } from '../agent/session.js';
 import { CliError, EXIT_CODES, type ExitCode } from '../errors.js';
-import { runMcpProxy } from '../mcp/proxy.js';
-import { WorkerTransport } from '../mcp/worker-transport.js';
 import type { CommonOptions } from '../program.js';
 
 /** Options of `soong-agent mcp-proxy`. */
@@ -16,71 +17,113 @@ const PLAIN_NAME = /^[A-Za-z0-9_.:-]+$/;
 
 /**
  * `soong-agent mcp-proxy [--home H] [--project P] [--name NAME] -- COMMAND [ARGS…]` (SPEC §10): a
- * stdio MCP server in front of COMMAND, an upstream stdio MCP server started through the runner.
- * The config is loaded first: a broken one is exit 2 and nothing starts. Exit 0 when the client
- * disconnects, 1 when the upstream ends first.
+ * stdio MCP server in front of COMMAND, an upstream stdio MCP server started through the runner,
+ * on `createMcpHookProxy` of `@soong-agent/mcp`. The config is loaded first: a broken one is exit 2,
+ * nothing starts, and the client's first request is answered with the error text. Exit 0 when the
+ * client disconnects, 1 when the upstream ends first or the client stops reading.
  */
 export async function mcpProxyAction(
   command: string[],
   options: McpProxyCommandOptions,
 ): Promise<ExitCode> {
-  if (options.name !== undefined && !PLAIN_NAME.test(options.name)) {
-    throw new CliError({
-      code: 'USAGE',
-      message: `--name ${JSON.stringify(options.name)} is not a plain name: use letters, digits, _ . : -`,
-    });
-  }
-  const locations = resolveLocations(options);
-  const config = loadConfigOrExit(locations);
-  const upstream = new WorkerTransport({
-    command,
-    cwd: config.projectDir,
-    allowedRoots: [config.projectDir],
-    envAllowlist: config.envAllowlist,
-    killGraceMs: config.settings.runner.kill_grace_ms,
-    onStderrLine: (line) => process.stderr.write(`${line}\n`),
-  });
-  try {
-    await upstream.start();
-  } catch (error) {
-    if (RunnerError.isInstance(error)) {
-      throw new CliError({
-        code: 'RUNTIME',
-        message: `cannot start the MCP server ${JSON.stringify(command.join(' '))}: ${error.message}`,
-        cause: error,
-      });
-    }
-    throw error;
-  }
+  const downstream = new StdioServerTransport();
   // A client that disconnects mid-answer makes stdout EPIPE: the session ends through stdin's end.
   process.stdout.on('error', () => {});
-  const clientClosed = new Promise<void>((resolve) => {
-    process.stdin.once('end', resolve);
-    process.stdin.once('close', resolve);
-  });
+  let upstream: WorkerTransport;
+  let proxy: Awaited<ReturnType<typeof createMcpHookProxy>>;
   try {
-    const outcome = await runMcpProxy({
-      config,
-      name: options.name,
-      downstream: new StdioServerTransport(),
-      upstream,
-      clientClosed,
-      warn: (message) => process.stderr.write(`soong-agent mcp-proxy: ${message}\n`),
+    if (options.name !== undefined && !PLAIN_NAME.test(options.name)) {
+      throw new CliError({
+        code: 'USAGE',
+        message: `--name ${JSON.stringify(options.name)} is not a plain name: use letters, digits, _ . : -`,
+      });
+    }
+    const locations = resolveLocations(options);
+    const config = loadConfigOrExit(locations);
+    upstream = new WorkerTransport({
+      command,
+      cwd: config.projectDir,
+      allowedRoots: [config.projectDir],
+      envAllowlist: config.envAllowlist,
+      killGraceMs: config.settings.runner.kill_grace_ms,
+      onStderrLine: (line) => process.stderr.write(`${line}\n`),
     });
-    if (outcome.reason === 'upstream_exited') {
+    proxy = await createMcpHookProxy({
+      upstream,
+      downstream,
+      name: options.name,
+      projectDir: locations.projectDir,
+      home: locations.home,
+      onWarning: (message) => process.stderr.write(`soong-agent mcp-proxy: ${message}\n`),
+    }).catch((error: unknown) => {
+      if (RunnerError.isInstance(error)) {
+        throw new CliError({
+          code: 'RUNTIME',
+          message: `cannot start the MCP server ${JSON.stringify(command.join(' '))}: ${error.message}`,
+          cause: error,
+        });
+      }
+      if (ConfigError.isInstance(error))
+        throw new CliError({ code: 'CONFIG', message: error.message, cause: error });
+      throw error;
+    });
+  } catch (error) {
+    // The client sees why, not only a closed pipe: its first request gets the error text.
+    if (CliError.isInstance(error)) await refuseClient(downstream, error.message);
+    throw error;
+  }
+  const clientGone = () => void downstream.close();
+  process.stdin.once('end', clientGone);
+  process.stdin.once('close', clientGone);
+  try {
+    await proxy.closed;
+    if (proxy.endReason === 'upstream_closed') {
       const exit = upstream.exit;
       const how =
         exit?.signal != null
           ? `was killed by ${exit.signal}`
           : `exited with code ${exit?.exitCode}`;
       process.stderr.write(
-        `soong-agent mcp-proxy: the MCP server ${JSON.stringify(command.join(' '))} ${how}; the proxy ends (session ${outcome.sessionId})\n`,
+        `soong-agent mcp-proxy: the MCP server ${JSON.stringify(command.join(' '))} ${how}; the proxy ends (session ${proxy.sessionId})\n`,
       );
+      return EXIT_CODES.runtime;
+    }
+    if (proxy.endReason === 'client_stalled') {
+      // What waits for the client is dropped: the process must not stay for a reader that never comes.
+      process.stdout.destroy();
       return EXIT_CODES.runtime;
     }
     return EXIT_CODES.ok;
   } finally {
-    await upstream.close();
+    process.stdin.off('end', clientGone);
+    process.stdin.off('close', clientGone);
     process.stdin.pause();
   }
+}
+
+// Answers the client's first request with `message` as a JSON-RPC error; resolves then, or when
+// the client has gone without asking.
+async function refuseClient(downstream: StdioServerTransport, message: string): Promise<void> {
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      process.stdin.off('end', done);
+      process.stdin.off('close', done);
+      void downstream.close().finally(resolve);
+    };
+    downstream.onmessage = (request: JSONRPCMessage) => {
+      const id = (request as { id?: string | number }).id;
+      if (!('method' in request) || id === undefined) return;
+      void downstream
+        .send({
+          jsonrpc: '2.0',
+          id,
+          error: { code: -32603, message: `soong-agent mcp-proxy cannot start: ${message}` },
+        })
+        .finally(done);
+    };
+    downstream.onerror = () => {};
+    process.stdin.once('end', done);
+    process.stdin.once('close', done);
+    void downstream.start().then(() => process.stdin.resume());
+  });
 }

@@ -1,0 +1,560 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { type LoadedConfig, loadConfig, resolveAgentHome } from '@soong-agent/config';
+import {
+  createFileArtifactStore,
+  createHookEngine,
+  createJsonlEventSink,
+  createSessionId,
+  createToolBatch,
+  type PermissionCallback,
+  recordConfigLoaded,
+  recordSessionStarted,
+  runSessionStart,
+  sessionPaths,
+  type ToolDefinition,
+} from '@soong-agent/loop-adapter';
+import { jsonValueDepth, type RiskClass } from '@soong-agent/protocol';
+import { mcpToolPaths } from './tool-paths.js';
+
+/** Messages nested deeper than this are refused (serialising them would overflow the stack). */
+export const MCP_MAX_MESSAGE_DEPTH = 512;
+/**
+ * Bytes the proxy lets wait for a client that does not read (its transport's `send` has not
+ * settled); beyond it the client counts as gone and the proxy ends. One message more may wait.
+ */
+export const MCP_CLIENT_BACKLOG_MAX_BYTES = 32 * 1024 * 1024;
+
+/** Options of {@link createMcpHookProxy}. */
+export interface McpHookProxyOptions {
+  /**
+   * Speaks to the MCP server (a client transport, not started: the proxy starts it and closes it
+   * when the session ends). Its `onclose` means the server has gone.
+   */
+  upstream: Transport;
+  /**
+   * Speaks to the MCP client (a server transport, not started: the proxy starts it and closes it
+   * when the session ends). Its `onclose` means the client has gone.
+   */
+  downstream: Transport;
+  /** The server's name in `mcp__<NAME>__<tool>`. @default the upstream's `serverInfo.name` */
+  name?: string | undefined;
+  /** The project the server works on; relative tool paths resolve there. */
+  projectDir: string;
+  /** The agent home. @default env `SOONG_AGENT_HOME`, else `~/.soong-agent` */
+  home?: string | undefined;
+  /** Problems worth a line in a log (a malformed message, a failed send). @default ignored */
+  onWarning?: ((message: string) => void) | undefined;
+}
+
+/** Why a proxy session ended. */
+export type McpProxyEndReason = 'client_closed' | 'upstream_closed' | 'client_stalled' | 'closed';
+
+/** A running proxy (see {@link createMcpHookProxy}). */
+export interface McpHookProxy {
+  /** The server's name in `mcp__<NAME>__<tool>`: the `name` option, else the upstream's once it answered `initialize`. */
+  readonly name: string | undefined;
+  /** The session id (the folder of its event log). */
+  readonly sessionId: string;
+  /** The session's event log, `<home>/sessions/<id>/events.jsonl`. */
+  readonly eventLog: string;
+  /** Why the session ended, once it has. */
+  readonly endReason: McpProxyEndReason | undefined;
+  /** Resolves once the session has ended: hooks stopped, both transports closed, the log closed. Never rejects. */
+  readonly closed: Promise<void>;
+  /** Ends the session (pending calls get an error answer) and resolves with {@link closed}. Idempotent. */
+  close(): Promise<void>;
+}
+
+interface ToolCallState {
+  clientId: RequestId;
+  toolName: string;
+  input: Record<string, unknown>;
+  meta: unknown;
+  controller: AbortController;
+  cancelled: boolean;
+  upstreamId?: number;
+  answered: boolean;
+  settle?: ((message: JSONRPCMessage | Error) => void) | undefined;
+}
+
+type Forwarded =
+  | { kind: 'request'; clientId: RequestId; initialize: boolean }
+  | { kind: 'tool'; call: ToolCallState };
+
+const INVALID_REQUEST = -32600;
+const INVALID_PARAMS = -32602;
+const INTERNAL_ERROR = -32603;
+
+/**
+ * Puts soong-agent hooks in front of an MCP server: every message passes between `downstream` (the
+ * client) and `upstream` (the server) unchanged, except `tools/call`, which runs PreToolUse →
+ * permission (`[permissions]` in config.toml) → the server → PostToolUse as the tool
+ * `mcp__<NAME>__<tool>` (risk from `[mcp.<NAME>]`, paths from {@link MCP_PATH_ARGUMENTS}), one call
+ * at a time in arrival order. A call the proxy cannot run hooks on is answered with an error and
+ * never forwarded. When either side goes, the session ends: hooks are killed, calls still pending
+ * fail (the client gets errors when it is still there), both transports are closed.
+ *
+ * Loads the configuration (a broken file rejects with the config's `ConfigError`, nothing started),
+ * opens the session's event log, runs SessionStart, then starts both transports.
+ */
+export async function createMcpHookProxy(options: McpHookProxyOptions): Promise<McpHookProxy> {
+  const { downstream, upstream } = options;
+  const warn = options.onWarning ?? (() => {});
+  const projectDir = path.resolve(options.projectDir);
+  const home = resolveAgentHome(
+    options.home === undefined ? {} : { home: path.resolve(options.home) },
+  );
+  const config = loadConfig({ home, projectDir });
+  const session = await openProxySession(config);
+  const { engine } = session;
+
+  let serverName = options.name;
+  let endReason: McpProxyEndReason | undefined;
+  const toolCalls = new Map<RequestId, ToolCallState>();
+  const forwarded = new Map<number, Forwarded>();
+  const forwardedByClient = new Map<RequestId, number>();
+  let nextUpstreamId = 1;
+  let callCount = 0;
+  let queue: Promise<void> = Promise.resolve();
+  let backlogBytes = 0;
+  let backlogSends = 0;
+
+  const toClient = (message: JSONRPCMessage) => {
+    if (endReason === 'client_closed' || endReason === 'client_stalled') return;
+    // A client that stops reading leaves sends unsettled: bounded, then the client counts as gone.
+    const bytes = backlogSends > 0 ? approximateBytes(message) : 0;
+    backlogSends += 1;
+    backlogBytes += bytes;
+    if (backlogBytes > MCP_CLIENT_BACKLOG_MAX_BYTES) {
+      warn(
+        `the client has not read ${backlogBytes} bytes (over ${MCP_CLIENT_BACKLOG_MAX_BYTES}); the proxy ends`,
+      );
+      end('client_stalled');
+      return;
+    }
+    downstream.send(message).then(
+      () => {
+        backlogSends -= 1;
+        backlogBytes -= bytes;
+      },
+      (error: unknown) => {
+        backlogSends -= 1;
+        backlogBytes -= bytes;
+        if (endReason === undefined) warn(`cannot send to the client: ${describe(error)}`);
+      },
+    );
+  };
+  const toServer = (message: JSONRPCMessage) => {
+    upstream.send(message).catch((error: unknown) => {
+      if (endReason === undefined) warn(`cannot send to the MCP server: ${describe(error)}`);
+    });
+  };
+  const answerError = (id: RequestId | undefined, code: number, message: string) =>
+    toClient({
+      jsonrpc: '2.0',
+      ...(id === undefined ? {} : { id }),
+      error: { code, message: `soong-agent mcp-proxy: ${message}` },
+    } as JSONRPCMessage);
+  const answerToolError = (id: RequestId, text: string) =>
+    toClient({
+      jsonrpc: '2.0',
+      id,
+      result: { content: [{ type: 'text', text }], isError: true },
+    });
+
+  const permission: PermissionCallback = async ({ call, risk }) => {
+    const { unresolvable } = mcpToolPaths(call.input);
+    if (unresolvable.length > 0) {
+      return {
+        allow: false,
+        reason: `the proxy cannot tell which file ${JSON.stringify(unresolvable[0])} names (the server may read it differently); write the path absolute or relative to the project`,
+      };
+    }
+    return config.settings.permissions[risk] === 'deny'
+      ? { allow: false, reason: `[permissions] ${risk} = "deny" in config.toml` }
+      : { allow: true };
+  };
+
+  const riskOf = (server: string, tool: string): RiskClass => {
+    const servers = config.settings.mcp;
+    const table = Object.hasOwn(servers, server) ? servers[server] : undefined;
+    const tools = table?.tools;
+    const own = tools !== undefined && Object.hasOwn(tools, tool) ? tools[tool] : undefined;
+    return own?.risk ?? table?.risk ?? 'dangerous';
+  };
+
+  async function runToolCall(call: ToolCallState): Promise<void> {
+    try {
+      if (call.controller.signal.aborted) {
+        // Cancelled while queued: never forwarded, never answered. A session that ended fails it.
+        if (!call.cancelled && endReason === 'upstream_closed')
+          answerToolError(call.clientId, UPSTREAM_GONE);
+        return;
+      }
+      const server = serverName ?? 'unknown';
+      const name = `mcp__${server}__${plainName(call.toolName)}`;
+      const definition: ToolDefinition = {
+        name,
+        risk: riskOf(server, call.toolName),
+        paths: (input) => mcpToolPaths(input).paths,
+        execute: (_input, { signal }) =>
+          new Promise((resolve, reject) => {
+            if (signal?.aborted || endReason !== undefined) {
+              reject(new Error(endReason === 'upstream_closed' ? UPSTREAM_GONE : 'cancelled'));
+              return;
+            }
+            call.settle = (response) => {
+              call.settle = undefined;
+              if (response instanceof Error) {
+                reject(response);
+                return;
+              }
+              // The client gets the server's answer at once; PostToolUse runs after it.
+              call.answered = true;
+              toClient({ ...response, id: call.clientId } as JSONRPCMessage);
+              resolve(resultOf(response));
+            };
+            signal?.addEventListener('abort', () => call.settle?.(new Error('cancelled')), {
+              once: true,
+            });
+            const upstreamId = nextUpstreamId++;
+            call.upstreamId = upstreamId;
+            forwarded.set(upstreamId, { kind: 'tool', call });
+            const params: Record<string, unknown> = { name: call.toolName, arguments: call.input };
+            if (call.meta !== undefined) params._meta = call.meta;
+            toServer({ jsonrpc: '2.0', id: upstreamId, method: 'tools/call', params });
+          }),
+      };
+      const batch = createToolBatch({
+        tools: { get: (toolName) => (toolName === name ? definition : undefined) },
+        engine,
+        permission,
+        artifacts: session.artifacts,
+        sink: session.sink,
+        signal: call.controller.signal,
+      });
+      callCount += 1;
+      const result = await batch.run({ id: `mcp_${callCount}`, name, input: call.input });
+      if (call.answered || call.cancelled) return;
+      // A denied, skipped or failed call gets the reason; a client that left gets nothing.
+      answerToolError(
+        call.clientId,
+        endReason === 'upstream_closed' && call.controller.signal.aborted
+          ? UPSTREAM_GONE
+          : result.content,
+      );
+    } finally {
+      toolCalls.delete(call.clientId);
+      if (call.upstreamId !== undefined) forwarded.delete(call.upstreamId);
+    }
+  }
+
+  function onToolCall(id: RequestId | undefined, params: unknown): void {
+    if (id === undefined) {
+      // A notification cannot be answered by id: an error without one, never forwarded.
+      answerError(
+        undefined,
+        INVALID_REQUEST,
+        'tools/call sent as a notification (no id) is refused: hooks run on requests only',
+      );
+      return;
+    }
+    const { name, arguments: input, _meta: meta } = (params ?? {}) as Record<string, unknown>;
+    if (params === null || typeof params !== 'object' || typeof name !== 'string') {
+      answerError(id, INVALID_PARAMS, 'tools/call needs params.name, a string');
+      return;
+    }
+    if (
+      input !== undefined &&
+      (input === null || typeof input !== 'object' || Array.isArray(input))
+    ) {
+      answerError(id, INVALID_PARAMS, 'tools/call params.arguments must be an object');
+      return;
+    }
+    if (toolCalls.has(id)) {
+      answerError(id, INVALID_REQUEST, `request id ${JSON.stringify(id)} is already in use`);
+      return;
+    }
+    const call: ToolCallState = {
+      clientId: id,
+      toolName: name,
+      input: (input ?? {}) as Record<string, unknown>,
+      meta,
+      controller: new AbortController(),
+      cancelled: false,
+      answered: false,
+    };
+    toolCalls.set(id, call);
+    queue = queue.then(() =>
+      runToolCall(call).catch((error: unknown) => {
+        warn(`tools/call failed: ${describe(error)}`);
+        if (!call.answered && !call.cancelled)
+          answerToolError(id, `tools/call failed: ${describe(error)}`);
+      }),
+    );
+  }
+
+  function onCancelled(message: JSONRPCMessage & { params?: unknown }): void {
+    const requestId = (message.params as { requestId?: RequestId } | undefined)?.requestId;
+    if (requestId === undefined) return;
+    const call = toolCalls.get(requestId);
+    if (call !== undefined) {
+      if (call.answered) return;
+      call.cancelled = true;
+      call.controller.abort();
+      if (call.upstreamId !== undefined) {
+        toServer({
+          ...message,
+          params: { ...(message.params as object), requestId: call.upstreamId },
+        });
+      }
+      return;
+    }
+    const upstreamId = forwardedByClient.get(requestId);
+    if (upstreamId === undefined) return;
+    forwardedByClient.delete(requestId);
+    forwarded.delete(upstreamId);
+    toServer({ ...message, params: { ...(message.params as object), requestId: upstreamId } });
+  }
+
+  downstream.onmessage = (message) => {
+    if (endReason !== undefined) return;
+    const id = (message as { id?: RequestId }).id;
+    const method = (message as { method?: unknown }).method;
+    if (jsonValueDepth(message, MCP_MAX_MESSAGE_DEPTH) > MCP_MAX_MESSAGE_DEPTH) {
+      if (typeof method === 'string' && id !== undefined)
+        answerError(
+          id,
+          INVALID_REQUEST,
+          `message nested more than ${MCP_MAX_MESSAGE_DEPTH} levels deep`,
+        );
+      else
+        warn(`a client message nested more than ${MCP_MAX_MESSAGE_DEPTH} levels deep was dropped`);
+      return;
+    }
+    if (method === 'tools/call') {
+      onToolCall(id, (message as { params?: unknown }).params);
+      return;
+    }
+    if (typeof method === 'string' && id !== undefined) {
+      const upstreamId = nextUpstreamId++;
+      forwarded.set(upstreamId, {
+        kind: 'request',
+        clientId: id,
+        initialize: method === 'initialize',
+      });
+      forwardedByClient.set(id, upstreamId);
+      toServer({ ...message, id: upstreamId } as JSONRPCMessage);
+      return;
+    }
+    if (method === 'notifications/cancelled') {
+      onCancelled(message);
+      return;
+    }
+    // Other notifications, and the client's answers to the server's own requests.
+    toServer(message);
+  };
+
+  upstream.onmessage = (message) => {
+    if (endReason !== undefined) return;
+    const method = (message as { method?: unknown }).method;
+    const id = (message as { id?: RequestId }).id;
+    if (typeof method === 'string') {
+      // The server's requests and notifications: its own id space, passed on as they are.
+      if (jsonValueDepth(message, MCP_MAX_MESSAGE_DEPTH) > MCP_MAX_MESSAGE_DEPTH) {
+        warn(`a server message nested more than ${MCP_MAX_MESSAGE_DEPTH} levels deep was dropped`);
+        return;
+      }
+      toClient(message);
+      return;
+    }
+    const target = typeof id === 'number' ? forwarded.get(id) : undefined;
+    if (target === undefined) {
+      warn(`the MCP server answered a request nobody is waiting for (id ${JSON.stringify(id)})`);
+      return;
+    }
+    forwarded.delete(id as number);
+    const tooDeep = jsonValueDepth(message, MCP_MAX_MESSAGE_DEPTH) > MCP_MAX_MESSAGE_DEPTH;
+    if (target.kind === 'tool') {
+      target.call.settle?.(
+        tooDeep
+          ? new Error(
+              `the MCP server's answer nests more than ${MCP_MAX_MESSAGE_DEPTH} levels deep`,
+            )
+          : message,
+      );
+      return;
+    }
+    forwardedByClient.delete(target.clientId);
+    if (tooDeep) {
+      answerError(
+        target.clientId,
+        INTERNAL_ERROR,
+        `the MCP server's answer nests more than ${MCP_MAX_MESSAGE_DEPTH} levels deep`,
+      );
+      return;
+    }
+    if (target.initialize && 'result' in message) {
+      const result = message.result as {
+        serverInfo?: { name?: unknown };
+        protocolVersion?: unknown;
+      };
+      if (serverName === undefined && typeof result.serverInfo?.name === 'string') {
+        serverName = plainName(result.serverInfo.name);
+      }
+      if (typeof result.protocolVersion === 'string') {
+        upstream.setProtocolVersion?.(result.protocolVersion);
+        downstream.setProtocolVersion?.(result.protocolVersion);
+      }
+    }
+    toClient({ ...message, id: target.clientId } as JSONRPCMessage);
+  };
+
+  let resolveEnded!: () => void;
+  const ended = new Promise<void>((resolve) => {
+    resolveEnded = resolve;
+  });
+  function end(reason: McpProxyEndReason): void {
+    if (endReason !== undefined) return;
+    endReason = reason;
+    // Hooks are killed, queued calls are not run, the call with the server fails; a call the
+    // server has answered finishes its PostToolUse (the record of what happened).
+    const failure = reason === 'upstream_closed' ? UPSTREAM_GONE : SESSION_ENDED;
+    for (const call of toolCalls.values()) {
+      if (call.answered) continue;
+      call.settle?.(new Error(failure));
+      call.controller.abort();
+    }
+    resolveEnded();
+  }
+
+  downstream.onerror = (error) => warn(`client: ${error.message}`);
+  upstream.onerror = (error) => warn(`MCP server: ${error.message}`);
+  downstream.onclose = () => end('client_closed');
+  upstream.onclose = () => end('upstream_closed');
+
+  const closed = (async () => {
+    await ended;
+    await queue;
+    // Both sides end with the session (each transport's close is idempotent enough to call once).
+    await Promise.allSettled([
+      endReason === 'client_closed' ? undefined : downstream.close(),
+      endReason === 'upstream_closed' ? undefined : upstream.close(),
+    ]);
+    await session.close(endReason === 'upstream_closed' ? 'error' : 'completed');
+  })().catch((error: unknown) => warn(`closing the session failed: ${describe(error)}`));
+
+  try {
+    await upstream.start();
+    await downstream.start();
+  } catch (error) {
+    end('closed');
+    await closed;
+    throw error;
+  }
+
+  return {
+    get name() {
+      return serverName;
+    },
+    sessionId: session.sessionId,
+    eventLog: session.eventLog,
+    get endReason() {
+      return endReason;
+    },
+    closed,
+    async close() {
+      end('closed');
+      await closed;
+    },
+  };
+}
+
+const UPSTREAM_GONE = 'the MCP server exited before it answered';
+const SESSION_ENDED = 'the proxy session ended before the MCP server answered';
+
+interface ProxySession {
+  sessionId: string;
+  eventLog: string;
+  engine: ReturnType<typeof createHookEngine>;
+  sink: ReturnType<typeof createJsonlEventSink>;
+  artifacts: ReturnType<typeof createFileArtifactStore>;
+  close(reason: 'completed' | 'error'): Promise<void>;
+}
+
+async function openProxySession(config: LoadedConfig): Promise<ProxySession> {
+  const { projectDir } = config;
+  const sessionId = createSessionId();
+  const files = sessionPaths(config.home, sessionId);
+  mkdirSync(files.dir, { recursive: true, mode: 0o700 });
+  const sink = createJsonlEventSink(files.eventLog, { sessionId });
+  const artifacts = createFileArtifactStore(files.artifacts);
+  const engine = createHookEngine({ config, sink, sessionId, projectDir, artifacts });
+  recordSessionStarted(sink, { projectDir, agentHome: config.home });
+  recordConfigLoaded(sink, config);
+  await runSessionStart(engine);
+  return {
+    sessionId,
+    eventLog: files.eventLog,
+    engine,
+    sink,
+    artifacts,
+    async close(reason) {
+      try {
+        // The session ends with the connection: `events` shows it as a whole session.
+        sink.emit({ type: 'loop_ended', reason });
+      } finally {
+        await engine.close();
+        await sink.close();
+      }
+    },
+  };
+}
+
+// A name usable in matchers (letters, digits, `_ . : -`): anything else becomes `_`.
+function plainName(name: string): string {
+  const plain = name.replace(/[^A-Za-z0-9_.:-]/g, '_');
+  return plain === '' ? '_' : plain;
+}
+
+// What hooks see of the server's answer: the text of its content, other content as JSON.
+function resultOf(response: JSONRPCMessage): { content: string; isError: boolean } {
+  if ('error' in response) {
+    const error = response.error as { code?: unknown; message?: unknown };
+    return { content: `error ${String(error.code)}: ${String(error.message)}`, isError: true };
+  }
+  const result = ('result' in response ? response.result : {}) as {
+    content?: unknown;
+    structuredContent?: unknown;
+    isError?: unknown;
+  };
+  const parts = Array.isArray(result.content) ? result.content : [];
+  const text = parts
+    .map((part: { type?: unknown; text?: unknown }) =>
+      part?.type === 'text' && typeof part.text === 'string' ? part.text : JSON.stringify(part),
+    )
+    .join('\n');
+  return {
+    content:
+      text === '' && result.structuredContent !== undefined
+        ? JSON.stringify(result.structuredContent)
+        : text,
+    isError: result.isError === true,
+  };
+}
+
+// The size a stdio transport will write (only measured while the client is behind).
+function approximateBytes(message: JSONRPCMessage): number {
+  try {
+    return Buffer.byteLength(JSON.stringify(message)) + 1;
+  } catch {
+    return 0;
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
