@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +12,7 @@ import { makeTempDir } from './test-helpers/temp.js';
 
 const TIMEOUT = 120_000;
 const TEST_SERVER = fileURLToPath(new URL('./__fixtures__/mcp/test-server.mjs', import.meta.url));
+const RAW_SERVER = fileURLToPath(new URL('./__fixtures__/mcp/raw-server.mjs', import.meta.url));
 const FILESYSTEM_SERVER = fileURLToPath(
   new URL('../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js', import.meta.url),
 );
@@ -93,6 +95,36 @@ function sessionRecords(home: string): EventRecord[] {
   expect(sessions).toHaveLength(1);
   return readEventLog(path.join(home, 'sessions', sessions[0] as string, 'events.jsonl')).records;
 }
+
+/** The proxy as a child process with raw pipes: the test is a client that need not behave. */
+function spawnProxy(where: { root: string; home: string; project: string }, upstream: string[]) {
+  const child = spawn(
+    process.execPath,
+    [CLI, 'mcp-proxy', '--home', where.home, '--project', where.project, '--', ...upstream],
+    { cwd: where.project, env: cliEnv(where.root), stdio: ['pipe', 'pipe', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  child.stdin.on('error', () => {});
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
+  const send = (message: Record<string, unknown>) =>
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+  return { child, exited, send, stderr: () => stderr };
+}
+
+const INITIALIZE = {
+  id: 0,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'raw', version: '1' },
+  },
+};
 
 const deny = (reason: string) => `echo '{"decision":"deny","reason":"${reason}"}'`;
 
@@ -430,6 +462,146 @@ describe('soong-agent mcp-proxy', () => {
       expect(run.stderr).toContain('~/home/hooks.json:1:26 hooks.PreToolUs');
       expect(run.stderr).toContain('"PreToolUse"');
       expect(run.stdout).toBe('');
+      expect(fs.existsSync(where.log)).toBe(false);
+    },
+    TIMEOUT,
+  );
+});
+
+describe('soong-agent mcp-proxy under attack', () => {
+  it(
+    'denies read_text_file of ~/app/secrets/key.txt with a path_prefix guard on the expanded path (the server expands ~)',
+    async () => {
+      const where = setup();
+      // HOME is the temp root: the server reads ~/app/secrets/key.txt there.
+      fs.mkdirSync(path.join(where.root, 'app', 'secrets'), { recursive: true });
+      fs.writeFileSync(path.join(where.root, 'app', 'secrets', 'key.txt'), 'SECRET-KEY');
+      fs.writeFileSync(
+        path.join(where.home, 'hooks.json'),
+        JSON.stringify({
+          version: 1,
+          hooks: {
+            PreToolUse: [
+              {
+                matcher: { path_prefix: path.join(where.root, 'app', 'secrets') },
+                hooks: [{ name: 'secrets', type: 'command', command: deny('no secrets') }],
+              },
+            ],
+          },
+        }),
+        { mode: 0o600 },
+      );
+      const { client, transport, closed } = await connect(where, [
+        process.execPath,
+        FILESYSTEM_SERVER,
+        path.join(where.root, 'app'),
+      ]);
+      try {
+        const read = await client.callTool({
+          name: 'read_text_file',
+          arguments: { path: '~/app/secrets/key.txt' },
+        });
+        expect(JSON.stringify(read)).not.toContain('SECRET-KEY');
+        expect(read).toMatchObject({
+          isError: true,
+          content: [{ text: 'denied by hook secrets: no secrets' }],
+        });
+        const other = await client.callTool({
+          name: 'read_text_file',
+          arguments: { path: ' ~/app/secrets/key.txt' },
+        });
+        expect(JSON.stringify(other)).not.toContain('SECRET-KEY');
+        expect(other).toMatchObject({ isError: true });
+      } finally {
+        await transport.close();
+      }
+      await closed;
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'exits and ends the upstream when the client sends a line over 10 MiB',
+    async () => {
+      const where = setup();
+      const proxy = spawnProxy(where, [process.execPath, TEST_SERVER, where.log]);
+      proxy.send(INITIALIZE);
+      let upstream = 0;
+      for (let tries = 0; tries < 600 && !(upstream > 0); tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        upstream = upstreamPid(where.log);
+      }
+      expect(upstream).toBeGreaterThan(0);
+      // The client keeps its end open: only the oversized line tells the proxy it is broken.
+      proxy.child.stdin.write('x'.repeat(11 * 1024 * 1024));
+      expect(await proxy.exited).not.toBeNull();
+      await waitGone(upstream);
+      expect(alive(upstream)).toBe(false);
+      expect(proxy.stderr()).toContain('maximum size');
+      proxy.child.stdin.destroy();
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'answers with an error and stays up when the upstream answers nested 20,000 levels deep',
+    async () => {
+      const where = setup();
+      const { client, transport, closed } = await connect(where, [
+        process.execPath,
+        RAW_SERVER,
+        where.log,
+      ]);
+      try {
+        const deep = await client.callTool({ name: 'deep', arguments: {} });
+        expect(deep).toMatchObject({
+          isError: true,
+          content: [{ text: expect.stringContaining('levels deep') }],
+        });
+        expect(await client.callTool({ name: 'other', arguments: {} })).toMatchObject({
+          content: [{ text: 'ok' }],
+        });
+      } finally {
+        await transport.close();
+      }
+      await closed;
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'ends with exit 1 and leaves no upstream when the client stops reading while the upstream floods',
+    async () => {
+      const where = setup();
+      const proxy = spawnProxy(where, [process.execPath, RAW_SERVER, where.log]);
+      proxy.child.stdout.pause();
+      proxy.send(INITIALIZE);
+      proxy.send({ method: 'notifications/initialized' });
+      proxy.send({ id: 1, method: 'tools/call', params: { name: 'flood', arguments: {} } });
+      expect(await proxy.exited).toBe(1);
+      expect(proxy.stderr()).toContain('the client has not read');
+      const upstream = upstreamPid(where.log);
+      await waitGone(upstream);
+      expect(alive(upstream)).toBe(false);
+      proxy.child.stdout.destroy();
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'answers initialize with the config error text when hooks.json is broken',
+    async () => {
+      const where = setup();
+      fs.writeFileSync(
+        path.join(where.home, 'hooks.json'),
+        '{"version": 1, "hooks": {"PreToolUs": []}}',
+        { mode: 0o600 },
+      );
+      const answer = await connect(where, [process.execPath, TEST_SERVER, where.log]).then(
+        () => 'connected',
+        (error: unknown) => String(error),
+      );
+      expect(answer).toContain('~/home/hooks.json:1:26 hooks.PreToolUs');
       expect(fs.existsSync(where.log)).toBe(false);
     },
     TIMEOUT,

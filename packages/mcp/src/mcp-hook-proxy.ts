@@ -431,8 +431,13 @@ export async function createMcpHookProxy(options: McpHookProxyOptions): Promise<
     resolveEnded();
   }
 
-  downstream.onerror = (error) => warn(`client: ${error.message}`);
-  upstream.onerror = (error) => warn(`MCP server: ${error.message}`);
+  // After the end, a side's errors are the echo of closing it (a line cut short).
+  downstream.onerror = (error) => {
+    if (endReason === undefined) warn(`client: ${error.message}`);
+  };
+  upstream.onerror = (error) => {
+    if (endReason === undefined) warn(`MCP server: ${error.message}`);
+  };
   downstream.onclose = () => end('client_closed');
   upstream.onclose = () => end('upstream_closed');
 

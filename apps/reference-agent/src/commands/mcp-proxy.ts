@@ -29,6 +29,9 @@ export async function mcpProxyAction(
   const downstream = new StdioServerTransport();
   // A client that disconnects mid-answer makes stdout EPIPE: the session ends through stdin's end.
   process.stdout.on('error', () => {});
+  // The SDK's stdio transport adds one 'drain' listener per answer waiting for a slow client; the
+  // proxy bounds that backlog (MCP_CLIENT_BACKLOG_MAX_BYTES), so the count is not a leak.
+  process.stdout.setMaxListeners(0);
   let upstream: WorkerTransport;
   let proxy: Awaited<ReturnType<typeof createMcpHookProxy>>;
   try {
@@ -89,9 +92,10 @@ export async function mcpProxyAction(
       return EXIT_CODES.runtime;
     }
     if (proxy.endReason === 'client_stalled') {
-      // What waits for the client is dropped: the process must not stay for a reader that never comes.
-      process.stdout.destroy();
-      return EXIT_CODES.runtime;
+      // The unread answers keep stdout's pipe busy forever (process.stdout cannot be closed): the
+      // session is closed and logged, so the process leaves without them.
+      await new Promise((resolve) => process.stderr.write('', resolve));
+      process.exit(EXIT_CODES.runtime);
     }
     return EXIT_CODES.ok;
   } finally {
