@@ -20,7 +20,6 @@ const TIMEOUT = 120_000;
 afterEach(cleanUp);
 
 const idOf = (message: JSONRPCMessage) => (message as { id?: unknown }).id;
-const isResponse = (message: JSONRPCMessage) => 'result' in message || 'error' in message;
 
 // A PreToolUse hook that writes its pid to `file` and waits until `go` exists (then allows).
 function blockingHook(pidFile: string, go: string) {
