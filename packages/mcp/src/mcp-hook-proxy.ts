@@ -1,20 +1,10 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { type LoadedConfig, loadConfig, resolveAgentHome } from '@soong-agent/config';
 import {
-  createFileArtifactStore,
-  createHookEngine,
-  createJsonlEventSink,
-  createSessionId,
-  createToolBatch,
+  type HookSessionHandle,
+  LoopAdapterError,
+  openHookSession,
   type PermissionCallback,
-  recordConfigLoaded,
-  recordSessionStarted,
-  runSessionStart,
-  sessionPaths,
-  type ToolDefinition,
 } from '@soong-agent/loop-adapter';
 import { jsonValueDepth, type RiskClass } from '@soong-agent/protocol';
 import { mcpToolPaths } from './tool-paths.js';
@@ -27,8 +17,8 @@ export const MCP_MAX_MESSAGE_DEPTH = 512;
  */
 export const MCP_CLIENT_BACKLOG_MAX_BYTES = 32 * 1024 * 1024;
 
-/** Options of {@link createMcpHookProxy}. */
-export interface McpHookProxyOptions {
+/** Options of {@link createMcpHookProxy} every proxy takes. */
+export interface McpHookProxyTransportOptions {
   /**
    * Speaks to the MCP server (a client transport, not started: the proxy starts it and closes it
    * when the session ends). Its `onclose` means the server has gone.
@@ -41,13 +31,38 @@ export interface McpHookProxyOptions {
   downstream: Transport;
   /** The server's name in `mcp__<NAME>__<tool>`. @default the upstream's `serverInfo.name` */
   name?: string | undefined;
-  /** The project the server works on; relative tool paths resolve there. */
-  projectDir: string;
-  /** The agent home. @default env `SOONG_AGENT_HOME`, else `~/.soong-agent` */
-  home?: string | undefined;
+  /**
+   * Asked for each call the PreToolUse hooks allowed (after the proxy's own check that it can
+   * read the call's paths). @default `[permissions]` of config.toml: a risk class set to "deny" is denied, the rest allowed
+   */
+  permission?: PermissionCallback | undefined;
   /** Problems worth a line in a log (a malformed message, a failed send). @default ignored */
   onWarning?: ((message: string) => void) | undefined;
 }
+
+/** Options of {@link createMcpHookProxy}: the transports, and a session or where to open one. */
+export type McpHookProxyOptions = McpHookProxyTransportOptions &
+  (
+    | {
+        /**
+         * A session the host opened (`openHookSession` of `@soong-agent/loop-adapter`): the proxy
+         * runs its calls through the session's tool gate and leaves closing it to the host.
+         */
+        session: HookSessionHandle;
+        projectDir?: undefined;
+        home?: undefined;
+        protectEnvironment?: undefined;
+      }
+    | {
+        session?: undefined;
+        /** The project the server works on; relative tool paths resolve there, hooks run there. */
+        projectDir: string;
+        /** The agent home. @default env `SOONG_AGENT_HOME`, else `~/.soong-agent` */
+        home?: string | undefined;
+        /** Hide this process's environment from hooks (see `openHookSession`). @default true */
+        protectEnvironment?: boolean | undefined;
+      }
+  );
 
 /** Why a proxy session ended. */
 export type McpProxyEndReason = 'client_closed' | 'upstream_closed' | 'client_stalled' | 'closed';
@@ -102,14 +117,23 @@ const INTERNAL_ERROR = -32603;
  */
 export async function createMcpHookProxy(options: McpHookProxyOptions): Promise<McpHookProxy> {
   const { downstream, upstream } = options;
+  if (options.session === undefined && typeof options.projectDir !== 'string') {
+    throw new LoopAdapterError({
+      code: 'INVALID_OPTIONS',
+      message:
+        'createMcpHookProxy: pass { session } (openHookSession) or { projectDir, home? } to open one',
+    });
+  }
   const warn = options.onWarning ?? (() => {});
-  const projectDir = path.resolve(options.projectDir);
-  const home = resolveAgentHome(
-    options.home === undefined ? {} : { home: path.resolve(options.home) },
-  );
-  const config = loadConfig({ home, projectDir });
-  const session = await openProxySession(config);
-  const { engine } = session;
+  const owned = options.session === undefined;
+  const session =
+    options.session ??
+    (await openHookSession({
+      projectDir: options.projectDir,
+      home: options.home,
+      protectEnvironment: options.protectEnvironment !== false,
+    }));
+  const { config } = session;
 
   let serverName = options.name;
   let endReason: McpProxyEndReason | undefined;
@@ -165,17 +189,21 @@ export async function createMcpHookProxy(options: McpHookProxyOptions): Promise<
       result: { content: [{ type: 'text', text }], isError: true },
     });
 
-  const permission: PermissionCallback = async ({ call, risk }) => {
-    const { unresolvable } = mcpToolPaths(call.input);
+  const hostPermission: PermissionCallback =
+    options.permission ??
+    (async ({ risk }) =>
+      config.settings.permissions[risk] === 'deny'
+        ? { allow: false, reason: `[permissions] ${risk} = "deny" in config.toml` }
+        : { allow: true });
+  const permission: PermissionCallback = async (request) => {
+    const { unresolvable } = mcpToolPaths(request.call.input);
     if (unresolvable.length > 0) {
       return {
         allow: false,
         reason: `the proxy cannot tell which file ${JSON.stringify(unresolvable[0])} names (the server may read it differently); write the path absolute or relative to the project`,
       };
     }
-    return config.settings.permissions[risk] === 'deny'
-      ? { allow: false, reason: `[permissions] ${risk} = "deny" in config.toml` }
-      : { allow: true };
+    return hostPermission(request);
   };
 
   const riskOf = (server: string, tool: string): RiskClass => {
@@ -186,9 +214,31 @@ export async function createMcpHookProxy(options: McpHookProxyOptions): Promise<
     return own?.risk ?? table?.risk ?? 'dangerous';
   };
 
+  // Forwards a call the hooks allowed and resolves with the server's answer, or an Error when the
+  // call was cancelled or the session ended first.
+  const forward = (call: ToolCallState): Promise<JSONRPCMessage | Error> =>
+    new Promise((resolve) => {
+      call.settle = (outcome) => {
+        call.settle = undefined;
+        resolve(outcome);
+      };
+      call.controller.signal.addEventListener(
+        'abort',
+        () => call.settle?.(new Error('cancelled')),
+        { once: true },
+      );
+      const upstreamId = nextUpstreamId++;
+      call.upstreamId = upstreamId;
+      forwarded.set(upstreamId, { kind: 'tool', call });
+      const params: Record<string, unknown> = { name: call.toolName, arguments: call.input };
+      if (call.meta !== undefined) params._meta = call.meta;
+      toServer({ jsonrpc: '2.0', id: upstreamId, method: 'tools/call', params });
+    });
+
   async function runToolCall(call: ToolCallState): Promise<void> {
+    const { signal } = call.controller;
     try {
-      if (call.controller.signal.aborted) {
+      if (signal.aborted) {
         // Cancelled while queued: never forwarded, never answered. A session that ended fails it.
         if (!call.cancelled && endReason === 'upstream_closed')
           answerToolError(call.clientId, UPSTREAM_GONE);
@@ -196,56 +246,41 @@ export async function createMcpHookProxy(options: McpHookProxyOptions): Promise<
       }
       const server = serverName ?? 'unknown';
       const name = `mcp__${server}__${plainName(call.toolName)}`;
-      const definition: ToolDefinition = {
-        name,
-        risk: riskOf(server, call.toolName),
-        paths: (input) => mcpToolPaths(input).paths,
-        execute: (_input, { signal }) =>
-          new Promise((resolve, reject) => {
-            if (signal?.aborted || endReason !== undefined) {
-              reject(new Error(endReason === 'upstream_closed' ? UPSTREAM_GONE : 'cancelled'));
-              return;
-            }
-            call.settle = (response) => {
-              call.settle = undefined;
-              if (response instanceof Error) {
-                reject(response);
-                return;
-              }
-              // The client gets the server's answer at once; PostToolUse runs after it.
-              call.answered = true;
-              toClient({ ...response, id: call.clientId } as JSONRPCMessage);
-              resolve(resultOf(response));
-            };
-            signal?.addEventListener('abort', () => call.settle?.(new Error('cancelled')), {
-              once: true,
-            });
-            const upstreamId = nextUpstreamId++;
-            call.upstreamId = upstreamId;
-            forwarded.set(upstreamId, { kind: 'tool', call });
-            const params: Record<string, unknown> = { name: call.toolName, arguments: call.input };
-            if (call.meta !== undefined) params._meta = call.meta;
-            toServer({ jsonrpc: '2.0', id: upstreamId, method: 'tools/call', params });
-          }),
-      };
-      const batch = createToolBatch({
-        tools: { get: (toolName) => (toolName === name ? definition : undefined) },
-        engine,
-        permission,
-        artifacts: session.artifacts,
-        sink: session.sink,
-        signal: call.controller.signal,
-      });
       callCount += 1;
-      const result = await batch.run({ id: `mcp_${callCount}`, name, input: call.input });
-      if (call.answered || call.cancelled) return;
-      // A denied, skipped or failed call gets the reason; a client that left gets nothing.
-      answerToolError(
-        call.clientId,
-        endReason === 'upstream_closed' && call.controller.signal.aborted
-          ? UPSTREAM_GONE
-          : result.content,
-      );
+      const id = `mcp_${callCount}`;
+      // One gate per call: each call is its own step (no halting across calls of one client).
+      const gate = session.toolGate({ permission, signal });
+      const verdict = await gate.before({
+        id,
+        name,
+        input: call.input,
+        risk: riskOf(server, call.toolName),
+        paths: mcpToolPaths(call.input).paths,
+      });
+      if (!verdict.run) {
+        // A denied, skipped or refused call gets the reason; a cancelled one nothing.
+        if (!call.cancelled)
+          answerToolError(
+            call.clientId,
+            endReason === 'upstream_closed' && signal.aborted
+              ? UPSTREAM_GONE
+              : verdict.result.content,
+          );
+        return;
+      }
+      const outcome =
+        signal.aborted || endReason !== undefined
+          ? new Error(endReason === 'upstream_closed' ? UPSTREAM_GONE : 'cancelled')
+          : await forward(call);
+      if (outcome instanceof Error) {
+        await gate.after(id, { content: `tool ${name} failed: ${outcome.message}`, isError: true });
+        if (!call.cancelled) answerToolError(call.clientId, outcome.message);
+        return;
+      }
+      // The client gets the server's answer at once; PostToolUse runs after it.
+      call.answered = true;
+      toClient({ ...outcome, id: call.clientId } as JSONRPCMessage);
+      await gate.after(id, resultOf(outcome));
     } finally {
       toolCalls.delete(call.clientId);
       if (call.upstreamId !== undefined) forwarded.delete(call.upstreamId);
@@ -449,7 +484,10 @@ export async function createMcpHookProxy(options: McpHookProxyOptions): Promise<
       endReason === 'client_closed' ? undefined : downstream.close(),
       endReason === 'upstream_closed' ? undefined : upstream.close(),
     ]);
-    await session.close(endReason === 'upstream_closed' ? 'error' : 'completed');
+    const reason = endReason === 'upstream_closed' ? 'error' : 'completed';
+    // The session's loop ends with the connection: `events` shows it as a whole session.
+    session.sink.emit({ type: 'loop_ended', reason });
+    if (owned) await session.close(reason);
   })().catch((error: unknown) => warn(`closing the session failed: ${describe(error)}`));
 
   try {
@@ -480,44 +518,6 @@ export async function createMcpHookProxy(options: McpHookProxyOptions): Promise<
 
 const UPSTREAM_GONE = 'the MCP server exited before it answered';
 const SESSION_ENDED = 'the proxy session ended before the MCP server answered';
-
-interface ProxySession {
-  sessionId: string;
-  eventLog: string;
-  engine: ReturnType<typeof createHookEngine>;
-  sink: ReturnType<typeof createJsonlEventSink>;
-  artifacts: ReturnType<typeof createFileArtifactStore>;
-  close(reason: 'completed' | 'error'): Promise<void>;
-}
-
-async function openProxySession(config: LoadedConfig): Promise<ProxySession> {
-  const { projectDir } = config;
-  const sessionId = createSessionId();
-  const files = sessionPaths(config.home, sessionId);
-  mkdirSync(files.dir, { recursive: true, mode: 0o700 });
-  const sink = createJsonlEventSink(files.eventLog, { sessionId });
-  const artifacts = createFileArtifactStore(files.artifacts);
-  const engine = createHookEngine({ config, sink, sessionId, projectDir, artifacts });
-  recordSessionStarted(sink, { projectDir, agentHome: config.home });
-  recordConfigLoaded(sink, config);
-  await runSessionStart(engine);
-  return {
-    sessionId,
-    eventLog: files.eventLog,
-    engine,
-    sink,
-    artifacts,
-    async close(reason) {
-      try {
-        // The session ends with the connection: `events` shows it as a whole session.
-        sink.emit({ type: 'loop_ended', reason });
-      } finally {
-        await engine.close();
-        await sink.close();
-      }
-    },
-  };
-}
 
 // A name usable in matchers (letters, digits, `_ . : -`): anything else becomes `_`.
 function plainName(name: string): string {

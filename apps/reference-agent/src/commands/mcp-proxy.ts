@@ -1,6 +1,6 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { ConfigError } from '@soong-agent/config';
+import { type HookSessionHandle, openHookSession } from '@soong-agent/loop-adapter';
 import { createMcpHookProxy, WorkerTransport } from '@soong-agent/mcp';
 import { RunnerError } from '@soong-agent/runner';
 import { loadConfigOrExit, resolveLocations } from '../agent/session.js';
@@ -33,6 +33,7 @@ export async function mcpProxyAction(
   // proxy bounds that backlog (MCP_CLIENT_BACKLOG_MAX_BYTES), so the count is not a leak.
   process.stdout.setMaxListeners(0);
   let upstream: WorkerTransport;
+  let session: HookSessionHandle | undefined;
   let proxy: Awaited<ReturnType<typeof createMcpHookProxy>>;
   try {
     if (options.name !== undefined && !PLAIN_NAME.test(options.name)) {
@@ -51,12 +52,13 @@ export async function mcpProxyAction(
       killGraceMs: config.settings.runner.kill_grace_ms,
       onStderrLine: (line) => process.stderr.write(`${line}\n`),
     });
+    // One snapshot for both: the upstream's environment and the session's hooks.
+    session = await openHookSession({ projectDir: config.projectDir, config });
     proxy = await createMcpHookProxy({
       upstream,
       downstream,
       name: options.name,
-      projectDir: locations.projectDir,
-      home: locations.home,
+      session,
       onWarning: (message) => process.stderr.write(`soong-agent mcp-proxy: ${message}\n`),
     }).catch((error: unknown) => {
       if (RunnerError.isInstance(error)) {
@@ -66,11 +68,10 @@ export async function mcpProxyAction(
           cause: error,
         });
       }
-      if (ConfigError.isInstance(error))
-        throw new CliError({ code: 'CONFIG', message: error.message, cause: error });
       throw error;
     });
   } catch (error) {
+    await session?.close('error');
     // The client sees why, not only a closed pipe: its first request gets the error text.
     if (CliError.isInstance(error)) await refuseClient(downstream, error.message);
     throw error;
@@ -80,6 +81,7 @@ export async function mcpProxyAction(
   process.stdin.once('close', clientGone);
   try {
     await proxy.closed;
+    await session.close(proxy.endReason === 'upstream_closed' ? 'error' : 'completed');
     if (proxy.endReason === 'upstream_closed') {
       const exit = upstream.exit;
       const how =
