@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MCP_MAX_MESSAGE_DEPTH } from './index.js';
@@ -17,6 +18,9 @@ import {
 } from './test-helpers/proxy-setup.js';
 
 const TIMEOUT = 120_000;
+const TRANSCRIPT_GUARD = fileURLToPath(
+  new URL('./__fixtures__/transcript-guard.cjs', import.meta.url),
+);
 afterEach(cleanUp);
 
 const idOf = (message: JSONRPCMessage) => (message as { id?: unknown }).id;
@@ -125,6 +129,55 @@ describe('createMcpHookProxy', () => {
         },
         { tool: { name: 'mcp__notes__echo', risk: 'readonly' } },
       ]);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'gives a claude-code hook a transcript_path that exists and shows the call and the results before it',
+    async () => {
+      const where = setup();
+      const seen = path.join(where.root, 'seen.jsonl');
+      fs.writeFileSync(
+        path.join(where.home, 'hooks.json'),
+        JSON.stringify({
+          version: 1,
+          hooks: {
+            PreToolUse: [
+              {
+                hooks: [
+                  {
+                    name: 'cc-guard',
+                    type: 'command',
+                    command: `node '${TRANSCRIPT_GUARD}' '${seen}'`,
+                    protocol: 'claude-code',
+                  },
+                ],
+              },
+            ],
+          },
+        }),
+        { mode: 0o600 },
+      );
+      const { proxy, client, calls } = await connectThroughProxy(where);
+      expect(await client.callTool({ name: 'echo', arguments: { text: 'one' } })).toEqual({
+        content: [{ type: 'text', text: 'echo: one' }],
+      });
+      expect(await client.callTool({ name: 'echo', arguments: { text: 'two' } })).toEqual({
+        content: [{ type: 'text', text: 'echo: two' }],
+      });
+      expect(calls).toEqual(['echo one', 'echo two']);
+      const lines = fs
+        .readFileSync(seen, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+      expect(lines).toEqual([
+        { tool: 'mcp__test-notes__echo', results: 0 },
+        { tool: 'mcp__test-notes__echo', results: 1 },
+      ]);
+      await client.close();
+      await proxy.closed;
     },
     TIMEOUT,
   );
