@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { getDialect, hasDialect } from '@soong-agent/dialects';
 import { parseShellWords, type ShellWord } from './shell-words.js';
 
 /** One literal word of a shell command, as the shell would pass it (quotes removed). */
@@ -321,9 +322,11 @@ export function commandFiles(
 }
 
 /**
- * The variables a hook's command sees whose values are known before it runs (SPEC §2.1, §7):
- * `SOONG_AGENT_HOME`, `SOONG_AGENT_PROJECT_DIR`, and for a `"protocol": "claude-code"` hook
- * `CLAUDE_PROJECT_DIR`. What `analyzeCommand` expands when it checks and fingerprints a hook.
+ * The variables a hook's command sees whose values are known before it runs (SPEC §2.1, §7, §12):
+ * `SOONG_AGENT_HOME`, `SOONG_AGENT_PROJECT_DIR`, and those its dialect sets that do not depend on
+ * the session (`CLAUDE_PROJECT_DIR` for `"claude-code"`, `GEMINI_PROJECT_DIR` for `"gemini"`,
+ * `CURSOR_PROJECT_DIR` for `"cursor"`, …). What `analyzeCommand` expands when it checks and
+ * fingerprints a hook, so a script named through any of them is guarded alike.
  * (`HOME` passes through the env allowlist unless excluded, so it is not known here.)
  */
 export function hookCommandVariables(options: {
@@ -335,10 +338,33 @@ export function hookCommandVariables(options: {
   protocol: string;
 }): Record<string, string> {
   return {
+    ...dialectVariables(options),
     SOONG_AGENT_HOME: options.home,
     SOONG_AGENT_PROJECT_DIR: options.projectDir,
-    ...(options.protocol === 'claude-code' ? { CLAUDE_PROJECT_DIR: options.projectDir } : {}),
   };
+}
+
+// The dialect's env for two different sessions: what is the same in both is known now.
+function dialectVariables(options: {
+  home: string;
+  projectDir: string;
+  protocol: string;
+}): Record<string, string> {
+  if (!hasDialect(options.protocol)) return {};
+  const dialect = getDialect(options.protocol);
+  const envOf = (sessionId: string) =>
+    dialect.env({
+      sessionId,
+      projectDir: options.projectDir,
+      agentHome: options.home,
+      transcriptPath: path.join(options.home, 'sessions', sessionId, 'transcript.jsonl'),
+      hookId: sessionId,
+    });
+  const first = envOf('session-a');
+  const second = envOf('session-b');
+  const known: Record<string, string> = {};
+  for (const [key, value] of Object.entries(first)) if (second[key] === value) known[key] = value;
+  return known;
 }
 
 /**

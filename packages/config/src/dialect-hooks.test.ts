@@ -81,3 +81,51 @@ describe("hooks.json of other agents' hooks (SPEC §12)", () => {
     );
   });
 });
+
+describe('the variables each dialect sets are known when a hook is checked', () => {
+  it('a Gemini or Cursor hook script named through its project-dir variable is found in the project', () => {
+    fs.mkdirSync(path.join(layout.projectDir, '.gemini'), { recursive: true });
+    fs.writeFileSync(path.join(layout.projectDir, '.gemini', 'guard.sh'), '#!/bin/sh\n', {
+      mode: 0o755,
+    });
+    fs.writeFileSync(path.join(layout.projectDir, '.gemini', 'other.sh'), '#!/bin/sh\n', {
+      mode: 0o755,
+    });
+    const config = fromText({
+      PreToolUse: [
+        {
+          hooks: [
+            hook({
+              protocol: 'gemini',
+              command: '$GEMINI_PROJECT_DIR/.gemini/guard.sh',
+              name: 'g',
+            }),
+          ],
+        },
+        {
+          hooks: [
+            hook({
+              protocol: 'cursor',
+              command: '"$CURSOR_PROJECT_DIR"/.gemini/other.sh',
+              name: 'c',
+            }),
+          ],
+        },
+        {
+          hooks: [
+            hook({
+              protocol: 'gemini',
+              command: '$CLAUDE_PROJECT_DIR/.gemini/missing.sh',
+              name: 'm',
+            }),
+          ],
+        },
+      ],
+    });
+    expect(config.warnings.map((warning) => [warning.code, warning.path])).toEqual([
+      ['COMMAND_IN_PROJECT', 'hooks.PreToolUse[0].hooks[0].command'],
+      ['COMMAND_IN_PROJECT', 'hooks.PreToolUse[1].hooks[0].command'],
+      ['COMMAND_NOT_FOUND', 'hooks.PreToolUse[2].hooks[0].command'],
+    ]);
+  });
+});
