@@ -284,3 +284,45 @@ describe('codex dialect: a host-named tool (SPEC §11)', () => {
     expect(own).toMatchObject({ tool_name: 'deploy_app', tool_input: { env: 'prod' } });
   });
 });
+
+describe("codex dialect: every event's stdin has exactly the fields of Codex's schema (schema.rs, deny_unknown_fields)", () => {
+  const base = [
+    'cwd',
+    'hook_event_name',
+    'model',
+    'permission_mode',
+    'session_id',
+    'transcript_path',
+  ];
+  const cases: [Parameters<typeof encode>[0], string[]][] = [
+    ['SessionStart', [...base, 'source']],
+    ['UserPromptSubmit', [...base, 'turn_id', 'prompt']],
+    ['PreToolUse', [...base, 'turn_id', 'tool_name', 'tool_input', 'tool_use_id']],
+    [
+      'PostToolUse',
+      [...base, 'turn_id', 'tool_name', 'tool_input', 'tool_response', 'tool_use_id'],
+    ],
+    ['Stop', [...base, 'turn_id', 'stop_hook_active', 'last_assistant_message']],
+  ];
+  it.each(cases)('%s', (event, keys) => {
+    const input = encode(event, ourInput(event));
+    expect(Object.keys(input).sort()).toEqual([...keys].sort());
+    for (const key of [
+      'session_id',
+      'turn_id',
+      'cwd',
+      'hook_event_name',
+      'model',
+      'permission_mode',
+      'prompt',
+      'last_assistant_message',
+      'tool_name',
+      'tool_use_id',
+      'source',
+    ]) {
+      if (key in input) expect(typeof input[key], key).toBe('string');
+    }
+    if ('stop_hook_active' in input) expect(typeof input.stop_hook_active).toBe('boolean');
+    if ('tool_input' in input) expect(typeof input.tool_input).toBe('object');
+  });
+});

@@ -255,3 +255,23 @@ describe('gemini dialect: SessionEnd and Notification (types.ts SessionEndInput,
     });
   });
 });
+
+describe("gemini dialect: every event's stdin has the fields of its *Input interface (types.ts)", () => {
+  const base = ['cwd', 'hook_event_name', 'session_id', 'timestamp', 'transcript_path'];
+  const cases: [string, Record<string, unknown>, string[]][] = [
+    ['PreToolUse', ourInput('PreToolUse'), [...base, 'tool_name', 'tool_input']],
+    ['PostToolUse', ourInput('PostToolUse'), [...base, 'tool_name', 'tool_input', 'tool_response']],
+    ['UserPromptSubmit', ourInput('UserPromptSubmit'), [...base, 'prompt']],
+    ['Stop', ourInput('Stop'), [...base, 'prompt', 'prompt_response', 'stop_hook_active']],
+    ['SessionStart', ourInput('SessionStart'), [...base, 'source']],
+    ['SessionEnd', { ...ourInput('SessionStart'), reason: 'completed' }, [...base, 'reason']],
+    [
+      'Notification',
+      { ...ourInput('SessionStart'), kind: 'idle', message: 'waiting' },
+      [...base, 'details', 'message', 'notification_type'],
+    ],
+  ];
+  it.each(cases)('%s', (event, input, keys) => {
+    expect(Object.keys(encode(event as never, input)).sort()).toEqual([...keys].sort());
+  });
+});
