@@ -232,7 +232,12 @@ export async function createMcpHookProxy(options: McpHookProxyOptions): Promise<
       forwarded.set(upstreamId, { kind: 'tool', call });
       const params: Record<string, unknown> = { name: call.toolName, arguments: call.input };
       if (call.meta !== undefined) params._meta = call.meta;
-      toServer({ jsonrpc: '2.0', id: upstreamId, method: 'tools/call', params });
+      // A transport that cannot deliver (an HTTP server gone) fails the call instead of leaving it waiting.
+      upstream
+        .send({ jsonrpc: '2.0', id: upstreamId, method: 'tools/call', params })
+        .catch((error: unknown) =>
+          call.settle?.(new Error(`cannot reach the MCP server: ${describe(error)}`)),
+        );
     });
 
   async function runToolCall(call: ToolCallState): Promise<void> {
@@ -382,7 +387,12 @@ export async function createMcpHookProxy(options: McpHookProxyOptions): Promise<
         initialize: method === 'initialize',
       });
       forwardedByClient.set(id, upstreamId);
-      toServer({ ...message, id: upstreamId } as JSONRPCMessage);
+      upstream.send({ ...message, id: upstreamId } as JSONRPCMessage).catch((error: unknown) => {
+        if (!forwarded.delete(upstreamId)) return;
+        forwardedByClient.delete(id);
+        if (endReason === undefined)
+          answerError(id, INTERNAL_ERROR, `cannot reach the MCP server: ${describe(error)}`);
+      });
       return;
     }
     if (method === 'notifications/cancelled') {
