@@ -36,9 +36,23 @@ export async function boundToolInput(
   input: unknown,
   options: BoundOptions,
 ): Promise<BoundedToolInput> {
+  return (await boundToolInputJson(input, options)).bounded;
+}
+
+/**
+ * {@link boundToolInput}, and the JSON of the input when it was not bounded (`bounded.input`
+ * serialised), so that a caller serialises the input once per call.
+ * @internal
+ */
+export async function boundToolInputJson(
+  input: unknown,
+  options: BoundOptions,
+): Promise<{ bounded: BoundedToolInput; json?: string }> {
   const object = isPlainObject(input) ? input : { value: input };
   const json = JSON.stringify(object) ?? '{}';
-  if (Buffer.byteLength(json) <= options.limitBytes) return { input: object };
+  if (json.length <= options.limitBytes / 3 || Buffer.byteLength(json) <= options.limitBytes) {
+    return { bounded: { input: object }, json };
+  }
   let bounded: Record<string, unknown> | undefined;
   for (const pass of INPUT_STRING_PASSES) {
     const candidate = summarizeStrings(object, pass) as Record<string, unknown>;
@@ -50,7 +64,7 @@ export async function boundToolInput(
   bounded ??= { truncated_json: summarizeText(json) };
   const result: BoundedToolInput = { input: bounded, input_truncated: true };
   if (options.artifacts) result.input_artifact_ref = await options.artifacts.put(json);
-  return result;
+  return { bounded: result };
 }
 
 /** A bounded tool result: what the PostToolUse hook gets, and the artifact when one was written. */

@@ -13,7 +13,7 @@ import {
 } from '@soong-agent/protocol';
 import { onRunnerWarning, runCommand } from '@soong-agent/runner';
 import type { ArtifactStore } from './artifact-store.js';
-import { boundToolInput, isPlainObject } from './bound-tool-io.js';
+import { boundToolInput, boundToolInputJson, isPlainObject } from './bound-tool-io.js';
 import {
   decideHookRun,
   HOOK_STDERR_LOG_BYTES,
@@ -320,17 +320,24 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
     fields: Record<string, unknown>;
     dialect: ToolDialectView | undefined;
     raw: { tool: ToolCallInfo | undefined; view: unknown };
+    inputJson: string | undefined;
   }> {
     const { dialect, ...fields } = payload as Record<string, unknown>;
     // The engine sets the common fields; a payload cannot override them.
     for (const key of COMMON_KEYS) delete fields[key];
     if (event === 'SessionStart') fields.source ??= 'startup';
     const rawTool = TOOL_EVENT_NAMES.has(event) ? (fields.tool as ToolCallInfo) : undefined;
-    if (rawTool !== undefined) fields.tool = await boundTool(rawTool);
+    let inputJson: string | undefined;
+    if (rawTool !== undefined) {
+      const bounded = await boundTool(rawTool);
+      fields.tool = bounded.tool;
+      inputJson = bounded.inputJson;
+    }
     return {
       fields,
       dialect: await boundDialectView(dialect),
       raw: { tool: rawTool, view: dialect },
+      inputJson,
     };
   }
 
@@ -382,13 +389,20 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
     return { ...(names === undefined ? {} : { names }), input: bounded.input };
   }
 
-  async function boundTool(tool: ToolCallInfo): Promise<ToolCallInfo> {
-    if (tool.input_truncated !== undefined) return tool;
-    const bounded = await boundToolInput(tool.input, {
+  // The tool as hooks see it, and the JSON of its input when that is the input as given (the
+  // input is serialised once per call: to measure it here, then spliced into every stdin).
+  async function boundTool(
+    tool: ToolCallInfo,
+  ): Promise<{ tool: ToolCallInfo; inputJson?: string }> {
+    if (tool.input_truncated !== undefined) return { tool };
+    const { bounded, json } = await boundToolInputJson(tool.input, {
       limitBytes: config.settings.hooks.inline_result_bytes,
       artifacts,
     });
-    return bounded.input_truncated ? { ...tool, ...bounded } : tool;
+    if (bounded.input_truncated) return { tool: { ...tool, ...bounded } };
+    return json === undefined || bounded.input !== tool.input
+      ? { tool }
+      : { tool, inputJson: json };
   }
 
   return {
@@ -436,6 +450,7 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
         fields,
         dialect: view,
         raw,
+        inputJson,
       } = await buildInput(event, tool ? { ...payload, tool } : payload);
       // Per bound: the tool with its whole input for dialects that pass it whole (issue 20 #12).
       const whole = new Map<number, Awaited<ReturnType<typeof wholeInput>>>();
@@ -477,7 +492,12 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
           timestamp,
           ...hookFields,
         };
-        if (results.length === 0) checkHookInput(event, input);
+        // PreToolUse carries only the tool, checked by normalizeToolCall (and the common fields the
+        // engine sets): the schema check runs for every other payload and for a tool the caller
+        // bounded itself (its artifact ref), not on the hot path of every tool call.
+        if (results.length === 0 && !(event === 'PreToolUse' && plainTool(hookFields.tool))) {
+          checkHookInput(event, input);
+        }
         const context: DialectContext = {
           sessionId,
           projectDir,
@@ -491,7 +511,7 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
         let stdin: string;
         if (encoded === input && hookFields === fields) {
           // Our own input as it is (soong): the common fields, then the shared serialised fields.
-          fieldsJson ??= JSON.stringify(fields);
+          fieldsJson ??= fieldsToJson(fields, inputJson);
           stdin = spliceInput(input, fieldsJson);
         } else {
           // One compact JSON line (some scripts `read -r` one line).
@@ -512,6 +532,34 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
       return { decision: allowed ? 'allow' : 'none', ...(ask ? { ask } : {}), results };
     },
   };
+}
+
+// JSON.stringify(fields), with the tool input's JSON (already made to measure it) put in as it
+// is, not serialised again. Built key by key, like JSON.stringify (same order, undefined skipped).
+function fieldsToJson(fields: Record<string, unknown>, inputJson: string | undefined): string {
+  const tool = fields.tool;
+  if (inputJson === undefined || !isPlainObject(tool)) return JSON.stringify(fields);
+  const members = (object: Record<string, unknown>, special: string, json: string): string => {
+    let out = '';
+    for (const [key, value] of Object.entries(object)) {
+      const text = key === special ? json : JSON.stringify(value);
+      if (text === undefined) continue;
+      out += `${out === '' ? '' : ','}${JSON.stringify(key)}:${text}`;
+    }
+    return `{${out}}`;
+  };
+  return members(fields, 'tool', members(tool, 'input', inputJson));
+}
+
+// A tool as normalizeToolCall checked it, without the fields only the schema checks.
+function plainTool(tool: unknown): boolean {
+  const fields = tool as Partial<ToolCallInfo> | undefined;
+  return (
+    fields !== undefined &&
+    fields.input_truncated === undefined &&
+    fields.input_artifact_ref === undefined &&
+    Object.keys(fields).length === 6
+  );
 }
 
 // What runHook needs for one hook of one call.

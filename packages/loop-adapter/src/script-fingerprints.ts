@@ -97,11 +97,22 @@ interface FolderWatch {
   extensions: readonly string[] | undefined;
   /** The files found at the start, sorted; `undefined` when there were too many. */
   files: string[] | undefined;
+  /**
+   * The stat key of every folder walked when the list was taken: adding, removing or renaming an
+   * entry moves its folder's mtime and ctime, so while no key moved the list cannot have changed
+   * and the walk is skipped (one stat per folder per run instead of a readdir).
+   */
+  dirs: Map<string, string>;
 }
 
-function listFolder(watch: Omit<FolderWatch, 'files'>): string[] | undefined {
+function listFolder(
+  watch: Omit<FolderWatch, 'files' | 'dirs'>,
+  dirs?: Map<string, string>,
+): string[] | undefined {
   const found: string[] = [];
   const walk = (dir: string, depth: number): boolean => {
+    // Taken before the listing: a change during the walk then shows on the next check.
+    dirs?.set(dir, statKey(dir));
     let entries: fs.Dirent[];
     try {
       entries = fs.readdirSync(dir, { withFileTypes: true });
@@ -202,8 +213,14 @@ export function createScriptFingerprints(
       if (!inProject && family === undefined) continue;
       const extensions = inProject ? undefined : MODULE_FAMILIES[family as string];
       if (entry.folders.some((folder) => folder.dir === realDir)) continue;
-      const folder: FolderWatch = { dir: realDir, recursive: inProject, extensions, files: [] };
-      folder.files = listFolder(folder);
+      const folder: FolderWatch = {
+        dir: realDir,
+        recursive: inProject,
+        extensions,
+        files: [],
+        dirs: new Map(),
+      };
+      folder.files = listFolder(folder, folder.dirs);
       entry.folders.push(folder);
       for (const file of folder.files ?? []) add(file);
     }
@@ -218,7 +235,16 @@ export function createScriptFingerprints(
         if (folder.files === undefined) {
           return `${folder.dir} (it holds more than ${SCRIPT_FOLDER_MAX_FILES} files: too many to fingerprint; keep hook scripts in a small folder)`;
         }
-        const now = listFolder(folder);
+        let unchanged = true;
+        for (const [dir, key] of folder.dirs) {
+          if (statKey(dir) !== key) {
+            unchanged = false;
+            break;
+          }
+        }
+        if (unchanged) continue;
+        const dirs = new Map<string, string>();
+        const now = listFolder(folder, dirs);
         if (now === undefined) return folder.dir;
         const before = new Set(folder.files);
         const added = now.find((file) => !before.has(file));
@@ -227,6 +253,7 @@ export function createScriptFingerprints(
           const after = new Set(now);
           return folder.files.find((file) => !after.has(file));
         }
+        folder.dirs = dirs; // touched, same files
       }
       for (const [file, state] of entry.files) {
         const key = statKey(file);
