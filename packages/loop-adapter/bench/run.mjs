@@ -506,6 +506,8 @@ if (process.argv[2] === '--post-child') {
   await postToolUseChild(Number(process.argv[3]));
 } else if (process.argv[2] === '--workers') {
   await benchWorkerHooks();
+} else if (process.argv[2] === '--dispatch') {
+  await benchDispatch();
 } else {
   console.log(
     `@soong-agent/loop-adapter benchmarks (node ${process.version}, ${os.cpus().length} cpus)`,
