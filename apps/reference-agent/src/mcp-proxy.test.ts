@@ -607,3 +607,115 @@ describe('soong-agent mcp-proxy under attack', () => {
     TIMEOUT,
   );
 });
+
+describe('soong-agent mcp-proxy sessions', () => {
+  it(
+    'gives a claude-code hook a transcript_path that exists and shows the call',
+    async () => {
+      const where = setup();
+      const guard = path.join(where.root, 'guard.cjs');
+      const seen = path.join(where.root, 'seen.jsonl');
+      // Blocks unless the transcript exists and holds this call's tool_use.
+      fs.writeFileSync(
+        guard,
+        `const fs = require('node:fs');
+let raw = '';
+process.stdin.on('data', (chunk) => { raw += chunk; });
+process.stdin.on('end', () => {
+  const input = JSON.parse(raw);
+  let text;
+  try { text = fs.readFileSync(input.transcript_path, 'utf8'); }
+  catch (error) { process.stderr.write('no transcript: ' + error.message); process.exit(2); }
+  const used = text.trim().split('\\n').map((line) => JSON.parse(line))
+    .flatMap((line) => Array.isArray(line.message?.content) ? line.message.content : [])
+    .some((block) => block.type === 'tool_use' && block.id === input.tool_use_id && block.name === input.tool_name);
+  fs.appendFileSync(${JSON.stringify(seen)}, input.tool_name + '\\n');
+  process.exit(used ? 0 : 2);
+});
+`,
+      );
+      fs.writeFileSync(
+        path.join(where.home, 'hooks.json'),
+        JSON.stringify({
+          version: 1,
+          hooks: {
+            PreToolUse: [
+              {
+                hooks: [{ type: 'command', command: `node '${guard}'`, protocol: 'claude-code' }],
+              },
+            ],
+          },
+        }),
+        { mode: 0o600 },
+      );
+      const { client, transport, closed } = await connect(where, [
+        process.execPath,
+        TEST_SERVER,
+        where.log,
+      ]);
+      try {
+        expect(await client.callTool({ name: 'echo', arguments: { text: 'cc' } })).toEqual({
+          content: [{ type: 'text', text: 'echo: cc' }],
+        });
+      } finally {
+        await transport.close();
+      }
+      await closed;
+      expect(fs.readFileSync(seen, 'utf8')).toBe('mcp__test-notes__echo\n');
+      expect(upstreamLog(where.log).filter((line) => line.startsWith('call '))).toEqual([
+        'call echo {"text":"cc"}',
+      ]);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'kills the hook, forwards nothing and exits when the client leaves while a PreToolUse hook runs',
+    async () => {
+      const where = setup();
+      const pidFile = path.join(where.root, 'hook.pid');
+      const go = path.join(where.root, 'go');
+      fs.writeFileSync(
+        path.join(where.home, 'hooks.json'),
+        JSON.stringify({
+          version: 1,
+          hooks: {
+            PreToolUse: [
+              {
+                hooks: [
+                  {
+                    type: 'command',
+                    command: `echo $$ > '${pidFile}'; while [ ! -e '${go}' ]; do sleep 0.02; done; echo '{}'`,
+                  },
+                ],
+              },
+            ],
+          },
+        }),
+        { mode: 0o600 },
+      );
+      const proxy = spawnProxy(where, [process.execPath, TEST_SERVER, where.log]);
+      proxy.send(INITIALIZE);
+      proxy.send({ method: 'notifications/initialized' });
+      proxy.send({
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'write_note', arguments: { path: 'late.txt', text: 'x' } },
+      });
+      for (let tries = 0; tries < 600 && !fs.existsSync(pidFile); tries++)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      const hook = Number(fs.readFileSync(pidFile, 'utf8'));
+      const upstream = upstreamPid(where.log);
+      proxy.child.stdin.end();
+      expect(await proxy.exited).toBe(0);
+      await waitGone(hook);
+      expect(alive(hook)).toBe(false);
+      fs.writeFileSync(go, '');
+      await waitGone(upstream);
+      expect(alive(upstream)).toBe(false);
+      expect(upstreamLog(where.log).filter((line) => line.startsWith('call '))).toEqual([]);
+      expect(fs.existsSync(path.join(where.project, 'late.txt'))).toBe(false);
+    },
+    TIMEOUT,
+  );
+});
