@@ -57,4 +57,24 @@ describe('soongDialect', () => {
       failure: { kind: 'exit_code', message },
     });
   });
+
+  it.each([
+    { decision: 'allow' },
+    { decision: 'deny' },
+    { decision: 'deny', reason: 'no' },
+    { decision: 'allow', reason: '' },
+    { decision: 'deny', reason: 5 },
+    { decision: 'deny', reason: undefined },
+    { decision: 'Deny' },
+    { decision: 'allow', extra: 1 },
+    { decision: 'deny', metadata: { a: 1 }, logs: ['x'] },
+    { reason: 'only' },
+    [],
+    'deny',
+  ])('decides the worker answer %j as the same stdout decides', (output) => {
+    const answer = soongDialect.decideAnswer as NonNullable<typeof soongDialect.decideAnswer>;
+    expect(answer('PreToolUse', output)).toEqual(
+      soongDialect.decide('PreToolUse', run({ stdout: JSON.stringify(output) })),
+    );
+  });
 });

@@ -72,6 +72,10 @@ function decide(_event: HookEvent, run: DialectRun): DialectVerdict {
 // like empty stdout; anything else goes through the ordinary output rules (SPEC §8, §2.2).
 function decideAnswer(_event: HookEvent, output: unknown): DialectVerdict {
   if (output === undefined || output === null) return verdictOfParsed(NO_DECISION, undefined);
+  // The common answer, {"decision": "allow" | "deny", "reason"?: string} and nothing else, needs no
+  // schema: the same verdict the full rules give, without serialising it again to check it.
+  const plain = plainAnswer(output);
+  if (plain !== undefined) return plain;
   let text: string;
   try {
     text = JSON.stringify(output);
@@ -83,6 +87,21 @@ function decideAnswer(_event: HookEvent, output: unknown): DialectVerdict {
     };
   }
   return verdictOfParsed(safeParseHookOutput(text), undefined);
+}
+
+function plainAnswer(output: unknown): DialectVerdict | undefined {
+  if (typeof output !== 'object' || Array.isArray(output)) return undefined;
+  const { decision, reason } = output as { decision?: unknown; reason?: unknown };
+  if (decision !== 'allow' && decision !== 'deny') return undefined;
+  let keys = 0;
+  for (const key in output) {
+    if (!Object.hasOwn(output, key)) continue;
+    if (key !== 'decision' && key !== 'reason') return undefined;
+    keys += 1;
+  }
+  if (reason === undefined) return keys === 1 ? { decision, exitCode: 0, logs: [] } : undefined;
+  if (typeof reason !== 'string') return undefined;
+  return { decision, exitCode: 0, logs: [], reason };
 }
 
 const NO_DECISION: SafeParseHookOutputResult = Object.freeze({
