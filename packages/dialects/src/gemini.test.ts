@@ -275,3 +275,28 @@ describe("gemini dialect: every event's stdin has the fields of its *Input inter
     expect(Object.keys(encode(event as never, input)).sort()).toEqual([...keys].sort());
   });
 });
+
+describe("gemini dialect: an extension's hooks (packages/cli/src/commands/extensions/examples/hooks)", () => {
+  const extensionPath = ['$', '{extensionPath}'].join('');
+  const example = JSON.stringify({
+    hooks: {
+      SessionStart: [
+        { hooks: [{ type: 'command', command: `node ${extensionPath}/scripts/on-start.js` }] },
+      ],
+    },
+  });
+  it('fills in the extension path with the extension folder, and refuses it outside an extension', () => {
+    const converted = geminiDialect.convertConfig?.(example, {
+      plugin: { root: '/ext/hooks-example' },
+    });
+    const rules = (converted?.hooks.hooks.SessionStart ?? []) as { hooks: { command: string }[] }[];
+    expect(rules[0]?.hooks[0]?.command).toBe('node /ext/hooks-example/scripts/on-start.js');
+    const outside = geminiDialect.convertConfig?.(example);
+    expect(outside?.refused).toEqual([
+      {
+        path: 'hooks.SessionStart[0].hooks[0].command',
+        reason: expect.stringContaining('--plugin-root'),
+      },
+    ]);
+  });
+});

@@ -1,5 +1,5 @@
 import type { HookEvent } from '@soong-agent/protocol';
-import { addEnvironmentNote, otherAgentHint } from './convert/claude.js';
+import { addEnvironmentNote, otherAgentHint, pluginRootOf } from './convert/claude.js';
 import {
   boundedTimeout,
   type Conversion,
@@ -291,6 +291,10 @@ export const GEMINI_CATALOG: ToolCatalog = {
 };
 
 const HANDLED = new Set(['type', 'command', 'name', 'timeout', 'env', 'description']);
+// Gemini CLI's extension variables, written literally in its files.
+const EXTENSION_PATH = ['$', '{extensionPath}'].join('');
+const WORKSPACE_PATH = ['$', '{workspacePath}'].join('');
+const SEPARATOR = ['$', '{/}'].join('');
 
 function convertGeminiHook(
   hook: Record<string, unknown>,
@@ -309,6 +313,19 @@ function convertGeminiHook(
     return undefined;
   }
   let command = hook.command;
+  // An extension's hooks: Gemini CLI substitutes these in the text of the command.
+  if (command.includes(EXTENSION_PATH)) {
+    const root = pluginRootOf(context.options);
+    if (root === undefined) {
+      conversion.refuse(
+        `${hookPath}.command`,
+        `uses ${EXTENSION_PATH}, which Gemini CLI fills in only for an extension's hooks: import the extension's hooks file with --plugin-root <the extension folder> (the one holding gemini-extension.json)`,
+      );
+      return undefined;
+    }
+    command = command.replaceAll(EXTENSION_PATH, root);
+  }
+  command = command.replaceAll(WORKSPACE_PATH, '"$GEMINI_PROJECT_DIR"').replaceAll(SEPARATOR, '/');
   if (hook.env !== undefined) {
     const prefix = envPrefix(hook.env);
     if (prefix === undefined) {
