@@ -390,6 +390,48 @@ describe('createMcpHookProxy', () => {
   );
 
   it(
+    'answers the pending calls with an error, kills the hook and forwards nothing when the host calls close()',
+    async () => {
+      const where = setup();
+      const pidFile = path.join(where.root, 'hook.pid');
+      const go = path.join(where.root, 'go');
+      fs.writeFileSync(
+        path.join(where.home, 'hooks.json'),
+        JSON.stringify({
+          version: 1,
+          hooks: { PreToolUse: [{ hooks: [blockingHook(pidFile, go)] }] },
+        }),
+        { mode: 0o600 },
+      );
+      const upstream = notesServer(where.projectDir);
+      const { proxy, clientSide, serverSide } = await startProxy(where);
+      await upstream.server.connect(serverSide);
+      const client = await rawClient(clientSide);
+      await client.initialize();
+      for (const id of [1, 2]) {
+        await client.send({
+          id,
+          method: 'tools/call',
+          params: { name: 'echo', arguments: { text: `call ${id}` } },
+        });
+      }
+      expect(await eventually(() => fs.existsSync(pidFile))).toBe(true);
+      const hookPid = readPid(pidFile);
+      await proxy.close();
+      expect(proxy.endReason).toBe('closed');
+      expect(await eventually(() => !isAlive(hookPid))).toBe(true);
+      fs.writeFileSync(go, '');
+      for (const id of [1, 2]) {
+        expect(client.received.find((message) => idOf(message) === id)).toMatchObject({
+          result: { isError: true, content: [{ text: expect.stringContaining('session ended') }] },
+        });
+      }
+      expect(upstream.calls).toEqual([]);
+    },
+    TIMEOUT,
+  );
+
+  it(
     'answers with an error and stays up when the server answers nested 20,000 levels deep',
     async () => {
       const where = setup();

@@ -240,13 +240,15 @@ export async function createMcpHookProxy(options: McpHookProxyOptions): Promise<
         );
     });
 
+  const endedText = () => (endReason === 'upstream_closed' ? UPSTREAM_GONE : SESSION_ENDED);
+
   async function runToolCall(call: ToolCallState): Promise<void> {
     const { signal } = call.controller;
     try {
       if (signal.aborted) {
-        // Cancelled while queued: never forwarded, never answered. A session that ended fails it.
-        if (!call.cancelled && endReason === 'upstream_closed')
-          answerToolError(call.clientId, UPSTREAM_GONE);
+        // Cancelled while queued: never forwarded, never answered. A session that ended fails it
+        // (a client that left gets nothing: toClient drops it).
+        if (!call.cancelled) answerToolError(call.clientId, endedText());
         return;
       }
       const server = serverName ?? 'unknown';
@@ -267,15 +269,13 @@ export async function createMcpHookProxy(options: McpHookProxyOptions): Promise<
         if (!call.cancelled)
           answerToolError(
             call.clientId,
-            endReason === 'upstream_closed' && signal.aborted
-              ? UPSTREAM_GONE
-              : verdict.result.content,
+            endReason !== undefined && signal.aborted ? endedText() : verdict.result.content,
           );
         return;
       }
       const outcome =
         signal.aborted || endReason !== undefined
-          ? new Error(endReason === 'upstream_closed' ? UPSTREAM_GONE : 'cancelled')
+          ? new Error(endReason === undefined ? 'cancelled' : endedText())
           : await forward(call);
       if (outcome instanceof Error) {
         await gate.after(id, { content: `tool ${name} failed: ${outcome.message}`, isError: true });
@@ -467,7 +467,7 @@ export async function createMcpHookProxy(options: McpHookProxyOptions): Promise<
     endReason = reason;
     // Hooks are killed, queued calls are not run, the call with the server fails; a call the
     // server has answered finishes its PostToolUse (the record of what happened).
-    const failure = reason === 'upstream_closed' ? UPSTREAM_GONE : SESSION_ENDED;
+    const failure = endedText();
     for (const call of toolCalls.values()) {
       if (call.answered) continue;
       call.settle?.(new Error(failure));
