@@ -117,7 +117,10 @@ describe('soong-agent hooks import --from <agent>', () => {
         }),
         '.copilot/hooks/b.json': JSON.stringify({
           version: 1,
-          hooks: { errorOccurred: [{ type: 'command', bash: './b.sh' }] },
+          hooks: {
+            errorOccurred: [{ type: 'command', bash: './b.sh' }],
+            postToolUse: [{ type: 'command', bash: './a.sh' }],
+          },
         }),
       });
       const result = await made.run(['--from', 'copilot']);
@@ -128,6 +131,12 @@ describe('soong-agent hooks import --from <agent>', () => {
         timeout: 30,
       });
       expect(result.stderr).toContain('refused b.json: hooks.errorOccurred:');
+      // the same script in two files: two hooks, two names
+      const rules = rulesOf(result.stdout);
+      expect([
+        rules.PreToolUse?.[0]?.hooks[0]?.name,
+        rules.PostToolUse?.[0]?.hooks[0]?.name,
+      ]).toEqual(['a', 'a-2']);
     },
     TIMEOUT,
   );

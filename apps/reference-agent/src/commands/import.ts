@@ -293,7 +293,10 @@ function mergeResults(results: { file: string; result: ConvertResult }[]): Conve
   const hooks: Record<string, unknown[]> = {};
   const refused: ConvertResult['refused'] = [];
   const notes: string[] = [];
+  const names = new Set<string>();
   for (const { file, result } of results) {
+    // Each file's hooks are named on their own: a name taken by an earlier file gets a suffix.
+    for (const rules of Object.values(result.hooks.hooks)) renameTaken(rules, names);
     for (const [event, rules] of Object.entries(result.hooks.hooks))
       hooks[event] = [...(hooks[event] ?? []), ...rules];
     for (const refusal of result.refused)
@@ -332,13 +335,7 @@ function writeImport(
         skipped += 1;
         continue;
       }
-      for (const hook of rule.hooks) {
-        if (hook.name === undefined) continue;
-        let name = hook.name;
-        for (let count = 2; names.has(name); count += 1) name = `${hook.name}-${count}`;
-        hook.name = name;
-        names.add(name);
-      }
+      renameTaken([rule], names);
       existing.push(rule);
       added += 1;
     }
@@ -375,6 +372,19 @@ function writeImport(
     );
   }
   return EXIT_CODES.ok;
+}
+
+/** Gives each named hook of `rules` a name not in `taken` (`guard` → `guard-2`), and takes it. */
+function renameTaken(rules: readonly unknown[], taken: Set<string>): void {
+  for (const rule of rules as { hooks?: { name?: string }[] }[]) {
+    for (const hook of rule.hooks ?? []) {
+      if (hook.name === undefined) continue;
+      let name = hook.name;
+      for (let count = 2; taken.has(name); count += 1) name = `${hook.name}-${count}`;
+      hook.name = name;
+      taken.add(name);
+    }
+  }
 }
 
 function existingNames(events: Record<string, unknown[]>): Set<string> {
