@@ -296,6 +296,27 @@ function skipWrappers(words: readonly ShellWord[]): number {
 }
 
 /**
+ * Where the shell finds a program name (no `/`) in `searchPath`: the first executable regular file.
+ * An empty entry means the working dir and a relative one resolves against it, as in the shell.
+ */
+export function findProgramInPath(
+  name: string,
+  options: { searchPath: string | undefined; cwd: string },
+): string | undefined {
+  if (options.searchPath === undefined) return undefined;
+  for (const entry of options.searchPath.split(path.delimiter)) {
+    const candidate = path.resolve(options.cwd, entry, name);
+    try {
+      const stat = fs.statSync(candidate);
+      if (stat.isFile() && (stat.mode & 0o111) !== 0) return candidate;
+    } catch {
+      // not there
+    }
+  }
+  return undefined;
+}
+
+/**
  * The files a hook's command names: the programs and scripts it runs (see {@link analyzeCommand})
  * that are existing regular files, and any other operand that is one (a rules file it reads),
  * absolute, without duplicates. A program word without `/` is looked up in PATH by the shell, so it

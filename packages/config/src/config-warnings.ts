@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isPathInside, type RealpathMemo, realPathOfLongestAncestor } from '@soong-agent/paths';
 import { BLOCKING_EVENTS } from '@soong-agent/protocol';
-import { analyzeCommand, hookCommandVariables } from './command-words.js';
+import { analyzeCommand, findProgramInPath, hookCommandVariables } from './command-words.js';
 import type { HookRuleConfig } from './compiled-hooks.js';
 import type { HooksFileInput } from './hooks-file-schema.js';
 import { createIssue, type IssueText, type JsonPath, type Position } from './issues.js';
@@ -158,11 +158,24 @@ export function hookWarnings(options: {
       for (const target of analysis.targets) {
         if (target.path === undefined) {
           // A bare name is looked up in PATH when the hook runs; a builtin is never there.
-          if (target.leading !== true || SHELL_BUILTINS.has(target.text)) continue;
-          if (
-            findInPath(target.text, options.searchPath ?? process.env.PATH, statOnce) !== undefined
-          )
+          if (SHELL_BUILTINS.has(target.text)) continue;
+          const found = findProgramInPath(target.text, {
+            searchPath: options.searchPath ?? process.env.PATH,
+            cwd: base,
+          });
+          if (found !== undefined) {
+            // A PATH entry inside the project (`.`, `node_modules/.bin`) runs a project file.
+            const realProgram = realPath(found, memo);
+            if (isPathInside(realProgram, realProject) && !projectScripts.has(realProgram)) {
+              projectScripts.add(realProgram);
+              warn('COMMAND_IN_PROJECT', 'command', {
+                problem: `${target.text} is found on PATH inside the project dir (${realProgram}): the agent's own write tools can change what this hook runs, mid-session`,
+                fix: 'keep hook scripts in the agent home and write their path, e.g. ~/.soong-agent/hooks/',
+              });
+            }
             continue;
+          }
+          if (target.leading !== true) continue;
           warn('COMMAND_NOT_FOUND', 'command', {
             problem: `${target.text} is neither a shell builtin nor a program on PATH: this hook will fail every time`,
             fix: 'install it, or write the path of the script',
@@ -221,21 +234,6 @@ const SHELL_BUILTINS = new Set(
     'trap true type typeset ulimit umask unalias unset wait'
   ).split(' '),
 );
-
-/** Where the shell finds a program name in PATH (an executable regular file), if anywhere. */
-function findInPath(
-  name: string,
-  searchPath: string | undefined,
-  statOnce: (target: string) => fs.Stats | undefined,
-): string | undefined {
-  for (const directory of (searchPath ?? '').split(path.delimiter)) {
-    if (directory === '') continue;
-    const candidate = path.join(directory, name);
-    const stat = statOnce(candidate);
-    if (stat?.isFile() && (stat.mode & 0o111) !== 0) return candidate;
-  }
-  return undefined;
-}
 
 /**
  * AGENT_HOME_MISSING when the home does not exist: nothing is read from it,

@@ -29,6 +29,7 @@ describe('index', () => {
       'commandFiles',
       'commandWords',
       'expandClaudeProjectDir',
+      'findProgramInPath',
       'generateConfigJsonSchemas',
       'hookCommandVariables',
       'isDeclaredMcpTool',

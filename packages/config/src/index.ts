@@ -8,6 +8,7 @@ export {
   commandFiles,
   commandWords,
   expandClaudeProjectDir,
+  findProgramInPath,
   hookCommandVariables,
 } from './command-words.js';
 export type {

@@ -1169,3 +1169,21 @@ describe('loadConfig with a pasted Claude Code settings file', () => {
     expect(error.message).not.toContain('hooks import');
   });
 });
+
+describe('loadConfig warnings for a program found on PATH', () => {
+  it('warns COMMAND_IN_PROJECT when PATH finds a hook program inside the project', () => {
+    const bin = path.join(layout.projectDir, 'bin');
+    fs.mkdirSync(bin);
+    fs.writeFileSync(path.join(bin, 'my-guard'), '#!/bin/sh\n', { mode: 0o755 });
+    layout.write('hooks.json', hooksJson({ PreToolUse: [guardRule('my-guard --strict')] }));
+    const saved = process.env.PATH;
+    try {
+      process.env.PATH = `${bin}${path.delimiter}${saved ?? ''}`;
+      expect(load().warnings.map((warning) => warning.code)).toEqual(['COMMAND_IN_PROJECT']);
+      process.env.PATH = saved;
+      expect(load().warnings.map((warning) => warning.code)).toEqual(['COMMAND_NOT_FOUND']);
+    } finally {
+      process.env.PATH = saved;
+    }
+  });
+});

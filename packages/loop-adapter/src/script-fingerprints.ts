@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   analyzeCommand,
+  findProgramInPath,
   type HookCommandConfig,
   hookCommandVariables,
   readRegularFileSync,
@@ -147,6 +148,12 @@ interface HookFiles {
   folders: FolderWatch[];
 }
 
+/** True when `dir` is `root` or lies under it, by whole segments. */
+function isUnder(dir: string, root: string): boolean {
+  const relative = path.relative(root, dir);
+  return relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
+}
+
 function realPathOr(file: string): string {
   try {
     return fs.realpathSync(file);
@@ -194,22 +201,27 @@ export function createScriptFingerprints(
       }
     };
     for (const target of analysis.targets) {
-      if (target.path === undefined) continue;
+      let file = target.path;
+      if (file === undefined) {
+        // A name found on PATH inside the project (`.` or `node_modules/.bin` on PATH) is a
+        // project file too; programs of the system are not watched.
+        const found = findProgramInPath(target.text, {
+          searchPath: process.env.PATH,
+          cwd: cwdOf(hook),
+        });
+        if (found === undefined || !isUnder(path.dirname(realPathOr(found)), realProject)) continue;
+        file = found;
+      }
       // A file that does not exist yet is watched too: creating it is a change.
-      if (!isFile(target.path)) {
-        add(target.path);
+      if (!isFile(file)) {
+        add(file);
         continue;
       }
-      add(target.path);
-      const realDir = path.dirname(realPathOr(target.path));
-      const relative = path.relative(realProject, realDir);
+      add(file);
+      const realDir = path.dirname(realPathOr(file));
       // Under the project, not the project dir itself (that would be every file of the project).
-      const inProject =
-        relative !== '' &&
-        relative !== '..' &&
-        !relative.startsWith(`..${path.sep}`) &&
-        !path.isAbsolute(relative);
-      const family = familyOf(target.path);
+      const inProject = realDir !== realProject && isUnder(realDir, realProject);
+      const family = familyOf(file);
       if (!inProject && family === undefined) continue;
       const extensions = inProject ? undefined : MODULE_FAMILIES[family as string];
       if (entry.folders.some((folder) => folder.dir === realDir)) continue;

@@ -360,6 +360,29 @@ describe('createHookEngine', () => {
   );
 
   it(
+    'fails a bare-named hook closed when PATH finds it inside the project and the agent rewrites it',
+    async () => {
+      const root = tempDir();
+      const bin = path.join(root, 'project', 'bin');
+      fs.mkdirSync(bin, { recursive: true });
+      fs.writeFileSync(
+        path.join(bin, 'my-guard'),
+        `#!/bin/sh\ncat >/dev/null; echo '{"decision":"deny","reason":"guarded"}'\n`,
+        { mode: 0o755 },
+      );
+      process.env.PATH = `${bin}${path.delimiter}${process.env.PATH ?? ''}`;
+      const { engine, sink } = setup(root, { PreToolUse: [{ hooks: [{ command: 'my-guard' }] }] });
+      expect((await engine.run('PreToolUse', { tool })).reason).toBe('guarded');
+      fs.writeFileSync(path.join(bin, 'my-guard'), '#!/bin/sh\ncat >/dev/null\n', { mode: 0o755 });
+      expect((await engine.run('PreToolUse', { tool })).decision).toBe('deny');
+      expect(recordsOf(sink.records, 'hook_failed')[0]?.message).toContain(
+        path.join(bin, 'my-guard'),
+      );
+    },
+    TIMEOUT,
+  );
+
+  it(
     'fails a project hook closed when its folder holds more files than can be watched',
     async () => {
       const { root, hooksDir } = pythonGuardProject();
