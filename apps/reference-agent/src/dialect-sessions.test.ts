@@ -295,3 +295,76 @@ describe('README: Coming from another agent', () => {
     }
   });
 });
+
+describe('a content scanner of any agent sees the whole tool input (issue 20 #12)', () => {
+  it(
+    'a key in the middle of 40 KB of padding is found by a Gemini, Codex, Cursor and Copilot scanner alike',
+    async () => {
+      const scanner = `grep -q AKIAABCDEFGHIJKLMNOP && { echo 'a key in the content' >&2; exit 2; } || exit 0`;
+      const configs: Record<Agent, { file: string; text: string }> = {
+        gemini: {
+          file: '.gemini/settings.json',
+          text: JSON.stringify({
+            hooks: {
+              BeforeTool: [
+                { matcher: 'write_file', hooks: [{ type: 'command', command: scanner }] },
+              ],
+            },
+          }),
+        },
+        codex: {
+          file: '.codex/hooks.json',
+          text: JSON.stringify({
+            hooks: {
+              PreToolUse: [
+                { matcher: 'apply_patch', hooks: [{ type: 'command', command: scanner }] },
+              ],
+            },
+          }),
+        },
+        cursor: {
+          file: '.cursor/hooks.json',
+          text: JSON.stringify({
+            version: 1,
+            hooks: { preToolUse: [{ command: scanner, matcher: 'Write' }] },
+          }),
+        },
+        copilot: {
+          file: '.copilot/hooks/scan.json',
+          text: JSON.stringify({
+            version: 1,
+            hooks: { preToolUse: [{ type: 'command', bash: scanner, matcher: 'create' }] },
+          }),
+        },
+      };
+      const content = `${'x'.repeat(20_000)}\nAKIAABCDEFGHIJKLMNOP\n${'y'.repeat(20_000)}\n`;
+      for (const [agent, config] of Object.entries(configs)) {
+        const workspace = makeWorkspace();
+        const file = path.join(workspace.osHome, config.file);
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        fs.writeFileSync(file, config.text);
+        const where = ['--home', workspace.home, '--project', workspace.project];
+        const imported = await runCli(['hooks', 'import', '--from', agent, '--write', ...where], {
+          env: workspace.env,
+        });
+        expect(imported.code, imported.stderr).toBe(0);
+        const tested = await runCli(
+          [
+            'hooks',
+            'test',
+            'PreToolUse',
+            '--tool',
+            'write_file',
+            '--input',
+            JSON.stringify({ path: 'config.txt', content }),
+            ...where,
+          ],
+          { env: workspace.env },
+        );
+        expect(tested.code, `${agent}: ${tested.stdout}${tested.stderr}`).toBe(3);
+        expect(tested.stdout).toContain('a key in the content');
+      }
+    },
+    TIMEOUT,
+  );
+});

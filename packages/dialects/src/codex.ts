@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { HookEvent } from '@soong-agent/protocol';
+import { CLAUDE_CODE_TOOL_INPUT_BYTES } from './claude-code.js';
 import {
   addEnvironmentNote,
   CLAUDE_CODE_FORMAT,
@@ -248,6 +249,8 @@ export function convertCodexConfig(text: string, options: ConvertOptions = {}): 
 /** The `codex` dialect (SPEC §12). */
 export const codexDialect: Dialect = Object.freeze({
   name: 'codex',
+  // The agent passes the tool input whole, so a content scanner sees it all (issue 20 #12).
+  toolInputBytes: CLAUDE_CODE_TOOL_INPUT_BYTES,
   toolNames: TOOL_NAMES,
   events: EVENTS,
   encodeInput,

@@ -1,4 +1,5 @@
 import type { HookEvent } from '@soong-agent/protocol';
+import { CLAUDE_CODE_TOOL_INPUT_BYTES } from './claude-code.js';
 import { addEnvironmentNote, CLAUDE_CODE_FORMAT, convertClaudeHook } from './convert/claude.js';
 import {
   boundedTimeout,
@@ -460,6 +461,8 @@ function flatAsClaude(entry: Record<string, unknown>): Record<string, unknown> {
 /** The `copilot` dialect (SPEC §12). */
 export const copilotDialect: Dialect = Object.freeze({
   name: 'copilot',
+  // The agent passes the tool input whole, so a content scanner sees it all (issue 20 #12).
+  toolInputBytes: CLAUDE_CODE_TOOL_INPUT_BYTES,
   toolNames: TOOL_NAMES,
   events: EVENTS,
   encodeInput,

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { HookEvent } from '@soong-agent/protocol';
+import { CLAUDE_CODE_TOOL_INPUT_BYTES } from './claude-code.js';
 import { addEnvironmentNote, otherAgentHint } from './convert/claude.js';
 import {
   boundedTimeout,
@@ -557,6 +558,8 @@ function convertEntry(
 /** The `cursor` dialect (SPEC §12). */
 export const cursorDialect: Dialect = Object.freeze({
   name: 'cursor',
+  // The agent passes the tool input whole, so a content scanner sees it all (issue 20 #12).
+  toolInputBytes: CLAUDE_CODE_TOOL_INPUT_BYTES,
   toolNames: TOOL_NAMES,
   events: EVENTS,
   encodeInput,

@@ -1,4 +1,5 @@
 import type { HookEvent } from '@soong-agent/protocol';
+import { CLAUDE_CODE_TOOL_INPUT_BYTES } from './claude-code.js';
 import { addEnvironmentNote, otherAgentHint, pluginRootOf } from './convert/claude.js';
 import {
   boundedTimeout,
@@ -426,6 +427,8 @@ export function convertGeminiConfig(text: string, options: ConvertOptions = {}):
 /** The `gemini` dialect (SPEC §12). */
 export const geminiDialect: Dialect = Object.freeze({
   name: 'gemini',
+  // The agent passes the tool input whole, so a content scanner sees it all (issue 20 #12).
+  toolInputBytes: CLAUDE_CODE_TOOL_INPUT_BYTES,
   toolNames: TOOL_NAMES,
   events: EVENTS,
   encodeInput,
