@@ -4,7 +4,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadConfig } from '@soong-agent/config';
 import { runCommand } from '@soong-agent/runner';
 import {
@@ -258,7 +258,7 @@ function bareWorker(file, env, cwd) {
   };
 }
 
-async function benchWorkerHooks() {
+async function benchWorkerHooks(against) {
   const setup = makeSetup({});
   // In a folder of its own: the files next to a hook's script are fingerprinted with it, and
   // hooks.json is rewritten below.
@@ -266,7 +266,7 @@ async function benchWorkerHooks() {
   const hookFile = path.join(setup.home, 'bench-hooks', 'trivial-hook.mjs');
   fs.writeFileSync(hookFile, TRIVIAL_NODE_HOOK);
   const command = `'${process.execPath}' '${hookFile}'`;
-  const engineWith = (hooks) => {
+  const engineWith = (hooks, build = { createHookEngine, createJsonlEventSink }, tag = '') => {
     fs.writeFileSync(
       path.join(setup.home, 'hooks.json'),
       JSON.stringify({ version: 1, hooks: { PreToolUse: hooks } }),
@@ -277,16 +277,22 @@ async function benchWorkerHooks() {
       projectDir: setup.projectDir,
       homeDir: setup.root,
     });
-    const sink = createJsonlEventSink(
-      path.join(setup.home, 'sessions', `${hooks.length}`, 'events.jsonl'),
+    const sink = build.createJsonlEventSink(
+      path.join(setup.home, 'sessions', `${hooks.length}${tag}`, 'events.jsonl'),
       { sessionId: SESSION_ID },
     );
-    return { engine: createHookEngine({ config, sink, sessionId: SESSION_ID }), sink };
+    return { engine: build.createHookEngine({ config, sink, sessionId: SESSION_ID }), sink };
   };
   const hook = (mode, name) => ({ hooks: [{ type: 'command', name, command, mode }] });
   const worker = engineWith([hook('worker', 'trivial')]);
   const spawned = engineWith([hook('spawn', 'trivial')]);
-  const five = engineWith([1, 2, 3, 4, 5].map((index) => hook('worker', `trivial-${index}`)));
+  const fiveHooks = [1, 2, 3, 4, 5].map((index) => hook('worker', `trivial-${index}`));
+  const five = engineWith(fiveHooks);
+  // --against <dist/index.js of another build>: its engine runs interleaved with this one.
+  const other = against && {
+    worker: engineWith([hook('worker', 'trivial')], against.build, '-against'),
+    five: engineWith(fiveHooks, against.build, '-against'),
+  };
   const payload = { tool: toolInfo('read_file') };
   const stdin = hookStdin(setup, 'trivial', payload);
   const bareEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', SOONG_AGENT_HOOK_MODE: 'spawn' };
@@ -310,8 +316,14 @@ async function benchWorkerHooks() {
     bareFive: async () => {
       for (const bareWorker of bareWorkers) await bareWorker.call(stdin);
     },
+    ...(other && {
+      otherWorker: () => other.worker.engine.run('PreToolUse', payload),
+      otherFive: () => other.five.engine.run('PreToolUse', payload),
+    }),
   };
-  const times = { worker: [], spawn: [], bare: [], five: [], bareWorker: [], bareFive: [] };
+  const times = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));
+  const burstCases = ['worker', 'bareWorker', 'five', 'bareFive'];
+  if (other) burstCases.push('otherWorker', 'otherFive');
   // Warm-up (starts the workers), then two phases of interleaved rounds, each side alternating with
   // its bare baseline so drift on a noisy machine hits both alike: process starts (spawn mode and
   // a bare spawn), then bursts of worker calls (as a session makes them, back to back). The phases
@@ -325,12 +337,17 @@ async function benchWorkerHooks() {
     times.bare.push(await time(cases.bare));
   }
   for (let round = 0; round < rounds; round++) {
-    for (const name of ['worker', 'bareWorker', 'five', 'bareFive']) {
+    for (const name of burstCases) {
       for (let index = 0; index < burst; index++) times[name].push(await time(cases[name]));
     }
   }
   for (const bareWorker of bareWorkers) bareWorker.stop();
-  for (const { engine, sink } of [worker, spawned, five]) {
+  for (const { engine, sink } of [
+    worker,
+    spawned,
+    five,
+    ...(other ? [other.worker, other.five] : []),
+  ]) {
     await engine.close();
     await sink.close();
   }
@@ -363,12 +380,23 @@ async function benchWorkerHooks() {
         `p50 <= 2 ms: ${met(p50('five') <= 2)}`,
       ),
       row('  bare round trips to five workers, in turn', 'bareFive', ''),
+      ...(other
+        ? [
+            row(`engine of ${against.label}, "mode": "worker"`, 'otherWorker', ''),
+            row(`engine of ${against.label}, five worker hooks`, 'otherFive', ''),
+          ]
+        : []),
     ],
   );
   const ratio = p50('spawn') / p50('worker');
   console.log(
-    `worker vs spawn mode: ${ratio.toFixed(1)}x faster (target >= 10x: ${met(ratio >= 10)}); spawn mode / bare spawn ${(p50('spawn') / p50('bare')).toFixed(2)}; worker mode / bare round trip ${(p50('worker') / p50('bareWorker')).toFixed(2)}; five worker hooks / five bare round trips ${(p50('five') / p50('bareFive')).toFixed(2)}`,
+    `worker vs spawn mode: ${ratio.toFixed(1)}x faster (target >= 10x: ${met(ratio >= 10)}); spawn mode / bare spawn ${(p50('spawn') / p50('bare')).toFixed(2)}; worker mode / bare round trip ${(p50('worker') / p50('bareWorker')).toFixed(2)} (issue 19: <= 1.5: ${met(p50('worker') <= 1.5 * p50('bareWorker'))}); five worker hooks / five bare round trips ${(p50('five') / p50('bareFive')).toFixed(2)} (<= 1.5: ${met(p50('five') <= 1.5 * p50('bareFive'))})`,
   );
+  if (other) {
+    console.log(
+      `against ${against.label}: worker mode / bare round trip ${(p50('otherWorker') / p50('bareWorker')).toFixed(2)}, five / five bare ${(p50('otherFive') / p50('bareFive')).toFixed(2)}; this build's p50 / its p50: one hook ${(p50('worker') / p50('otherWorker')).toFixed(2)}, five hooks ${(p50('five') / p50('otherFive')).toFixed(2)}`,
+    );
+  }
 }
 
 // One size per child process, so that peak RSS belongs to that size alone.
@@ -505,7 +533,11 @@ function benchOpenTelemetry() {
 if (process.argv[2] === '--post-child') {
   await postToolUseChild(Number(process.argv[3]));
 } else if (process.argv[2] === '--workers') {
-  await benchWorkerHooks();
+  // `--workers --against <path to another build's dist/index.js>`: both builds side by side.
+  const label = process.argv[3] === '--against' ? process.argv[4] : undefined;
+  await benchWorkerHooks(
+    label && { label, build: await import(pathToFileURL(path.resolve(label)).href) },
+  );
 } else if (process.argv[2] === '--dispatch') {
   await benchDispatch();
 } else {

@@ -30,6 +30,24 @@ describe('createJsonlEventSink', () => {
     expect(new Date(records[0]?.ts ?? '').toISOString()).toBe(records[0]?.ts);
   });
 
+  it('writes each record as the exact bytes of its JSON, stamps first, when a body has multi-byte text or stamp keys', async () => {
+    const file = path.join(tempDir(), 'events.jsonl');
+    const sink = createJsonlEventSink(file, { sessionId: 's1' });
+    const prompt = 'héllo ✓ 🧪 '.repeat(50);
+    const first = sink.emit({ type: 'user_prompt_submitted', prompt });
+    const second = sink.emit({ type: 'loop_ended', reason: 'completed', seq: 99, session_id: 'x' });
+    await sink.close();
+    const expected = `${JSON.stringify(first)}\n${JSON.stringify(second)}\n`;
+    expect(fs.readFileSync(file).equals(Buffer.from(expected, 'utf8'))).toBe(true);
+    expect(Object.keys(second).slice(0, 4)).toEqual(['seq', 'ts', 'session_id', 'type']);
+    expect([second.seq, second.session_id]).toEqual([2, 's1']);
+    // Whole lines only: a reopened log reads every record and continues its seq.
+    const again = createJsonlEventSink(file, { sessionId: 's1' });
+    expect(again.emit({ type: 'loop_ended', reason: 'completed' }).seq).toBe(3);
+    await again.close();
+    expect(readEventLog(file).records.map((record) => record.seq)).toEqual([1, 2, 3]);
+  });
+
   it('throws INVALID_OPTIONS and leaves the target untouched when the log path is a planted symlink', () => {
     const root = tempDir();
     const target = path.join(root, 'hooks.json');

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { EventRecord, EventRecordBody } from '@soong-agent/protocol';
 import { readEventLog } from './event-log.js';
+import { isoNow } from './iso-now.js';
 import { checkOption, LoopAdapterError } from './loop-adapter-error.js';
 
 /** Where session records go. `emit` stamps `seq`, `ts` and `session_id` and returns the record. */
@@ -60,15 +61,20 @@ export function createJsonlEventSink(file: string, options: JsonlEventSinkOption
   let failure: LoopAdapterError | undefined;
   const append = (descriptor: number, text: string) => {
     if (failure !== undefined) throw failure;
-    const bytes = Buffer.from(text, 'utf8');
+    const length = Buffer.byteLength(text, 'utf8');
     let written = 0;
     try {
-      // One write(2) is one whole line on a healthy disk; a full one (or a file size limit) can
-      // take part of it and then fail: keep writing until all of it is there or an error says why.
-      while (written < bytes.length) {
-        const count = fs.writeSync(descriptor, bytes, written, bytes.length - written);
-        if (count === 0) throw Object.assign(new Error('wrote 0 bytes'), { code: 'EIO' });
-        written += count;
+      // One write(2) is one whole line on a healthy disk (the string as it is, no Buffer made); a
+      // full one (or a file size limit) can take part of it and then fail: keep writing the rest
+      // until all of it is there or an error says why.
+      written = fs.writeSync(descriptor, text);
+      if (written < length) {
+        const bytes = Buffer.from(text, 'utf8');
+        while (written < length) {
+          const count = fs.writeSync(descriptor, bytes, written, length - written);
+          if (count === 0) throw Object.assign(new Error('wrote 0 bytes'), { code: 'EIO' });
+          written += count;
+        }
       }
     } catch (error) {
       try {
@@ -146,9 +152,14 @@ export function createMemoryEventSink(
 }
 
 function stamp(body: EventRecordBody, seq: number, sessionId: string): EventRecord {
-  const stamps = { seq, ts: new Date().toISOString(), session_id: sessionId };
-  // Stamps first (key order in the log), and again after the body so a body cannot override them.
-  return Object.assign({ ...stamps }, body, stamps) as EventRecord;
+  const ts = isoNow();
+  // Stamps first (key order in the log), and set again after the body so a body cannot override
+  // them (a literal with a spread: several times cheaper than Object.assign on the hot path).
+  const record = { seq, ts, session_id: sessionId, ...body } as EventRecord;
+  record.seq = seq;
+  record.ts = ts;
+  record.session_id = sessionId;
+  return record;
 }
 
 function closedError(where: string): LoopAdapterError {

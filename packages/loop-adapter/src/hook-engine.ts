@@ -23,6 +23,7 @@ import {
   outcomeOfStartError,
 } from './decide-hook-run.js';
 import type { EventSink } from './event-sink.js';
+import { isoNow } from './iso-now.js';
 import { checkOption, LoopAdapterError } from './loop-adapter-error.js';
 import { checkHookEvent, checkHookInput, normalizeToolCall } from './normalize-payload.js';
 import { createScriptFingerprints } from './script-fingerprints.js';
@@ -445,7 +446,7 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
       const hooks = config.hooks.match(subject);
       if (hooks.length === 0) return NO_HOOKS;
 
-      const timestamp = new Date().toISOString();
+      const timestamp = isoNow();
       const {
         fields,
         dialect: view,

@@ -80,14 +80,37 @@ function fingerprint(file: string): string {
   }
 }
 
-// What changes whenever a file's content may have: a write always moves ctime, which no tool can set.
-function statKey(file: string): string {
+// What changes whenever a file's content may have: a write always moves ctime, which no tool can
+// set. The stat itself (device, inode, size, mtime and ctime in nanoseconds, compared by
+// sameStat), or why there is none.
+type StatKey = fs.BigIntStats | string;
+
+function statKey(file: string): StatKey {
   try {
-    const stat = fs.statSync(file, { bigint: true });
-    return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+    return fs.statSync(file, { bigint: true, throwIfNoEntry: false }) ?? 'missing (ENOENT)';
   } catch (error) {
     return `missing (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
   }
+}
+
+// Compared field by field: no key string is built on the hot path (it runs before every call).
+function sameStat(now: StatKey, before: StatKey): boolean {
+  if (typeof now === 'string' || typeof before === 'string') return now === before;
+  return (
+    now.ino === before.ino &&
+    now.dev === before.dev &&
+    now.size === before.size &&
+    now.mtimeNs === before.mtimeNs &&
+    now.ctimeNs === before.ctimeNs
+  );
+}
+
+// True when no folder's stat moved (a plain loop: no entry arrays on the hot path).
+function sameStats(dirs: Map<string, StatKey>): boolean {
+  for (const dir of dirs.keys()) {
+    if (!sameStat(statKey(dir), dirs.get(dir) as StatKey)) return false;
+  }
+  return true;
 }
 
 /** A folder whose file list is watched: new or removed files count as changes. */
@@ -103,12 +126,12 @@ interface FolderWatch {
    * entry moves its folder's mtime and ctime, so while no key moved the list cannot have changed
    * and the walk is skipped (one stat per folder per run instead of a readdir).
    */
-  dirs: Map<string, string>;
+  dirs: Map<string, StatKey>;
 }
 
 function listFolder(
   watch: Omit<FolderWatch, 'files' | 'dirs'>,
-  dirs?: Map<string, string>,
+  dirs?: Map<string, StatKey>,
 ): string[] | undefined {
   const found: string[] = [];
   const walk = (dir: string, depth: number): boolean => {
@@ -144,7 +167,7 @@ export interface ScriptFingerprints {
 }
 
 interface HookFiles {
-  files: Map<string, { key: string; print: string }>;
+  files: Map<string, { key: StatKey; print: string }>;
   folders: FolderWatch[];
 }
 
@@ -247,15 +270,8 @@ export function createScriptFingerprints(
         if (folder.files === undefined) {
           return `${folder.dir} (it holds more than ${SCRIPT_FOLDER_MAX_FILES} files: too many to fingerprint; keep hook scripts in a small folder)`;
         }
-        let unchanged = true;
-        for (const [dir, key] of folder.dirs) {
-          if (statKey(dir) !== key) {
-            unchanged = false;
-            break;
-          }
-        }
-        if (unchanged) continue;
-        const dirs = new Map<string, string>();
+        if (sameStats(folder.dirs)) continue;
+        const dirs = new Map<string, StatKey>();
         const now = listFolder(folder, dirs);
         if (now === undefined) return folder.dir;
         const before = new Set(folder.files);
@@ -269,7 +285,7 @@ export function createScriptFingerprints(
       }
       for (const [file, state] of entry.files) {
         const key = statKey(file);
-        if (key === state.key) continue;
+        if (sameStat(key, state.key)) continue;
         if (fingerprint(file) !== state.print) return file;
         state.key = key; // touched, not changed
       }

@@ -221,16 +221,24 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     });
   }
 
+  // The hook's worker when it is alive and trusted with the next request.
+  function liveSlot(hook: WorkerCallRequest<unknown>['hook'], ids: Ids): Slot | undefined {
+    const live = slots.get(hook.id);
+    if (live === undefined || live.worker.hasExited || live.stopReason !== undefined)
+      return undefined;
+    if (live.ids.event !== ids.event || live.ids.hook_id !== ids.hook_id) {
+      live.ids = { hook_id: ids.hook_id, event: ids.event };
+    }
+    return live;
+  }
+
   async function ensure(
     hook: WorkerCallRequest<unknown>['hook'],
     ids: Ids,
     startOptions: WorkerStartOptions,
   ): Promise<Slot | { error: unknown } | { budget: string }> {
-    const live = slots.get(hook.id);
-    if (live !== undefined && !live.worker.hasExited && live.stopReason === undefined) {
-      live.ids = { hook_id: ids.hook_id, event: ids.event };
-      return live;
-    }
+    const live = liveSlot(hook, ids);
+    if (live !== undefined) return live;
     if (exhausted.has(hook.id)) return { budget: budgetMessage(hook.id) };
     const at = now();
     const recent = (starts.get(hook.id) ?? []).filter(
@@ -294,7 +302,8 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       if (closing !== undefined) throw new Error('the worker pool is closed');
       const { hook, ids } = request;
       const startedAt = performance.now();
-      const ensured = await ensure(hook, ids, request.start);
+      // A live worker is taken without a turn of the event loop; only a start awaits.
+      const ensured = liveSlot(hook, ids) ?? (await ensure(hook, ids, request.start));
       emit(ids, { type: 'hook_started', command: hook.command });
       if ('budget' in ensured) {
         return request.settle(failed(ensured.budget, performance.now() - startedAt));
@@ -413,7 +422,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
               : call.lines;
           // stderr is another pipe: one more turn lets a line the worker wrote before its answer
           // arrive, so it is recorded with this call rather than the next.
-          if ('output' in ended) setImmediate(() => resolve({ ended, lines, id }));
+          if ('output' in ended) setImmediate(resolve, { ended, lines, id });
           else resolve({ ended, lines, id });
         },
       };
