@@ -9,7 +9,10 @@ import type { HelperReply, HelperRequest } from './spawn-helper.js';
 
 interface Run {
   abort: AbortController;
+  /** How to stop the run's group, once it is spawned. */
   stop?: (signal: NodeJS.Signals) => void;
+  /** A stop (the host's killAllRuns) that came before the group existed: applied at spawn. */
+  stopBeforeSpawn?: NodeJS.Signals;
 }
 
 const runs = new Map<number, Run>();
@@ -30,6 +33,7 @@ function onRequest(request: HelperRequest): void {
     runPlan(request.plan, run.abort.signal, (pid, stop) => {
       run.stop = stop;
       reply({ t: 'started', id: request.id, pid });
+      if (run.stopBeforeSpawn !== undefined) stop(run.stopBeforeSpawn);
     }).then(
       (result) => {
         runs.delete(request.id);
@@ -49,7 +53,10 @@ function onRequest(request: HelperRequest): void {
   const run = runs.get(request.id);
   if (run === undefined) return;
   if (request.t === 'abort') run.abort.abort();
-  else run.stop?.(request.signal);
+  // A stop sent right after the run (both read in one go) comes before the spawn has finished
+  // (execa still loading, or the spawn's promise not yet settled): kept, not dropped.
+  else if (run.stop === undefined) run.stopBeforeSpawn = request.signal;
+  else run.stop(request.signal);
 }
 
 if (process.send === undefined) {

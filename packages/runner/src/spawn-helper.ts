@@ -152,7 +152,19 @@ export function runThroughHelper(
     });
     current.runs.set(id, run);
     current.child.channel?.ref();
-    if (current.ready) send(current, id, run);
+    // Listened to from now on, not from the send: an abort while the helper starts (up to its
+    // ready timeout under load) ends the run at once, not when the helper comes up.
+    run.onAbort = () => {
+      if (run.sent) {
+        post(current, { t: 'abort', id });
+        return;
+      }
+      finish(current, id, run);
+      resolve(notStartedAbortedResult());
+    };
+    if (signal?.aborted === true) run.onAbort();
+    else signal?.addEventListener('abort', run.onAbort, { once: true });
+    if (current.ready && current.runs.has(id)) send(current, id, run);
   }).catch((error: unknown) => {
     // The helper could not start before this run was sent: run it here instead.
     if (error === NOT_STARTED) return direct(plan, signal);
@@ -163,16 +175,8 @@ export function runThroughHelper(
 const NOT_STARTED = Symbol('spawn helper not started');
 
 function send(current: Helper, id: number, run: PendingRun): void {
-  if (run.signal?.aborted === true) {
-    // Aborted while waiting for the helper to start: nothing was spawned.
-    finish(current, id, run);
-    run.resolve(notStartedAbortedResult());
-    return;
-  }
   run.sent = true;
   post(current, { t: 'run', id, plan: run.plan });
-  run.onAbort = () => post(current, { t: 'abort', id });
-  run.signal?.addEventListener('abort', run.onAbort, { once: true });
 }
 
 function startHelper(): Helper | undefined {
