@@ -2,7 +2,6 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { DialectError } from '../dialect-error.js';
 import { convertClaudeCodeConfig, quoteArgument } from './claude.js';
-import { hasEvent, hasMcpServerMatcher } from './conversion.js';
 
 // Claude Code's placeholders, written literally in settings files.
 const PROJECT_DIR_PLACEHOLDER = ['$', '{CLAUDE_PROJECT_DIR}'].join('');
@@ -81,20 +80,10 @@ describe('convertClaudeCodeConfig', () => {
       tool: ['mcp__fs__read', 'mcp__fs__write', 'mcp__fs__delete'],
     });
     const mixed = rules(result, 'PreToolUse').slice(1);
-    if (hasMcpServerMatcher()) {
-      expect(mixed.map((rule) => rule.matcher)).toEqual([
-        { tool: ['bash'] },
-        { mcp_server: ['github'] },
-      ]);
-    } else {
-      expect(mixed.map((rule) => rule.matcher)).toEqual([{ tool: ['bash'] }]);
-      expect(result.refused).toEqual([
-        {
-          path: 'hooks.PreToolUse[1].matcher',
-          reason: expect.stringContaining('"github" MCP server part'),
-        },
-      ]);
-    }
+    expect(mixed.map((rule) => rule.matcher)).toEqual([
+      { tool: ['bash'] },
+      { mcp_server: ['github'] },
+    ]);
   });
 
   it("refuses a regex that also matches every server's MCP tools, with the list to write", () => {
@@ -152,9 +141,9 @@ describe('convertClaudeCodeConfig', () => {
       },
     });
     expect(rules(result, 'UserPromptSubmit')[0]?.hooks[0]?.timeout).toBe(30);
-    // SessionEnd and Notification convert once the protocol has them (SPEC §2.3).
-    expect(rules(result, 'SessionEnd')).toHaveLength(hasEvent('SessionEnd') ? 1 : 0);
-    expect(rules(result, 'Notification')).toHaveLength(hasEvent('Notification') ? 1 : 0);
+    // SessionEnd and Notification convert (SPEC §2.3).
+    expect(rules(result, 'SessionEnd')).toHaveLength(1);
+    expect(rules(result, 'Notification')).toHaveLength(1);
     expect(result.notes).toContainEqual(
       expect.stringMatching(
         /^hooks\.UserPromptSubmit\[0\]\.hooks\[0\] \(prompt-check\): Claude Code lets this hook block the prompt/,

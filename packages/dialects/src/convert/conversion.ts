@@ -1,4 +1,3 @@
-import { builtInMatchers } from '@soong-agent/matcher';
 import { HOOK_EVENTS, jsonTextDepth } from '@soong-agent/protocol';
 import type { ConvertResult } from '../dialect.js';
 import { DialectError } from '../dialect-error.js';
@@ -33,14 +32,9 @@ export const MIN_TIMEOUT_SECONDS = 0.1;
 /** Deeper nesting than this in a config file is refused before it is parsed. */
 export const MAX_CONFIG_DEPTH = 256;
 
-/** Our events a converted rule may go under (SessionEnd and Notification once the protocol has them). */
+/** True for our events (SPEC §2, §2.3): a converted rule may go under them. */
 export function hasEvent(event: string): boolean {
   return (HOOK_EVENTS as readonly string[]).includes(event);
-}
-
-/** True when the matcher registry has the `mcp_server` type (SPEC §1.2), so MCP server rules convert. */
-export function hasMcpServerMatcher(): boolean {
-  return builtInMatchers.some((definition) => definition.type === 'mcp_server');
 }
 
 /**

@@ -1,9 +1,4 @@
-import {
-  type Conversion,
-  type ConvertedMatcher,
-  hasMcpServerMatcher,
-  listOf,
-} from './conversion.js';
+import { type Conversion, type ConvertedMatcher, listOf } from './conversion.js';
 import {
   alternativesOf,
   compileRegex,
@@ -189,12 +184,6 @@ function regexMatcher(
       continue;
     }
     for (const name of hits) addTheirs(name);
-  }
-  if (servers.length > 0 && !hasMcpServerMatcher()) {
-    unconverted.push(
-      `${servers.map((server) => JSON.stringify(server)).join(', ')} MCP server part (this version has no mcp_server matcher: list the server's tools by name, mcp__<server>__<tool>)`,
-    );
-    servers.length = 0;
   }
   if (tools.length === 0 && servers.length === 0) {
     const rule = /^([A-Za-z]+)\((.+)\)$/.exec(matcher);
