@@ -2,10 +2,13 @@
 // an IPC channel and a minimal environment. It runs each run it is sent with the same core as a
 // direct run and answers with the result. When the host goes away (the channel reaches EOF, even
 // when the host was SIGKILLed) it kills every group it started and exits.
+import net from 'node:net';
+import { createInterface } from 'node:readline';
 import { killAllRuns } from './live-runs.js';
 import { loadSpawner } from './process-group.js';
 import { runPlan } from './run-command.js';
 import type { HelperReply, HelperRequest } from './spawn-helper.js';
+import { CONTROL_FD, type HelperControl } from './spawn-helper-control.js';
 
 interface Run {
   abort: AbortController;
@@ -16,6 +19,10 @@ interface Run {
 }
 
 const runs = new Map<number, Run>();
+// The host numbers runs in the order it sends them. A stop on the control pipe can overtake its run
+// on the channel (behind other runs' inputs): it waits here, and the run then spawns nothing.
+let lastRunId = 0;
+const stoppedBeforeArrival = new Set<number>();
 
 function reply(message: HelperReply): void {
   // The host is gone when this fails: 'disconnect' ends the helper.
@@ -27,36 +34,43 @@ function reply(message: HelperReply): void {
 }
 
 function onRequest(request: HelperRequest): void {
-  if (request.t === 'run') {
-    const run: Run = { abort: new AbortController() };
-    runs.set(request.id, run);
-    runPlan(request.plan, run.abort.signal, (pid, stop) => {
-      run.stop = stop;
-      reply({ t: 'started', id: request.id, pid });
-      if (run.stopBeforeSpawn !== undefined) stop(run.stopBeforeSpawn);
-    }).then(
-      (result) => {
-        runs.delete(request.id);
-        reply({ t: 'result', id: request.id, result });
-      },
-      (error: unknown) => {
-        runs.delete(request.id);
-        reply({
-          t: 'failed',
-          id: request.id,
-          message: error instanceof Error ? error.message : String(error),
-        });
-      },
-    );
+  lastRunId = request.id;
+  const run: Run = { abort: new AbortController() };
+  runs.set(request.id, run);
+  // Stopped on its way here: runPlan spawns nothing for an aborted signal.
+  if (stoppedBeforeArrival.delete(request.id)) run.abort.abort();
+  runPlan(request.plan, run.abort.signal, (pid, stop) => {
+    run.stop = stop;
+    reply({ t: 'started', id: request.id, pid });
+    if (run.stopBeforeSpawn !== undefined) stop(run.stopBeforeSpawn);
+  }).then(
+    (result) => {
+      runs.delete(request.id);
+      reply({ t: 'result', id: request.id, result });
+    },
+    (error: unknown) => {
+      runs.delete(request.id);
+      reply({
+        t: 'failed',
+        id: request.id,
+        message: error instanceof Error ? error.message : String(error),
+      });
+    },
+  );
+}
+
+function onControl(message: HelperControl): void {
+  const run = runs.get(message.id);
+  if (run === undefined) {
+    // Not here yet (a later run than the last one received), or already settled.
+    if (message.id > lastRunId) stoppedBeforeArrival.add(message.id);
     return;
   }
-  const run = runs.get(request.id);
-  if (run === undefined) return;
-  if (request.t === 'abort') run.abort.abort();
-  // A stop sent right after the run (both read in one go) comes before the spawn has finished
-  // (execa still loading, or the spawn's promise not yet settled): kept, not dropped.
-  else if (run.stop === undefined) run.stopBeforeSpawn = request.signal;
-  else run.stop(request.signal);
+  if (message.t === 'abort') run.abort.abort();
+  // A stop that comes before the spawn has finished (execa still loading, or the spawn's promise
+  // not yet settled): kept, not dropped.
+  else if (run.stop === undefined) run.stopBeforeSpawn = message.signal;
+  else run.stop(message.signal);
 }
 
 if (process.send === undefined) {
@@ -64,6 +78,16 @@ if (process.send === undefined) {
   process.exit(2);
 }
 process.on('message', onRequest);
+// Lines of JSON from the host; its end comes with the channel's ('disconnect' ends the helper).
+const controlPipe = new net.Socket({ fd: CONTROL_FD, readable: true, writable: false });
+controlPipe.on('error', () => {});
+createInterface({ input: controlPipe }).on('line', (line) => {
+  try {
+    onControl(JSON.parse(line) as HelperControl);
+  } catch {
+    // not from the runner: ignored
+  }
+});
 process.on('disconnect', () => {
   killAllRuns('SIGKILL');
   process.exit(0);

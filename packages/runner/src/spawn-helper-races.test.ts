@@ -8,10 +8,10 @@ import { eventually } from './test-helpers/processes.js';
 import { makeTempDir } from './test-helpers/temp-dir.js';
 
 // A stop (abort, killAllRuns, timeout) at each stage of a run through the spawn helper: while the
-// helper boots, after the run was sent but before it is spawned, and once it is spawned. The stages
-// are held open by gates (files the test creates), not by timing: a wrapper entry imports the real
-// helper only once its boot gate exists, and hands it the host's messages only once its message
-// gate exists, all at once, as one read of the channel would.
+// helper boots, before the run reaches it, after it reached it but before its spawn finished, and
+// once it is spawned. The stages are held open by gates (files the test creates), not by timing: a
+// wrapper entry imports the real helper only once its boot gate exists, and hands it the runs of
+// the channel only once its message gate exists, all at once, as one read of the channel would.
 const helperOn = process.env.SOONG_AGENT_TEST_SPAWN_HELPER !== 'off';
 
 interface GatedHelper {
@@ -19,12 +19,18 @@ interface GatedHelper {
   openMessages(): void;
 }
 
-function gatedHelper(gates: { boot: boolean; messages: boolean }): GatedHelper {
+/**
+ * `boot`: the helper starts only at openBoot. `messages`: runs reach it only at openMessages (the
+ * control pipe is not held, so a stop overtakes its run). `late`: the wrapper says ready itself and
+ * starts the helper only at openMessages, so the stops wait in the pipe and are read after the runs.
+ */
+function gatedHelper(gates: { boot?: boolean; messages?: boolean; late?: boolean }): GatedHelper {
   const dir = makeTempDir();
   const bootGate = path.join(dir, 'boot');
   const messageGate = path.join(dir, 'messages');
-  if (!gates.boot) fs.writeFileSync(bootGate, '');
-  if (!gates.messages) fs.writeFileSync(messageGate, '');
+  if (gates.boot !== true) fs.writeFileSync(bootGate, '');
+  if (gates.messages !== true && gates.late !== true) fs.writeFileSync(messageGate, '');
+  const main = pathToFileURL(inject('spawnHelperEntry')).href;
   const entry = path.join(dir, 'gated-helper.mjs');
   fs.writeFileSync(
     entry,
@@ -51,7 +57,13 @@ const waitFor = (file) =>
     }, 5);
   });
 await waitFor(${JSON.stringify(bootGate)});
-await import(${JSON.stringify(pathToFileURL(inject('spawnHelperEntry')).href)});
+if (${gates.late === true}) {
+  process.send({ t: 'ready' });
+  const send = process.send.bind(process);
+  process.send = (message, ...rest) => (message.t === 'ready' ? true : send(message, ...rest));
+  await waitFor(${JSON.stringify(messageGate)});
+}
+await import(${JSON.stringify(main)});
 await waitFor(${JSON.stringify(messageGate)});
 open = true;
 for (const message of held.splice(0)) for (const listener of listeners) listener(message);
@@ -111,7 +123,7 @@ describe.runIf(helperOn && process.platform === 'linux')(
     });
 
     it('ends a run aborted while the helper boots at once, nothing spawned, the helper still starting', async () => {
-      const gates = gatedHelper({ boot: true, messages: false });
+      const gates = gatedHelper({ boot: true });
       const marker = path.join(makeTempDir(), 'ran');
       const controller = new AbortController();
       const pending = runCommand({ command: `touch "${marker}"`, signal: controller.signal });
@@ -129,7 +141,7 @@ describe.runIf(helperOn && process.platform === 'linux')(
     });
 
     it('times out a run queued while the helper boots and kills its group', async () => {
-      const gates = gatedHelper({ boot: true, messages: false });
+      const gates = gatedHelper({ boot: true });
       const pending = runCommand({ command: 'sleep 6101 & wait', timeoutMs: 300 });
       expect(spawnHelperStatus().state).toBe('starting');
       gates.openBoot();
@@ -137,48 +149,54 @@ describe.runIf(helperOn && process.platform === 'linux')(
       expect(await eventually(() => sleeping(6101).length === 0)).toBe(true);
     });
 
-    describe('a stop the helper reads with the run, before the spawn', () => {
-      async function sentNotRead(seconds: number, signal?: AbortSignal) {
-        const gates = gatedHelper({ boot: false, messages: true });
-        const pending = groupRun(seconds, signal === undefined ? {} : { signal });
-        // Ready: the host has sent the run; the helper holds it until the gate opens.
-        expect(await eventually(() => spawnHelperStatus().state === 'running')).toBe(true);
-        return { gates, pending };
-      }
+    for (const stage of ['messages', 'late'] as const) {
+      describe(
+        stage === 'messages'
+          ? 'a stop that overtakes its run'
+          : 'a stop read after its run, before its spawn finished',
+        () => {
+          async function sent(seconds: number, signal?: AbortSignal) {
+            const gates = gatedHelper({ [stage]: true });
+            const pending = groupRun(seconds, signal === undefined ? {} : { signal });
+            // Ready: the host has sent the run; the helper holds it until the gate opens.
+            expect(await eventually(() => spawnHelperStatus().state === 'running')).toBe(true);
+            return { gates, pending };
+          }
 
-      async function expectStopped(pending: Promise<RunResult>, seconds: number, signal: string) {
-        expect(await pending).toMatchObject({ ...stopped, signal });
-        expect(await eventually(() => sleeping(seconds).length === 0)).toBe(true);
-      }
+          async function expectStopped(pending: Promise<RunResult>, seconds: number) {
+            expect(await pending).toMatchObject(stopped);
+            expect(await eventually(() => sleeping(seconds).length === 0)).toBe(true);
+          }
 
-      it('killAllRuns', async () => {
-        const { gates, pending } = await sentNotRead(6102);
-        expect(killAllRuns()).toBe(1);
-        gates.openMessages();
-        await expectStopped(pending, 6102, 'SIGKILL');
-      }, 60_000);
+          it('killAllRuns', async () => {
+            const { gates, pending } = await sent(6102);
+            expect(killAllRuns()).toBe(1);
+            gates.openMessages();
+            await expectStopped(pending, 6102);
+          }, 60_000);
 
-      it('an abort', async () => {
-        const controller = new AbortController();
-        const { gates, pending } = await sentNotRead(6103, controller.signal);
-        controller.abort();
-        gates.openMessages();
-        await expectStopped(pending, 6103, 'SIGTERM');
-      }, 60_000);
+          it('an abort', async () => {
+            const controller = new AbortController();
+            const { gates, pending } = await sent(6103, controller.signal);
+            controller.abort();
+            gates.openMessages();
+            await expectStopped(pending, 6103);
+          }, 60_000);
 
-      it('killAllRuns of many runs at once', async () => {
-        const gates = gatedHelper({ boot: false, messages: true });
-        const runs = Array.from({ length: 10 }, (_, n) => groupRun(6110 + n));
-        expect(await eventually(() => spawnHelperStatus().state === 'running')).toBe(true);
-        expect(killAllRuns()).toBe(10);
-        gates.openMessages();
-        for (const [n, pending] of runs.entries())
-          await expectStopped(pending, 6110 + n, 'SIGKILL');
-      }, 60_000);
-    });
+          it('killAllRuns of many runs at once', async () => {
+            const gates = gatedHelper({ [stage]: true });
+            const runs = Array.from({ length: 10 }, (_, n) => groupRun(6110 + n));
+            expect(await eventually(() => spawnHelperStatus().state === 'running')).toBe(true);
+            expect(killAllRuns()).toBe(10);
+            gates.openMessages();
+            for (const [n, pending] of runs.entries()) await expectStopped(pending, 6110 + n);
+          }, 60_000);
+        },
+      );
+    }
 
     it('stops a run spawned and reported (killAllRuns, abort, timeout)', async () => {
-      gatedHelper({ boot: false, messages: false });
+      gatedHelper({});
       const controller = new AbortController();
       const aborted = groupRun(6121, { signal: controller.signal });
       const killed = groupRun(6122);

@@ -1,21 +1,20 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { signalGroup, trackRun } from './live-runs.js';
 import type { RunPlan } from './run-command.js';
 import { notStartedAbortedResult, type RunResult } from './run-result.js';
 import { RunnerError } from './runner-error.js';
+import { CONTROL_FD, type HelperControl } from './spawn-helper-control.js';
 
 // The host's side of the spawn helper: a small Node process, started from process.execPath on
 // first use, that spawns every run of this process (see spawn-helper-main.ts). Forking a process
 // copies its page tables, so a spawn from a host holding 1.2 GB costs ~45 ms against ~2 ms from a
 // small one; the helper stays small whatever the host grows to.
 
-/** Host → helper. */
-export type HelperRequest =
-  | { t: 'run'; id: number; plan: RunPlan }
-  | { t: 'abort'; id: number }
-  | { t: 'stop'; id: number; signal: NodeJS.Signals };
+/** Host → helper, on the IPC channel. */
+export type HelperRequest = { t: 'run'; id: number; plan: RunPlan };
 
 /** Helper → host. */
 export type HelperReply =
@@ -143,7 +142,7 @@ export function runThroughHelper(
       },
       stop: (stopSignal) => {
         if (run.sent) {
-          post(current, { t: 'stop', id, signal: stopSignal });
+          control(current, { t: 'stop', id, signal: stopSignal });
           return;
         }
         finish(current, id, run);
@@ -156,7 +155,7 @@ export function runThroughHelper(
     // ready timeout under load) ends the run at once, not when the helper comes up.
     run.onAbort = () => {
       if (run.sent) {
-        post(current, { t: 'abort', id });
+        control(current, { t: 'abort', id });
         return;
       }
       finish(current, id, run);
@@ -195,7 +194,7 @@ function startHelper(): Helper | undefined {
       cwd: '/',
       // Its own session: a terminal's Ctrl-C reaches the host, which decides, not the helper.
       detached: true,
-      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+      stdio: ['ignore', 'ignore', 'ignore', 'ipc', 'pipe'],
       serialization: 'advanced',
     } as Parameters<typeof spawn>[2]);
   } catch (error) {
@@ -206,6 +205,10 @@ function startHelper(): Helper | undefined {
   helper = current;
   child.unref();
   child.channel?.unref();
+  const controlPipe = child.stdio[CONTROL_FD] as Socket | null | undefined;
+  // A dead helper is seen on the channel ('close' below).
+  controlPipe?.on('error', noop);
+  controlPipe?.unref();
   current.readyTimer = setTimeout(() => {
     if (!current.ready) {
       giveUp(`it did not start within ${READY_TIMEOUT_MS} ms`);
@@ -288,6 +291,13 @@ function giveUp(reason: string): void {
   warnings.push(warning);
   for (const listener of [...warningListeners]) listener(warning);
 }
+
+function control(current: Helper, message: HelperControl): void {
+  const controlPipe = current.child.stdio[CONTROL_FD] as Socket | null | undefined;
+  if (controlPipe?.writable === true) controlPipe.write(`${JSON.stringify(message)}\n`);
+}
+
+function noop(): void {}
 
 function post(current: Helper, request: HelperRequest): void {
   try {
