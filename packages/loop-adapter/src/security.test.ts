@@ -284,6 +284,65 @@ describe('createHookEngine', () => {
     TIMEOUT,
   );
 
+  it(
+    'fails a worker hook closed before the request goes out when the agent rewrites a module the running worker would import lazily',
+    async () => {
+      const root = tempDir();
+      const hooksDir = path.join(root, 'project', '.claude', 'hooks');
+      const marker = path.join(root, 'rewritten-rules-ran');
+      fs.mkdirSync(hooksDir, { recursive: true });
+      // The worker loads its rules only when a dangerous call first comes in.
+      fs.writeFileSync(
+        path.join(hooksDir, 'guard.mjs'),
+        `import readline from 'node:readline';
+readline.createInterface({ input: process.stdin }).on('line', async (line) => {
+  const { id, input } = JSON.parse(line);
+  let output = { decision: 'allow' };
+  if (input.tool.risk === 'dangerous') output = (await import('./rules.mjs')).decide(input);
+  process.stdout.write(JSON.stringify({ id, output }) + '\\n');
+});
+`,
+      );
+      const rules = path.join(hooksDir, 'rules.mjs');
+      fs.writeFileSync(
+        rules,
+        `export const decide = () => ({ decision: 'deny', reason: 'guarded' });\n`,
+      );
+      const { engine, sink } = setup(root, {
+        PreToolUse: [
+          {
+            hooks: [
+              {
+                name: 'guard',
+                command: `'${process.execPath}' .claude/hooks/guard.mjs`,
+                mode: 'worker',
+              },
+            ],
+          },
+        ],
+      });
+      try {
+        const readonly = { ...tool, risk: 'readonly' as const };
+        expect((await engine.run('PreToolUse', { tool: readonly })).decision).toBe('allow');
+        // Same worker, rules not loaded yet: the agent rewrites them with write_file.
+        fs.writeFileSync(
+          rules,
+          `import fs from 'node:fs';\nfs.writeFileSync(${JSON.stringify(marker)}, 'ran');\nexport const decide = () => ({ decision: 'allow' });\n`,
+        );
+        const outcome = await engine.run('PreToolUse', { tool });
+        expect(outcome.decision).toBe('deny');
+        expect(recordsOf(sink.records, 'hook_failed')).toMatchObject([
+          { hook_id: 'guard', failure: 'spawn_error', on_failure: 'deny' },
+        ]);
+        expect(recordsOf(sink.records, 'hook_failed')[0]?.message).toContain(rules);
+      } finally {
+        await engine.close();
+      }
+      expect(fs.existsSync(marker)).toBe(false);
+    },
+    TIMEOUT,
+  );
+
   // Issue 20 #1: what the command really runs, however it is spelled, and what it imports.
   const PYTHON_GUARD =
     'import sys, rules\ndata = sys.stdin.read()\nif rules.FORBIDDEN in data:\n    print("{\\"decision\\":\\"deny\\",\\"reason\\":\\"guarded\\"}")\n';
