@@ -281,61 +281,6 @@ describe('soong-agent mcp-proxy', () => {
   );
 
   it(
-    'names the tools after the server of the registry and passes its answers through',
-    async () => {
-      const where = setup({
-        PreToolUse: [
-          {
-            matcher: { tool: 'mcp__secure-filesystem-server__write_file' },
-            hooks: [{ name: 'ro', type: 'command', command: deny('read-only session') }],
-          },
-        ],
-      });
-      fs.writeFileSync(path.join(where.project, 'hello.txt'), 'hello world\n');
-      const { client, transport, closed } = await connect(where, [
-        process.execPath,
-        FILESYSTEM_SERVER,
-        where.project,
-      ]);
-      let serverPid: number | undefined;
-      try {
-        const tools = await client.listTools();
-        expect(tools.tools.map((tool) => tool.name)).toEqual(
-          expect.arrayContaining(['read_text_file', 'write_file', 'list_directory']),
-        );
-        const read = await client.callTool({
-          name: 'read_text_file',
-          arguments: { path: path.join(where.project, 'hello.txt') },
-        });
-        expect(read.isError).not.toBe(true);
-        expect(read.content).toEqual([{ type: 'text', text: 'hello world\n' }]);
-        const write = await client.callTool({
-          name: 'write_file',
-          arguments: { path: path.join(where.project, 'new.txt'), content: 'x' },
-        });
-        expect(write).toEqual({
-          content: [{ type: 'text', text: 'denied by hook ro: read-only session' }],
-          isError: true,
-        });
-        serverPid = transport.pid ?? undefined;
-      } finally {
-        await transport.close();
-      }
-      await closed;
-      expect(fs.existsSync(path.join(where.project, 'new.txt'))).toBe(false);
-      if (serverPid !== undefined) await waitGone(serverPid);
-      const names = sessionRecords(where.home)
-        .filter((record) => record.type === 'tool_started')
-        .map((record) => (record as { tool: string }).tool);
-      expect(names).toEqual([
-        'mcp__secure-filesystem-server__read_text_file',
-        'mcp__secure-filesystem-server__write_file',
-      ]);
-    },
-    TIMEOUT,
-  );
-
-  it(
     'ends with a clear error and leaves no process when the upstream crashes',
     async () => {
       const where = setup();
@@ -361,51 +306,6 @@ describe('soong-agent mcp-proxy', () => {
       if (proxyPid !== null) await waitGone(proxyPid);
       expect(proxyPid === null || !alive(proxyPid)).toBe(true);
       expect(alive(upstream)).toBe(false);
-    },
-    TIMEOUT,
-  );
-
-  it(
-    'forwards a cancellation and serves the next call when the client cancels a call in flight',
-    async () => {
-      const where = setup();
-      const { client, transport, closed } = await connect(where, [
-        process.execPath,
-        TEST_SERVER,
-        where.log,
-      ]);
-      try {
-        const controller = new AbortController();
-        const pending = client
-          .callTool({ name: 'wait', arguments: { ms: 600_000 } }, undefined, {
-            signal: controller.signal,
-          })
-          .then(
-            () => 'answered',
-            () => 'rejected',
-          );
-        // Cancel once the upstream has the call (its side of the log).
-        for (let tries = 0; tries < 600; tries++) {
-          if (upstreamLog(where.log).some((line) => line.startsWith('call wait'))) break;
-          await new Promise((resolve) => setTimeout(resolve, 50));
-        }
-        controller.abort();
-        expect(await pending).toBe('rejected');
-        // The cancelled call does not hold up the next one.
-        expect(await client.callTool({ name: 'echo', arguments: { text: 'b' } })).toEqual({
-          content: [{ type: 'text', text: 'echo: b' }],
-        });
-      } finally {
-        await transport.close();
-      }
-      await closed;
-      const finished = sessionRecords(where.home).filter(
-        (record) => record.type === 'tool_finished',
-      );
-      expect(finished).toMatchObject([
-        { tool: 'mcp__test-notes__wait', is_error: true },
-        { tool: 'mcp__test-notes__echo', is_error: false },
-      ]);
     },
     TIMEOUT,
   );
@@ -544,32 +444,6 @@ describe('soong-agent mcp-proxy under attack', () => {
   );
 
   it(
-    'answers with an error and stays up when the upstream answers nested 20,000 levels deep',
-    async () => {
-      const where = setup();
-      const { client, transport, closed } = await connect(where, [
-        process.execPath,
-        RAW_SERVER,
-        where.log,
-      ]);
-      try {
-        const deep = await client.callTool({ name: 'deep', arguments: {} });
-        expect(deep).toMatchObject({
-          isError: true,
-          content: [{ text: expect.stringContaining('levels deep') }],
-        });
-        expect(await client.callTool({ name: 'other', arguments: {} })).toMatchObject({
-          content: [{ text: 'ok' }],
-        });
-      } finally {
-        await transport.close();
-      }
-      await closed;
-    },
-    TIMEOUT,
-  );
-
-  it(
     'ends with exit 1 and leaves no upstream when the client stops reading while the upstream floods',
     async () => {
       const where = setup();
@@ -609,66 +483,6 @@ describe('soong-agent mcp-proxy under attack', () => {
 });
 
 describe('soong-agent mcp-proxy sessions', () => {
-  it(
-    'gives a claude-code hook a transcript_path that exists and shows the call',
-    async () => {
-      const where = setup();
-      const guard = path.join(where.root, 'guard.cjs');
-      const seen = path.join(where.root, 'seen.jsonl');
-      // Blocks unless the transcript exists and holds this call's tool_use.
-      fs.writeFileSync(
-        guard,
-        `const fs = require('node:fs');
-let raw = '';
-process.stdin.on('data', (chunk) => { raw += chunk; });
-process.stdin.on('end', () => {
-  const input = JSON.parse(raw);
-  let text;
-  try { text = fs.readFileSync(input.transcript_path, 'utf8'); }
-  catch (error) { process.stderr.write('no transcript: ' + error.message); process.exit(2); }
-  const used = text.trim().split('\\n').map((line) => JSON.parse(line))
-    .flatMap((line) => Array.isArray(line.message?.content) ? line.message.content : [])
-    .some((block) => block.type === 'tool_use' && block.id === input.tool_use_id && block.name === input.tool_name);
-  fs.appendFileSync(${JSON.stringify(seen)}, input.tool_name + '\\n');
-  process.exit(used ? 0 : 2);
-});
-`,
-      );
-      fs.writeFileSync(
-        path.join(where.home, 'hooks.json'),
-        JSON.stringify({
-          version: 1,
-          hooks: {
-            PreToolUse: [
-              {
-                hooks: [{ type: 'command', command: `node '${guard}'`, protocol: 'claude-code' }],
-              },
-            ],
-          },
-        }),
-        { mode: 0o600 },
-      );
-      const { client, transport, closed } = await connect(where, [
-        process.execPath,
-        TEST_SERVER,
-        where.log,
-      ]);
-      try {
-        expect(await client.callTool({ name: 'echo', arguments: { text: 'cc' } })).toEqual({
-          content: [{ type: 'text', text: 'echo: cc' }],
-        });
-      } finally {
-        await transport.close();
-      }
-      await closed;
-      expect(fs.readFileSync(seen, 'utf8')).toBe('mcp__test-notes__echo\n');
-      expect(upstreamLog(where.log).filter((line) => line.startsWith('call '))).toEqual([
-        'call echo {"text":"cc"}',
-      ]);
-    },
-    TIMEOUT,
-  );
-
   it(
     'kills the hook, forwards nothing and exits when the client leaves while a PreToolUse hook runs',
     async () => {

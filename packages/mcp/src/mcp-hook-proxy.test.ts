@@ -10,11 +10,14 @@ import {
   deny,
   eventually,
   isAlive,
-  notesServer,
   rawClient,
+  rawThroughProxy,
+  readPid,
   sessionRecords,
   setup,
+  setupBlockingHook,
   startProxy,
+  writeHooks,
 } from './test-helpers/proxy-setup.js';
 
 const TIMEOUT = 120_000;
@@ -24,18 +27,6 @@ const TRANSCRIPT_GUARD = fileURLToPath(
 afterEach(cleanUp);
 
 const idOf = (message: JSONRPCMessage) => (message as { id?: unknown }).id;
-
-// A PreToolUse hook that writes its pid to `file` and waits until `go` exists (then allows).
-function blockingHook(pidFile: string, go: string) {
-  return {
-    type: 'command',
-    command: `echo $$ > '${pidFile}'; while [ ! -e '${go}' ]; do sleep 0.02; done; echo '{}'`,
-  };
-}
-
-function readPid(file: string): number {
-  return Number(fs.readFileSync(file, 'utf8').trim());
-}
 
 describe('createMcpHookProxy', () => {
   it(
@@ -93,16 +84,9 @@ describe('createMcpHookProxy', () => {
     async () => {
       const where = setup();
       const post = path.join(where.root, 'post.jsonl');
-      fs.writeFileSync(
-        path.join(where.home, 'hooks.json'),
-        JSON.stringify({
-          version: 1,
-          hooks: {
-            PostToolUse: [{ hooks: [{ type: 'command', command: `cat >> '${post}'` }] }],
-          },
-        }),
-        { mode: 0o600 },
-      );
+      writeHooks(where.home, {
+        PostToolUse: [{ hooks: [{ type: 'command', command: `cat >> '${post}'` }] }],
+      });
       fs.writeFileSync(
         path.join(where.home, 'config.toml'),
         '[mcp.notes]\nrisk = "write"\n[mcp.notes.tools.echo]\nrisk = "readonly"\n',
@@ -138,27 +122,20 @@ describe('createMcpHookProxy', () => {
     async () => {
       const where = setup();
       const seen = path.join(where.root, 'seen.jsonl');
-      fs.writeFileSync(
-        path.join(where.home, 'hooks.json'),
-        JSON.stringify({
-          version: 1,
-          hooks: {
-            PreToolUse: [
+      writeHooks(where.home, {
+        PreToolUse: [
+          {
+            hooks: [
               {
-                hooks: [
-                  {
-                    name: 'cc-guard',
-                    type: 'command',
-                    command: `node '${TRANSCRIPT_GUARD}' '${seen}'`,
-                    protocol: 'claude-code',
-                  },
-                ],
+                name: 'cc-guard',
+                type: 'command',
+                command: `node '${TRANSCRIPT_GUARD}' '${seen}'`,
+                protocol: 'claude-code',
               },
             ],
           },
-        }),
-        { mode: 0o600 },
-      );
+        ],
+      });
       const { proxy, client, calls } = await connectThroughProxy(where);
       expect(await client.callTool({ name: 'echo', arguments: { text: 'one' } })).toEqual({
         content: [{ type: 'text', text: 'echo: one' }],
@@ -203,12 +180,7 @@ describe('createMcpHookProxy', () => {
   it(
     'answers a tools/call notification and one with a non-string name itself and never forwards them',
     async () => {
-      const where = setup();
-      const upstream = notesServer(where.projectDir);
-      const { proxy, clientSide, serverSide } = await startProxy(where);
-      await upstream.server.connect(serverSide);
-      const client = await rawClient(clientSide);
-      await client.initialize();
+      const { proxy, client, upstream } = await rawThroughProxy(setup());
       await client.send({
         method: 'tools/call',
         params: { name: 'echo', arguments: { text: 'notification' } },
@@ -239,26 +211,8 @@ describe('createMcpHookProxy', () => {
   it(
     'never forwards nor answers a call cancelled while it waits behind another call’s hook',
     async () => {
-      const where = setup();
-      const pidFile = path.join(where.root, 'hook.pid');
-      const go = path.join(where.root, 'go');
-      fs.writeFileSync(
-        path.join(where.home, 'hooks.json'),
-        JSON.stringify({
-          version: 1,
-          hooks: {
-            PreToolUse: [
-              { matcher: { tool: 'mcp__test-notes__echo' }, hooks: [blockingHook(pidFile, go)] },
-            ],
-          },
-        }),
-        { mode: 0o600 },
-      );
-      const upstream = notesServer(where.projectDir);
-      const { proxy, clientSide, serverSide } = await startProxy(where);
-      await upstream.server.connect(serverSide);
-      const client = await rawClient(clientSide);
-      await client.initialize();
+      const { where, pidFile, go } = setupBlockingHook({ tool: 'mcp__test-notes__echo' });
+      const { proxy, client, upstream } = await rawThroughProxy(where);
       await client.send({
         id: 1,
         method: 'tools/call',
@@ -298,22 +252,8 @@ describe('createMcpHookProxy', () => {
   it(
     'fails the pending call, kills the hook and ends when the server exits while a PreToolUse hook runs',
     async () => {
-      const where = setup();
-      const pidFile = path.join(where.root, 'hook.pid');
-      const go = path.join(where.root, 'go');
-      fs.writeFileSync(
-        path.join(where.home, 'hooks.json'),
-        JSON.stringify({
-          version: 1,
-          hooks: { PreToolUse: [{ hooks: [blockingHook(pidFile, go)] }] },
-        }),
-        { mode: 0o600 },
-      );
-      const upstream = notesServer(where.projectDir);
-      const { proxy, clientSide, serverSide } = await startProxy(where);
-      await upstream.server.connect(serverSide);
-      const client = await rawClient(clientSide);
-      await client.initialize();
+      const { where, pidFile, go } = setupBlockingHook();
+      const { proxy, client, upstream } = await rawThroughProxy(where);
       await client.send({
         id: 1,
         method: 'tools/call',
@@ -350,26 +290,12 @@ describe('createMcpHookProxy', () => {
   it(
     'kills the hook, forwards nothing and ends when the client leaves while a PreToolUse hook runs',
     async () => {
-      const where = setup();
-      const pidFile = path.join(where.root, 'hook.pid');
-      const go = path.join(where.root, 'go');
-      fs.writeFileSync(
-        path.join(where.home, 'hooks.json'),
-        JSON.stringify({
-          version: 1,
-          hooks: { PreToolUse: [{ hooks: [blockingHook(pidFile, go)] }] },
-        }),
-        { mode: 0o600 },
-      );
-      const upstream = notesServer(where.projectDir);
+      const { where, pidFile, go } = setupBlockingHook();
+      const { proxy, client, clientSide, upstream } = await rawThroughProxy(where);
       let serverClosed = false;
       upstream.server.server.onclose = () => {
         serverClosed = true;
       };
-      const { proxy, clientSide, serverSide } = await startProxy(where);
-      await upstream.server.connect(serverSide);
-      const client = await rawClient(clientSide);
-      await client.initialize();
       await client.send({
         id: 1,
         method: 'tools/call',
@@ -392,22 +318,8 @@ describe('createMcpHookProxy', () => {
   it(
     'answers the pending calls with an error, kills the hook and forwards nothing when the host calls close()',
     async () => {
-      const where = setup();
-      const pidFile = path.join(where.root, 'hook.pid');
-      const go = path.join(where.root, 'go');
-      fs.writeFileSync(
-        path.join(where.home, 'hooks.json'),
-        JSON.stringify({
-          version: 1,
-          hooks: { PreToolUse: [{ hooks: [blockingHook(pidFile, go)] }] },
-        }),
-        { mode: 0o600 },
-      );
-      const upstream = notesServer(where.projectDir);
-      const { proxy, clientSide, serverSide } = await startProxy(where);
-      await upstream.server.connect(serverSide);
-      const client = await rawClient(clientSide);
-      await client.initialize();
+      const { where, pidFile, go } = setupBlockingHook();
+      const { proxy, client, upstream } = await rawThroughProxy(where);
       for (const id of [1, 2]) {
         await client.send({
           id,
@@ -472,11 +384,7 @@ describe('createMcpHookProxy', () => {
     'forwards a cancellation of a call in flight under the server’s id and gives that call no answer',
     async () => {
       const where = setup();
-      const upstream = notesServer(where.projectDir);
-      const { proxy, clientSide, serverSide } = await startProxy(where);
-      await upstream.server.connect(serverSide);
-      const client = await rawClient(clientSide);
-      await client.initialize();
+      const { proxy, client, upstream } = await rawThroughProxy(where);
       await client.send({
         id: 'w',
         method: 'tools/call',

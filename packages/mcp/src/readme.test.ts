@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanUp, deny, sessionRecords, setup } from './test-helpers/proxy-setup.js';
+import { cleanUp, deny, sessionRecords, setup, writeHooks } from './test-helpers/proxy-setup.js';
 
 const TIMEOUT = 120_000;
 const README = fileURLToPath(new URL('../README.md', import.meta.url));
@@ -48,21 +48,14 @@ describe('README', () => {
     'runs the in-process example: the call passes the hooks and the session is logged',
     async () => {
       const where = setup();
-      fs.writeFileSync(
-        path.join(where.home, 'hooks.json'),
-        JSON.stringify({
-          version: 1,
-          hooks: {
-            PreToolUse: [
-              {
-                matcher: { tool: 'mcp__notes__echo' },
-                hooks: [{ type: 'command', command: `cat > '${path.join(where.root, 'seen')}'` }],
-              },
-            ],
+      writeHooks(where.home, {
+        PreToolUse: [
+          {
+            matcher: { tool: 'mcp__notes__echo' },
+            hooks: [{ type: 'command', command: `cat > '${path.join(where.root, 'seen')}'` }],
           },
-        }),
-        { mode: 0o600 },
-      );
+        ],
+      });
       const run = await promisify(execFile)(
         process.execPath,
         [path.join(EXAMPLES, 'in-process.mjs')],
@@ -88,30 +81,23 @@ describe('README', () => {
     async () => {
       const where = setup();
       const seen = path.join(where.root, 'seen.jsonl');
-      fs.writeFileSync(
-        path.join(where.home, 'hooks.json'),
-        JSON.stringify({
-          version: 1,
-          hooks: {
-            PreToolUse: [
+      writeHooks(where.home, {
+        PreToolUse: [
+          {
+            hooks: [
               {
-                hooks: [
-                  {
-                    type: 'command',
-                    command: `node '${TRANSCRIPT_GUARD}' '${seen}'`,
-                    protocol: 'claude-code',
-                  },
-                ],
-              },
-              {
-                matcher: { tool: 'mcp__secure-filesystem-server__write_file' },
-                hooks: [{ name: 'ro', type: 'command', command: deny('read-only') }],
+                type: 'command',
+                command: `node '${TRANSCRIPT_GUARD}' '${seen}'`,
+                protocol: 'claude-code',
               },
             ],
           },
-        }),
-        { mode: 0o600 },
-      );
+          {
+            matcher: { tool: 'mcp__secure-filesystem-server__write_file' },
+            hooks: [{ name: 'ro', type: 'command', command: deny('read-only') }],
+          },
+        ],
+      });
       fs.writeFileSync(path.join(where.projectDir, 'hello.txt'), 'hello\n');
       const transport = new StdioClientTransport({
         command: process.execPath,

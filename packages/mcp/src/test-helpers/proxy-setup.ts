@@ -35,6 +35,41 @@ export function setup(hooks: Record<string, unknown> = {}, configToml = '') {
   return { root, home, projectDir };
 }
 
+/** Writes `hooks` as the hooks.json under `home` (replacing what setup wrote). */
+export function writeHooks(home: string, hooks: Record<string, unknown>): void {
+  fs.writeFileSync(path.join(home, 'hooks.json'), JSON.stringify({ version: 1, hooks }), {
+    mode: 0o600,
+  });
+}
+
+/** A PreToolUse hook that writes its pid to `pidFile` and waits until `go` exists (then allows). */
+export function blockingHook(pidFile: string, go: string) {
+  return {
+    type: 'command',
+    command: `echo $$ > '${pidFile}'; while [ ! -e '${go}' ]; do sleep 0.02; done; echo '{}'`,
+  };
+}
+
+/**
+ * A project whose PreToolUse hook blocks (see blockingHook) until `go` exists; `matcher`, when
+ * given, limits it to the calls it matches.
+ */
+export function setupBlockingHook(matcher?: Record<string, unknown>) {
+  const where = setup();
+  const pidFile = path.join(where.root, 'hook.pid');
+  const go = path.join(where.root, 'go');
+  const rule = {
+    ...(matcher === undefined ? {} : { matcher }),
+    hooks: [blockingHook(pidFile, go)],
+  };
+  writeHooks(where.home, { PreToolUse: [rule] });
+  return { where, pidFile, go };
+}
+
+export function readPid(file: string): number {
+  return Number(fs.readFileSync(file, 'utf8').trim());
+}
+
 /** A real upstream: the SDK's McpServer with echo, write_note and wait; `calls` is its side. */
 export function notesServer(projectDir: string, name = 'test-notes') {
   const calls: string[] = [];
@@ -104,6 +139,16 @@ export async function connectThroughProxy(
   const client = new Client({ name: 'soong-test-client', version: '1.0.0' });
   await client.connect(clientSide);
   return { proxy, client, calls: upstream.calls, server: upstream.server };
+}
+
+/** The notes server upstream and a raw JSON-RPC client (initialized), with the proxy between them. */
+export async function rawThroughProxy(where: { home: string; projectDir: string }) {
+  const upstream = notesServer(where.projectDir);
+  const { proxy, clientSide, serverSide } = await startProxy(where);
+  await upstream.server.connect(serverSide);
+  const client = await rawClient(clientSide);
+  await client.initialize();
+  return { proxy, client, clientSide, upstream };
 }
 
 /** A client speaking raw JSON-RPC to the proxy: what it sends is not checked by any SDK. */
