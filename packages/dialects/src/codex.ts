@@ -7,7 +7,7 @@ import {
   otherAgentHint,
   pluginRootOf,
 } from './convert/claude.js';
-import { boundedTimeout, type ConvertedHook, shellQuote } from './convert/conversion.js';
+import { type ConvertedHook, shellQuote } from './convert/conversion.js';
 import { convertGrouped, type GroupedFormat, type HookContext } from './convert/grouped.js';
 import type { ToolCatalog } from './convert/tool-matcher.js';
 import { decideClaudeLike } from './decode-claude-like.js';
@@ -149,13 +149,15 @@ function convertCodexHook(
   context: HookContext,
 ): ConvertedHook | undefined {
   const { path: hookPath, conversion, event } = context;
-  if (hook.type !== 'command') {
-    conversion.refuse(
+  if (
+    !conversion.commandType(
+      hook.type,
       `${hookPath}.type`,
-      `${JSON.stringify(hook.type)} hooks are not supported: soong-agent runs command hooks (Codex itself runs only command hooks)`,
-    );
+      false,
+      ' (Codex itself runs only command hooks)',
+    )
+  )
     return undefined;
-  }
   if (hook.async === true && (event === 'PreToolUse' || event === 'Stop')) {
     conversion.refuse(
       `${hookPath}.async`,
@@ -163,11 +165,9 @@ function convertCodexHook(
     );
     return undefined;
   }
-  if (typeof hook.command !== 'string' || hook.command.trim() === '') {
-    conversion.refuse(`${hookPath}.command`, 'missing or blank');
-    return undefined;
-  }
-  let command = hook.command;
+  const source = conversion.command(hook.command, `${hookPath}.command`);
+  if (source === undefined) return undefined;
+  let command = source;
   const root = pluginRootOf(context.options);
   if (root !== undefined) {
     const quoted = shellQuote(root);
@@ -180,19 +180,11 @@ function convertCodexHook(
     return undefined;
   }
   const converted: ConvertedHook = { type: 'command', command, protocol: 'codex' };
-  const name = conversion.nameFor(hook.command);
+  const name = conversion.nameFor(source);
   if (name !== undefined) converted.name = name;
-  if (hook.timeout === undefined) converted.timeout = 600;
-  else if (typeof hook.timeout !== 'number' || !(hook.timeout > 0)) {
-    conversion.refuse(
-      `${hookPath}.timeout`,
-      `${JSON.stringify(hook.timeout)} is not a number of seconds > 0`,
-    );
-    return undefined;
-  } else
-    converted.timeout = boundedTimeout(hook.timeout, (message) =>
-      conversion.note(`${hookPath}.timeout`, message),
-    );
+  const timeout = conversion.timeout(hook.timeout, `${hookPath}.timeout`, { fallback: 600 });
+  if (timeout === false) return undefined;
+  if (timeout !== undefined) converted.timeout = timeout;
   if (hook.async === true) {
     conversion.note(
       `${hookPath}.async`,
@@ -203,11 +195,8 @@ function convertCodexHook(
     conversion.note(`${hookPath}.commandWindows`, 'dropped (hooks here run by /bin/sh)');
   if (hook.statusMessage !== undefined)
     conversion.note(`${hookPath}.statusMessage`, 'dropped (soong-agent shows no hook status line)');
-  for (const key of Object.keys(hook)) {
-    if (!HANDLED.has(key))
-      conversion.note(`${hookPath}.${key}`, `unknown key ${JSON.stringify(key)} dropped`);
-  }
-  if (event === 'PreToolUse' && /updatedInput/.test(hook.command)) {
+  conversion.dropUnknownKeys(hook, HANDLED, hookPath);
+  if (event === 'PreToolUse' && /updatedInput/.test(source)) {
     conversion.note(
       `${hookPath} (${converted.name ?? 'unnamed'})`,
       "Codex applies this hook's updatedInput to the call; here the call runs as the model wrote it (the key is logged as ignored)",

@@ -2,10 +2,8 @@ import type { HookEvent } from '@soong-agent/protocol';
 import { CLAUDE_CODE_TOOL_INPUT_BYTES } from './claude-code.js';
 import { addEnvironmentNote, CLAUDE_CODE_FORMAT, convertClaudeHook } from './convert/claude.js';
 import {
-  boundedTimeout,
   Conversion,
   type ConvertedHook,
-  envPrefix,
   hasEvent,
   observeOnlyNote,
   parseConfigJson,
@@ -329,13 +327,7 @@ function convertEntry(
       );
     }
   }
-  if (entry.type !== undefined && entry.type !== 'command') {
-    conversion.refuse(
-      `${entryPath}.type`,
-      `${JSON.stringify(entry.type)} hooks are not supported: soong-agent runs command hooks`,
-    );
-    return;
-  }
+  if (!conversion.commandType(entry.type, `${entryPath}.type`, true)) return;
   let command: string;
   if (typeof entry.bash === 'string' && entry.bash.trim() !== '') command = entry.bash;
   else if (typeof entry.command === 'string' && entry.command.trim() !== '')
@@ -359,31 +351,18 @@ function convertEntry(
   }
   const source = command;
   if (entry.env !== undefined) {
-    const prefix = envPrefix(entry.env);
-    if (prefix === undefined) {
-      conversion.refuse(`${entryPath}.env`, 'not an object of variable names and string values');
-      return;
-    }
-    command = `${prefix}${command}`;
-    conversion.note(
-      `${entryPath}.env`,
-      'exported at the start of the command (the values are now in hooks.json)',
-    );
+    const exported = conversion.exportEnv(entry.env, command, `${entryPath}.env`);
+    if (exported === undefined) return;
+    command = exported;
   }
   const hook: ConvertedHook = { type: 'command', command, protocol: 'copilot' };
   const name = conversion.nameFor(source);
   if (name !== undefined) hook.name = name;
-  if (entry.timeoutSec === undefined) hook.timeout = 30;
-  else if (typeof entry.timeoutSec !== 'number' || !(entry.timeoutSec > 0)) {
-    conversion.refuse(
-      `${entryPath}.timeoutSec`,
-      `${JSON.stringify(entry.timeoutSec)} is not a number of seconds > 0`,
-    );
-    return;
-  } else
-    hook.timeout = boundedTimeout(entry.timeoutSec, (message) =>
-      conversion.note(`${entryPath}.timeoutSec`, message),
-    );
+  const timeout = conversion.timeout(entry.timeoutSec, `${entryPath}.timeoutSec`, {
+    fallback: 30,
+  });
+  if (timeout === false) return;
+  if (timeout !== undefined) hook.timeout = timeout;
   if (typeof entry.cwd === 'string' && entry.cwd.trim() !== '') hook.working_dir = entry.cwd;
   const label = `${entryPath} (${hook.name ?? 'unnamed'})`;
   if (event === 'PreToolUse') {
@@ -395,10 +374,7 @@ function convertEntry(
   }
   const lost = observeOnlyNote('Copilot CLI', event);
   if (lost !== undefined) conversion.note(label, lost);
-  for (const key of Object.keys(entry)) {
-    if (!ENTRY_KEYS.has(key))
-      conversion.note(`${entryPath}.${key}`, `unknown key ${JSON.stringify(key)} dropped`);
-  }
+  conversion.dropUnknownKeys(entry, ENTRY_KEYS, entryPath);
   if (typeof entry.powershell === 'string' && hook.command !== undefined) {
     conversion.note(`${entryPath}.powershell`, 'dropped (hooks here run the "bash" command)');
   }

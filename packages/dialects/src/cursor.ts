@@ -3,7 +3,6 @@ import type { HookEvent } from '@soong-agent/protocol';
 import { CLAUDE_CODE_TOOL_INPUT_BYTES } from './claude-code.js';
 import { addEnvironmentNote, otherAgentHint } from './convert/claude.js';
 import {
-  boundedTimeout,
   Conversion,
   type ConvertedHook,
   type ConvertedMatcher,
@@ -490,18 +489,10 @@ function convertEntry(
   conversion: Conversion,
   userBase: string | undefined,
 ): ConvertedHook | undefined {
-  if (entry.type !== undefined && entry.type !== 'command') {
-    conversion.refuse(
-      `${hookPath}.type`,
-      `${JSON.stringify(entry.type)} hooks are not supported: soong-agent runs command hooks`,
-    );
-    return undefined;
-  }
-  if (typeof entry.command !== 'string' || entry.command.trim() === '') {
-    conversion.refuse(`${hookPath}.command`, 'missing or blank');
-    return undefined;
-  }
-  let command = entry.command;
+  if (!conversion.commandType(entry.type, `${hookPath}.type`, true)) return undefined;
+  const source = conversion.command(entry.command, `${hookPath}.command`);
+  if (source === undefined) return undefined;
+  let command = source;
   const first = command.trim().split(/\s+/)[0] ?? '';
   if (
     userBase !== undefined &&
@@ -517,21 +508,12 @@ function convertEntry(
     );
   }
   const converted: ConvertedHook = { type: 'command', command, protocol: 'cursor' };
-  const name = conversion.nameFor(entry.command);
+  const name = conversion.nameFor(source);
   if (name !== undefined) converted.name = name;
   if (MAIN_EVENT[event] !== theirEvent) converted.dialect_event = theirEvent;
-  if (entry.timeout !== undefined) {
-    if (typeof entry.timeout !== 'number' || !(entry.timeout > 0)) {
-      conversion.refuse(
-        `${hookPath}.timeout`,
-        `${JSON.stringify(entry.timeout)} is not a number of seconds > 0`,
-      );
-      return undefined;
-    }
-    converted.timeout = boundedTimeout(entry.timeout, (message) =>
-      conversion.note(`${hookPath}.timeout`, message),
-    );
-  }
+  const timeout = conversion.timeout(entry.timeout, `${hookPath}.timeout`);
+  if (timeout === false) return undefined;
+  if (timeout !== undefined) converted.timeout = timeout;
   if (entry.failClosed === true) converted.on_failure = 'deny';
   if (entry.loop_limit !== undefined) {
     conversion.note(
@@ -539,10 +521,7 @@ function convertEntry(
       `${JSON.stringify(entry.loop_limit)}: here one limit covers every Stop hook, [hooks] stop_loop_limit in config.toml (default 5)`,
     );
   }
-  for (const key of Object.keys(entry)) {
-    if (!HOOK_KEYS.has(key))
-      conversion.note(`${hookPath}.${key}`, `unknown key ${JSON.stringify(key)} dropped`);
-  }
+  conversion.dropUnknownKeys(entry, HOOK_KEYS, hookPath);
   const label = `${hookPath} (${converted.name ?? 'unnamed'})`;
   const lost = observeOnlyNote('Cursor', event);
   if (lost !== undefined) conversion.note(label, lost);

@@ -1,13 +1,7 @@
 import type { HookEvent } from '@soong-agent/protocol';
 import { CLAUDE_CODE_TOOL_INPUT_BYTES } from './claude-code.js';
 import { addEnvironmentNote, otherAgentHint, pluginRootOf } from './convert/claude.js';
-import {
-  boundedTimeout,
-  type Conversion,
-  type ConvertedHook,
-  envPrefix,
-  hasEvent,
-} from './convert/conversion.js';
+import { type Conversion, type ConvertedHook, hasEvent } from './convert/conversion.js';
 import { convertGrouped, type GroupedFormat, type HookContext } from './convert/grouped.js';
 import type { ToolCatalog } from './convert/tool-matcher.js';
 import type {
@@ -302,18 +296,10 @@ function convertGeminiHook(
   context: HookContext,
 ): ConvertedHook | undefined {
   const { path: hookPath, conversion, event } = context;
-  if (hook.type !== 'command') {
-    conversion.refuse(
-      `${hookPath}.type`,
-      `${JSON.stringify(hook.type)} hooks are not supported: soong-agent runs command hooks`,
-    );
-    return undefined;
-  }
-  if (typeof hook.command !== 'string' || hook.command.trim() === '') {
-    conversion.refuse(`${hookPath}.command`, 'missing or blank');
-    return undefined;
-  }
-  let command = hook.command;
+  if (!conversion.commandType(hook.type, `${hookPath}.type`, false)) return undefined;
+  const source = conversion.command(hook.command, `${hookPath}.command`);
+  if (source === undefined) return undefined;
+  let command = source;
   // An extension's hooks: Gemini CLI substitutes these in the text of the command.
   if (command.includes(EXTENSION_PATH)) {
     const root = pluginRootOf(context.options);
@@ -328,44 +314,30 @@ function convertGeminiHook(
   }
   command = command.replaceAll(WORKSPACE_PATH, '"$GEMINI_PROJECT_DIR"').replaceAll(SEPARATOR, '/');
   if (hook.env !== undefined) {
-    const prefix = envPrefix(hook.env);
-    if (prefix === undefined) {
-      conversion.refuse(`${hookPath}.env`, 'not an object of variable names and string values');
-      return undefined;
-    }
-    command = `${prefix}${command}`;
-    conversion.note(
-      `${hookPath}.env`,
-      'exported at the start of the command (the values are now in hooks.json)',
-    );
+    const exported = conversion.exportEnv(hook.env, command, `${hookPath}.env`);
+    if (exported === undefined) return undefined;
+    command = exported;
   }
   const converted: ConvertedHook = { type: 'command', command, protocol: 'gemini' };
   const name =
     typeof hook.name === 'string' && hook.name.trim() !== ''
       ? conversion.claimName(hook.name.trim())
-      : conversion.nameFor(hook.command);
+      : conversion.nameFor(source);
   if (name !== undefined) converted.name = name;
-  if (hook.timeout === undefined) converted.timeout = 60;
-  else if (typeof hook.timeout !== 'number' || !(hook.timeout > 0)) {
-    conversion.refuse(
-      `${hookPath}.timeout`,
-      `${JSON.stringify(hook.timeout)} is not a number of milliseconds > 0`,
-    );
-    return undefined;
-  } else {
-    converted.timeout = boundedTimeout(hook.timeout / 1000, (message) =>
-      conversion.note(`${hookPath}.timeout`, message),
-    );
+  const timeout = conversion.timeout(hook.timeout, `${hookPath}.timeout`, {
+    fallback: 60,
+    unit: 'milliseconds',
+  });
+  if (timeout === false) return undefined;
+  if (timeout !== undefined) converted.timeout = timeout;
+  if (hook.timeout !== undefined) {
     conversion.note(
       `${hookPath}.timeout`,
-      `${hook.timeout} ms (Gemini CLI counts milliseconds) written as ${converted.timeout} s`,
+      `${hook.timeout} ms (Gemini CLI counts milliseconds) written as ${timeout} s`,
     );
   }
-  for (const key of Object.keys(hook)) {
-    if (!HANDLED.has(key))
-      conversion.note(`${hookPath}.${key}`, `unknown key ${JSON.stringify(key)} dropped`);
-  }
-  if (event === 'PreToolUse' && /hookSpecificOutput|tool_input"\s*:/.test(hook.command)) {
+  conversion.dropUnknownKeys(hook, HANDLED, hookPath);
+  if (event === 'PreToolUse' && /hookSpecificOutput|tool_input"\s*:/.test(source)) {
     conversion.note(
       `${hookPath} (${converted.name ?? 'unnamed'})`,
       "Gemini CLI merges this hook's hookSpecificOutput.tool_input into the call; here the call runs as the model wrote it",

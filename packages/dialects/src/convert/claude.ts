@@ -2,7 +2,7 @@ import path from 'node:path';
 import { CLAUDE_CODE_OUR_TOOL_NAMES } from '../claude-code-names.js';
 import type { ConvertOptions, ConvertResult } from '../dialect.js';
 import { isRecord } from '../shared.js';
-import { boundedTimeout, type Conversion, type ConvertedHook, shellQuote } from './conversion.js';
+import { type Conversion, type ConvertedHook, shellQuote } from './conversion.js';
 import { convertGrouped, type GroupedFormat, type HookContext } from './grouped.js';
 import type { ToolCatalog } from './tool-matcher.js';
 
@@ -131,13 +131,7 @@ export function convertClaudeHook(
   agent = 'Claude Code',
 ): ConvertedHook | undefined {
   const { path: hookPath, conversion, event } = context;
-  if (hook.type !== 'command') {
-    conversion.refuse(
-      `${hookPath}.type`,
-      `${JSON.stringify(hook.type)} hooks are not supported: soong-agent runs command hooks`,
-    );
-    return undefined;
-  }
+  if (!conversion.commandType(hook.type, `${hookPath}.type`, false)) return undefined;
   for (const key of ['async', 'asyncRewake'] as const) {
     if (hook[key] === undefined || hook[key] === false) continue;
     if (BLOCKING.has(event)) {
@@ -202,19 +196,11 @@ export function convertClaudeHook(
     event === 'UserPromptSubmit'
       ? CLAUDE_CODE_PROMPT_TIMEOUT_SECONDS
       : CLAUDE_CODE_DEFAULT_TIMEOUT_SECONDS;
-  if (hook.timeout === undefined) {
-    converted.timeout = defaultTimeout;
-  } else if (typeof hook.timeout !== 'number' || !(hook.timeout > 0)) {
-    conversion.refuse(
-      `${hookPath}.timeout`,
-      `${JSON.stringify(hook.timeout)} is not a number of seconds > 0`,
-    );
-    return undefined;
-  } else {
-    converted.timeout = boundedTimeout(hook.timeout, (message) =>
-      conversion.note(`${hookPath}.timeout`, message),
-    );
-  }
+  const timeout = conversion.timeout(hook.timeout, `${hookPath}.timeout`, {
+    fallback: defaultTimeout,
+  });
+  if (timeout === false) return undefined;
+  if (timeout !== undefined) converted.timeout = timeout;
   for (const key of ['async', 'asyncRewake'] as const) {
     if (hook[key] !== undefined && hook[key] !== false) {
       conversion.note(

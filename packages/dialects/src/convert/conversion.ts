@@ -86,6 +86,73 @@ export class Conversion {
     this.notes.push(`${path}: ${message}`);
   }
 
+  /**
+   * Refuses a hook whose `type` is not "command" (absent counts as "command" when `optional`);
+   * `why` is added to the reason. True when the hook may go on.
+   */
+  commandType(type: unknown, typePath: string, optional: boolean, why = ''): boolean {
+    if (type === 'command' || (optional && type === undefined)) return true;
+    this.refuse(
+      typePath,
+      `${JSON.stringify(type)} hooks are not supported: soong-agent runs command hooks${why}`,
+    );
+    return false;
+  }
+
+  /** The hook's command, or undefined (refused) when it is missing or blank. */
+  command(value: unknown, commandPath: string): string | undefined {
+    if (typeof value === 'string' && value.trim() !== '') return value;
+    this.refuse(commandPath, 'missing or blank');
+    return undefined;
+  }
+
+  /**
+   * `command` with the variables of `env` exported first (noted), or undefined (refused) when `env`
+   * is not an object of variable names and string values.
+   */
+  exportEnv(env: unknown, command: string, envPath: string): string | undefined {
+    const prefix = envPrefix(env);
+    if (prefix === undefined) {
+      this.refuse(envPath, 'not an object of variable names and string values');
+      return undefined;
+    }
+    this.note(envPath, 'exported at the start of the command (the values are now in hooks.json)');
+    return `${prefix}${command}`;
+  }
+
+  /**
+   * A hook's timeout in seconds: `fallback` when absent (undefined without one), false (refused)
+   * when it is not a number > 0, else bounded to what a hook may run here (noted when changed).
+   * `milliseconds`: the agent's number counts milliseconds.
+   */
+  timeout(
+    value: unknown,
+    timeoutPath: string,
+    options: { fallback?: number; unit?: 'seconds' | 'milliseconds' } = {},
+  ): number | undefined | false {
+    if (value === undefined) return options.fallback;
+    const unit = options.unit ?? 'seconds';
+    if (typeof value !== 'number' || !(value > 0)) {
+      this.refuse(timeoutPath, `${JSON.stringify(value)} is not a number of ${unit} > 0`);
+      return false;
+    }
+    return boundedTimeout(unit === 'milliseconds' ? value / 1000 : value, (message) =>
+      this.note(timeoutPath, message),
+    );
+  }
+
+  /** Notes each key of `entry` that is not in `known` as dropped. */
+  dropUnknownKeys(
+    entry: Record<string, unknown>,
+    known: ReadonlySet<string>,
+    entryPath: string,
+  ): void {
+    for (const key of Object.keys(entry)) {
+      if (!known.has(key))
+        this.note(`${entryPath}.${key}`, `unknown key ${JSON.stringify(key)} dropped`);
+    }
+  }
+
   /** Adds one rule per matcher (`undefined`: no matcher), all with the same hooks. */
   addRules(
     event: string,
