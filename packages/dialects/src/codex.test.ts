@@ -169,12 +169,17 @@ describe('codex dialect: answers (output_parser.rs, pre_tool_use.rs)', () => {
   });
 
   it('a log line before the JSON deny keeps the deny; unusable JSON is a protocol error; patch keys are one warning', () => {
-    expect(decide('PreToolUse', run(0, `checking...\n${json(deny)}\n`))).toMatchObject({
-      decision: 'deny',
-      reason: 'no rm',
-    });
+    const kept = decide('PreToolUse', run(0, `checking...\n${json(deny)}\n`));
+    expect(kept).toMatchObject({ decision: 'deny', reason: 'no rm' });
+    expect(kept.logs.map((log) => log.message)).toContain(
+      'stdout held more than the JSON answer (Codex reads stdout as one JSON object); its last line denies, and the deny stands',
+    );
     expect(decide('PreToolUse', run(0, '{not json'))).toMatchObject({
-      failure: { kind: 'protocol_error' },
+      failure: {
+        kind: 'protocol_error',
+        message:
+          'stdout starts like JSON but is not a JSON object (Codex would fail this hook and go on)',
+      },
     });
     const patch = decide(
       'PreToolUse',

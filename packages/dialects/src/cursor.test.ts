@@ -124,6 +124,28 @@ describe('cursor dialect: answers', () => {
     });
   });
 
+  it('a log line before the JSON deny keeps the deny with a warning; a log line before an allow is only a log; unusable JSON is a protocol error', () => {
+    const kept = decide('PreToolUse', run(0, `checking...\n${json({ permission: 'deny' })}\n`));
+    expect(kept).toMatchObject({ decision: 'deny', exitCode: 0 });
+    expect(kept.logs).toEqual([
+      { source: 'logs', message: `checking...\n${json({ permission: 'deny' })}` },
+      {
+        source: 'warning',
+        message: 'stdout held more than the JSON answer; its last line denies, and the deny stands',
+      },
+    ]);
+    const allowed = decide('PreToolUse', run(0, `checking...\n${json({ permission: 'allow' })}\n`));
+    expect(allowed).toMatchObject({ decision: 'none', exitCode: 0 });
+    expect(allowed.logs.map((log) => log.source)).toEqual(['logs']);
+    expect(decide('PreToolUse', run(0, '{not json'))).toMatchObject({
+      decision: 'none',
+      failure: {
+        kind: 'protocol_error',
+        message: 'stdout starts like JSON but is not a JSON object',
+      },
+    });
+  });
+
   it('stop continues only through followup_message; a deny there is a warning, as Cursor ignores it', () => {
     expect(decide('Stop', run(0, json({ followup_message: 'run the tests' })))).toMatchObject({
       decision: 'deny',

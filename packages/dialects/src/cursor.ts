@@ -22,13 +22,12 @@ import type {
 } from './dialect.js';
 import {
   absolutePath,
+  answerKeepingDeny,
+  brokenJsonVerdict,
   failedExit,
   ignoredKeysWarning,
   isRecord,
-  lastLineJson,
   optionalReason,
-  parseJsonObject,
-  plainStdoutLogs,
   resultText,
   stringField,
   textOf,
@@ -219,18 +218,11 @@ const KNOWN = new Set([
 /** Cursor's answer rules onto our decisions. */
 function decide(event: HookEvent, run: DialectRun): DialectVerdict {
   const logs: DialectLog[] = [];
-  let json = parseJsonObject(run.stdout);
-  if (json === undefined) {
-    logs.push(...plainStdoutLogs(run.stdout));
-    const rescued = lastLineJson(run.stdout);
-    if (rescued !== undefined && word(rescued.permission) === 'deny') {
-      json = rescued;
-      logs.push({
-        source: 'warning',
-        message: 'stdout held more than the JSON answer; its last line denies, and the deny stands',
-      });
-    }
-  }
+  const json = answerKeepingDeny(
+    run.stdout,
+    logs,
+    (rescued) => word(rescued.permission) === 'deny',
+  );
   const stderr = textOf(run.stderrTail);
   if (json !== undefined) logs.push(...ignoredKeysWarning('Cursor', unknownKeysOf(json, KNOWN)));
   const message =
@@ -290,17 +282,7 @@ function decide(event: HookEvent, run: DialectRun): DialectVerdict {
   }
   if (run.exitCode !== 0)
     return failedExit(run, logs, verdict.decision === 'deny' ? verdict : undefined);
-  if (json === undefined && run.stdout.trim().startsWith('{')) {
-    return {
-      decision: 'none',
-      failure: {
-        kind: 'protocol_error',
-        message: 'stdout starts like JSON but is not a JSON object',
-      },
-      logs,
-    };
-  }
-  return { ...verdict, exitCode: 0, logs };
+  return brokenJsonVerdict(run.stdout, json, logs) ?? { ...verdict, exitCode: 0, logs };
 }
 
 /** Cursor's `preToolUse` tool types → ours. */

@@ -1,13 +1,12 @@
 import type { HookEvent } from '@soong-agent/protocol';
 import type { DialectLog, DialectRun, DialectVerdict } from './dialect.js';
 import {
+  answerKeepingDeny,
+  brokenJsonVerdict,
   failedExit,
   ignoredKeysWarning,
   isRecord,
-  lastLineJson,
   optionalReason,
-  parseJsonObject,
-  plainStdoutLogs,
   textOf,
   unknownKeysOf,
   word,
@@ -22,18 +21,12 @@ import {
  */
 export function decideClaudeLike(agent: string, event: HookEvent, run: DialectRun): DialectVerdict {
   const logs: DialectLog[] = [];
-  let json = parseJsonObject(run.stdout);
-  if (json === undefined) {
-    const rescued = lastLineJson(run.stdout);
-    logs.push(...plainStdoutLogs(run.stdout));
-    if (rescued !== undefined && verdictOf(agent, event, rescued, []).decision === 'deny') {
-      json = rescued;
-      logs.push({
-        source: 'warning',
-        message: `stdout held more than the JSON answer (${agent} reads stdout as one JSON object); its last line denies, and the deny stands`,
-      });
-    }
-  }
+  const json = answerKeepingDeny(
+    run.stdout,
+    logs,
+    (rescued) => verdictOf(agent, event, rescued, []).decision === 'deny',
+    ` (${agent} reads stdout as one JSON object)`,
+  );
   const warnings: string[] = [];
   const verdict =
     json === undefined ? ({ decision: 'none' } as const) : verdictOf(agent, event, json, warnings);
@@ -60,17 +53,13 @@ export function decideClaudeLike(agent: string, event: HookEvent, run: DialectRu
   if (run.exitCode !== 0) {
     return failedExit(run, logs, verdict.decision === 'deny' ? verdict : undefined);
   }
-  if (json === undefined && run.stdout.trim().startsWith('{')) {
-    return {
-      decision: 'none',
-      failure: {
-        kind: 'protocol_error',
-        message: `stdout starts like JSON but is not a JSON object (${agent} would fail this hook and go on)`,
-      },
+  return (
+    brokenJsonVerdict(run.stdout, json, logs, ` (${agent} would fail this hook and go on)`) ?? {
+      ...verdict,
+      exitCode: 0,
       logs,
-    };
-  }
-  return { ...verdict, exitCode: 0, logs };
+    }
+  );
 }
 
 const KNOWN = new Set([

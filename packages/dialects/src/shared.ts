@@ -112,6 +112,50 @@ export function plainStdoutLogs(stdout: string): DialectLog[] {
   return text === '' ? [] : [{ source: 'logs', message: text }];
 }
 
+/**
+ * The JSON answer of an agent that reads stdout as one JSON object. When stdout is not one, its
+ * text goes to `logs`, and its last line still answers when `denies` says that line denies, with a
+ * warning (`why` says more): SPEC §2.2, an intended deny is never lost.
+ */
+export function answerKeepingDeny(
+  stdout: string,
+  logs: DialectLog[],
+  denies: (json: Record<string, unknown>) => boolean,
+  why = '',
+): Record<string, unknown> | undefined {
+  const json = parseJsonObject(stdout);
+  if (json !== undefined) return json;
+  logs.push(...plainStdoutLogs(stdout));
+  const rescued = lastLineJson(stdout);
+  if (rescued === undefined || !denies(rescued)) return undefined;
+  logs.push({
+    source: 'warning',
+    message: `stdout held more than the JSON answer${why}; its last line denies, and the deny stands`,
+  });
+  return rescued;
+}
+
+/**
+ * The failed verdict for a stdout that starts like JSON but gave no JSON object (`json`
+ * undefined); undefined otherwise. `why` says more.
+ */
+export function brokenJsonVerdict(
+  stdout: string,
+  json: Record<string, unknown> | undefined,
+  logs: DialectLog[],
+  why = '',
+): DialectVerdict | undefined {
+  if (json !== undefined || !stdout.trim().startsWith('{')) return undefined;
+  return {
+    decision: 'none',
+    failure: {
+      kind: 'protocol_error',
+      message: `stdout starts like JSON but is not a JSON object${why}`,
+    },
+    logs,
+  };
+}
+
 /** Case-insensitive compare of a decision word, so `"Deny"` and `"BLOCK"` are never lost. */
 export function word(value: unknown): string | undefined {
   return typeof value === 'string' ? value.trim().toLowerCase() : undefined;
