@@ -17,15 +17,27 @@ const FILESYSTEM_SERVER = fileURLToPath(
   new URL('../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js', import.meta.url),
 );
 
+/** Writes `hooks` as the hooks.json under `home`. */
+function writeHooks(home: string, hooks: Record<string, unknown>): void {
+  fs.writeFileSync(path.join(home, 'hooks.json'), JSON.stringify({ version: 1, hooks }), {
+    mode: 0o600,
+  });
+}
+
+/** A hooks.json with a misspelt event (PreToolUs, at 1:26). */
+function breakHooks(home: string): void {
+  fs.writeFileSync(path.join(home, 'hooks.json'), '{"version": 1, "hooks": {"PreToolUs": []}}', {
+    mode: 0o600,
+  });
+}
+
 function setup(hooks: Record<string, unknown> = {}, configToml = '') {
   const root = makeTempDir('soong-mcp-proxy-');
   const home = path.join(root, 'home');
   const project = path.join(root, 'project');
   fs.mkdirSync(home, { mode: 0o700 });
   fs.mkdirSync(project);
-  fs.writeFileSync(path.join(home, 'hooks.json'), JSON.stringify({ version: 1, hooks }), {
-    mode: 0o600,
-  });
+  writeHooks(home, hooks);
   if (configToml !== '')
     fs.writeFileSync(path.join(home, 'config.toml'), configToml, { mode: 0o600 });
   return { root, home, project, log: path.join(root, 'upstream.log') };
@@ -199,31 +211,24 @@ describe('soong-agent mcp-proxy', () => {
       const base = setup();
       const outside = path.join(base.root, 'outside');
       fs.mkdirSync(outside);
-      fs.writeFileSync(
-        path.join(base.home, 'hooks.json'),
-        JSON.stringify({
-          version: 1,
-          hooks: {
-            PreToolUse: [
+      writeHooks(base.home, {
+        PreToolUse: [
+          {
+            matcher: { path_prefix: outside },
+            hooks: [{ name: 'fence', type: 'command', command: deny('outside the project') }],
+          },
+        ],
+        PostToolUse: [
+          {
+            hooks: [
               {
-                matcher: { path_prefix: outside },
-                hooks: [{ name: 'fence', type: 'command', command: deny('outside the project') }],
-              },
-            ],
-            PostToolUse: [
-              {
-                hooks: [
-                  {
-                    type: 'command',
-                    command: `cat >> '${path.join(base.root, 'post.jsonl')}'; echo >> '${path.join(base.root, 'post.jsonl')}'`,
-                  },
-                ],
+                type: 'command',
+                command: `cat >> '${path.join(base.root, 'post.jsonl')}'; echo >> '${path.join(base.root, 'post.jsonl')}'`,
               },
             ],
           },
-        }),
-        { mode: 0o600 },
-      );
+        ],
+      });
       fs.writeFileSync(
         path.join(base.home, 'config.toml'),
         '[mcp.notes]\nrisk = "write"\n[mcp.notes.tools.echo]\nrisk = "readonly"\n',
@@ -338,11 +343,7 @@ describe('soong-agent mcp-proxy', () => {
     'fails at start with the precise config error and never starts the upstream when hooks.json is broken',
     async () => {
       const where = setup();
-      fs.writeFileSync(
-        path.join(where.home, 'hooks.json'),
-        '{"version": 1, "hooks": {"PreToolUs": []}}',
-        { mode: 0o600 },
-      );
+      breakHooks(where.home);
       const run = await startCli(
         [
           'mcp-proxy',
@@ -376,21 +377,14 @@ describe('soong-agent mcp-proxy under attack', () => {
       // HOME is the temp root: the server reads ~/app/secrets/key.txt there.
       fs.mkdirSync(path.join(where.root, 'app', 'secrets'), { recursive: true });
       fs.writeFileSync(path.join(where.root, 'app', 'secrets', 'key.txt'), 'SECRET-KEY');
-      fs.writeFileSync(
-        path.join(where.home, 'hooks.json'),
-        JSON.stringify({
-          version: 1,
-          hooks: {
-            PreToolUse: [
-              {
-                matcher: { path_prefix: path.join(where.root, 'app', 'secrets') },
-                hooks: [{ name: 'secrets', type: 'command', command: deny('no secrets') }],
-              },
-            ],
+      writeHooks(where.home, {
+        PreToolUse: [
+          {
+            matcher: { path_prefix: path.join(where.root, 'app', 'secrets') },
+            hooks: [{ name: 'secrets', type: 'command', command: deny('no secrets') }],
           },
-        }),
-        { mode: 0o600 },
-      );
+        ],
+      });
       const { client, transport, closed } = await connect(where, [
         process.execPath,
         FILESYSTEM_SERVER,
@@ -466,11 +460,7 @@ describe('soong-agent mcp-proxy under attack', () => {
     'answers initialize with the config error text when hooks.json is broken',
     async () => {
       const where = setup();
-      fs.writeFileSync(
-        path.join(where.home, 'hooks.json'),
-        '{"version": 1, "hooks": {"PreToolUs": []}}',
-        { mode: 0o600 },
-      );
+      breakHooks(where.home);
       const answer = await connect(where, [process.execPath, TEST_SERVER, where.log]).then(
         () => 'connected',
         (error: unknown) => String(error),
@@ -489,25 +479,18 @@ describe('soong-agent mcp-proxy sessions', () => {
       const where = setup();
       const pidFile = path.join(where.root, 'hook.pid');
       const go = path.join(where.root, 'go');
-      fs.writeFileSync(
-        path.join(where.home, 'hooks.json'),
-        JSON.stringify({
-          version: 1,
-          hooks: {
-            PreToolUse: [
+      writeHooks(where.home, {
+        PreToolUse: [
+          {
+            hooks: [
               {
-                hooks: [
-                  {
-                    type: 'command',
-                    command: `echo $$ > '${pidFile}'; while [ ! -e '${go}' ]; do sleep 0.02; done; echo '{}'`,
-                  },
-                ],
+                type: 'command',
+                command: `echo $$ > '${pidFile}'; while [ ! -e '${go}' ]; do sleep 0.02; done; echo '{}'`,
               },
             ],
           },
-        }),
-        { mode: 0o600 },
-      );
+        ],
+      });
       const proxy = spawnProxy(where, [process.execPath, TEST_SERVER, where.log]);
       proxy.send(INITIALIZE);
       proxy.send({ method: 'notifications/initialized' });

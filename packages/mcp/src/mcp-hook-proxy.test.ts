@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MCP_MAX_MESSAGE_DEPTH } from './index.js';
@@ -17,13 +16,11 @@ import {
   setup,
   setupBlockingHook,
   startProxy,
+  transcriptGuardHook,
   writeHooks,
 } from './test-helpers/proxy-setup.js';
 
 const TIMEOUT = 120_000;
-const TRANSCRIPT_GUARD = fileURLToPath(
-  new URL('./__fixtures__/transcript-guard.cjs', import.meta.url),
-);
 afterEach(cleanUp);
 
 const idOf = (message: JSONRPCMessage) => (message as { id?: unknown }).id;
@@ -125,14 +122,7 @@ describe('createMcpHookProxy', () => {
       writeHooks(where.home, {
         PreToolUse: [
           {
-            hooks: [
-              {
-                name: 'cc-guard',
-                type: 'command',
-                command: `node '${TRANSCRIPT_GUARD}' '${seen}'`,
-                protocol: 'claude-code',
-              },
-            ],
+            hooks: [transcriptGuardHook(seen, 'cc-guard')],
           },
         ],
       });

@@ -6,13 +6,17 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanUp, deny, sessionRecords, setup, writeHooks } from './test-helpers/proxy-setup.js';
+import {
+  cleanUp,
+  deny,
+  sessionRecords,
+  setup,
+  transcriptGuardHook,
+  writeHooks,
+} from './test-helpers/proxy-setup.js';
 
 const TIMEOUT = 120_000;
 const README = fileURLToPath(new URL('../README.md', import.meta.url));
-const TRANSCRIPT_GUARD = fileURLToPath(
-  new URL('./__fixtures__/transcript-guard.cjs', import.meta.url),
-);
 const FILESYSTEM_SERVER = fileURLToPath(
   new URL('../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js', import.meta.url),
 );
@@ -84,13 +88,7 @@ describe('README', () => {
       writeHooks(where.home, {
         PreToolUse: [
           {
-            hooks: [
-              {
-                type: 'command',
-                command: `node '${TRANSCRIPT_GUARD}' '${seen}'`,
-                protocol: 'claude-code',
-              },
-            ],
+            hooks: [transcriptGuardHook(seen)],
           },
           {
             matcher: { tool: 'mcp__secure-filesystem-server__write_file' },

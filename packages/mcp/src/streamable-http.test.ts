@@ -30,6 +30,28 @@ async function serveHttp(transport: StreamableHTTPServerTransport): Promise<URL>
   return new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
 }
 
+/**
+ * The notes server behind a local HTTP server, the proxy between it and a second one, and an
+ * official SDK client of the proxy over HTTP (the upstream's server is the first in `servers`).
+ */
+async function connectOverHttp(where: { home: string; projectDir: string }) {
+  const upstream = notesServer(where.projectDir);
+  const serverTransport = new StreamableHTTPServerTransport({ sessionIdGenerator: randomUUID });
+  await upstream.server.connect(serverTransport);
+  const serverUrl = await serveHttp(serverTransport);
+  const downstream = new StreamableHTTPServerTransport({ sessionIdGenerator: randomUUID });
+  const proxyUrl = await serveHttp(downstream);
+  const proxy = await createMcpHookProxy({
+    upstream: new StreamableHTTPClientTransport(serverUrl),
+    downstream,
+    projectDir: where.projectDir,
+    home: where.home,
+  });
+  const client = new Client({ name: 'http-client', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(proxyUrl));
+  return { upstream, proxy, client };
+}
+
 describe('createMcpHookProxy over streamable HTTP', () => {
   it(
     'guards a server reached over HTTP for a client that reaches the proxy over HTTP',
@@ -42,22 +64,7 @@ describe('createMcpHookProxy over streamable HTTP', () => {
           },
         ],
       });
-      const upstream = notesServer(where.projectDir);
-      const serverTransport = new StreamableHTTPServerTransport({ sessionIdGenerator: randomUUID });
-      await upstream.server.connect(serverTransport);
-      const serverUrl = await serveHttp(serverTransport);
-
-      const downstream = new StreamableHTTPServerTransport({ sessionIdGenerator: randomUUID });
-      const proxyUrl = await serveHttp(downstream);
-      const proxy = await createMcpHookProxy({
-        upstream: new StreamableHTTPClientTransport(serverUrl),
-        downstream,
-        projectDir: where.projectDir,
-        home: where.home,
-      });
-
-      const client = new Client({ name: 'http-client', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(proxyUrl));
+      const { upstream, proxy, client } = await connectOverHttp(where);
       const tools = await client.listTools();
       expect(tools.tools.map((tool) => tool.name).sort()).toEqual(['echo', 'wait', 'write_note']);
       expect(await client.callTool({ name: 'echo', arguments: { text: 'over http' } })).toEqual({
@@ -86,20 +93,7 @@ describe('createMcpHookProxy over streamable HTTP', () => {
     'fails a call with an error answer when the HTTP server behind the proxy has gone',
     async () => {
       const where = setup();
-      const upstream = notesServer(where.projectDir);
-      const serverTransport = new StreamableHTTPServerTransport({ sessionIdGenerator: randomUUID });
-      await upstream.server.connect(serverTransport);
-      const serverUrl = await serveHttp(serverTransport);
-      const downstream = new StreamableHTTPServerTransport({ sessionIdGenerator: randomUUID });
-      const proxyUrl = await serveHttp(downstream);
-      const proxy = await createMcpHookProxy({
-        upstream: new StreamableHTTPClientTransport(serverUrl),
-        downstream,
-        projectDir: where.projectDir,
-        home: where.home,
-      });
-      const client = new Client({ name: 'http-client', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(proxyUrl));
+      const { proxy, client } = await connectOverHttp(where);
       const first = servers[0] as http.Server;
       first.closeAllConnections();
       await new Promise((resolve) => first.close(resolve));

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -40,6 +41,23 @@ export function writeHooks(home: string, hooks: Record<string, unknown>): void {
   fs.writeFileSync(path.join(home, 'hooks.json'), JSON.stringify({ version: 1, hooks }), {
     mode: 0o600,
   });
+}
+
+const TRANSCRIPT_GUARD = fileURLToPath(
+  new URL('../__fixtures__/transcript-guard.cjs', import.meta.url),
+);
+
+/**
+ * A claude-code PreToolUse hook that blocks unless its transcript_path exists and shows the call;
+ * it appends `{"tool", "results"}` (the results in the transcript before the call) to `seen`.
+ */
+export function transcriptGuardHook(seen: string, name?: string) {
+  return {
+    ...(name === undefined ? {} : { name }),
+    type: 'command',
+    command: `node '${TRANSCRIPT_GUARD}' '${seen}'`,
+    protocol: 'claude-code',
+  };
 }
 
 /** A PreToolUse hook that writes its pid to `pidFile` and waits until `go` exists (then allows). */
