@@ -141,6 +141,30 @@ describe('copilot dialect: converter', () => {
     ]);
   });
 
+  it('refuses a file that is no object, one without hooks, an event that is no array and an entry that is no object, and converts the rest', () => {
+    expect(convert([]).refused).toEqual([
+      { path: '(root)', reason: 'not a JSON object (a Copilot CLI hooks file is one)' },
+    ]);
+    expect(convert({ version: 1 }).refused).toEqual([
+      { path: 'hooks', reason: 'absent: the file configures no hooks' },
+    ]);
+    expect(convert({ hooks: [] }).refused).toEqual([
+      { path: 'hooks', reason: 'not an object of events' },
+    ]);
+    const result = convert({
+      hooks: {
+        preToolUse: { bash: 'a.sh' },
+        postToolUse: ['b.sh', { type: 'command', bash: 'c.sh' }, null],
+      },
+    });
+    expect(result.refused).toEqual([
+      { path: 'hooks.preToolUse', reason: 'not an array of hooks' },
+      { path: 'hooks.postToolUse[0]', reason: 'not a hook object' },
+      { path: 'hooks.postToolUse[2]', reason: 'not a hook object' },
+    ]);
+    expect(result.hooks.hooks.PostToolUse).toMatchObject([{ hooks: [{ command: 'c.sh' }] }]);
+  });
+
   it('an anchored matcher does not match longer names: "edit" is edit only, not str_replace_editor', () => {
     const result = convert({
       version: 1,

@@ -260,18 +260,11 @@ const ENTRY_KEYS = new Set([
 export function convertCopilotConfig(text: string, options: ConvertOptions = {}): ConvertResult {
   const conversion = new Conversion();
   const value = parseConfigJson(text, options.file ?? 'Copilot CLI hooks file');
-  if (!isRecord(value)) {
-    conversion.refuse('(root)', 'not a JSON object (a Copilot CLI hooks file is one)');
-    return conversion.result();
-  }
-  const hooks = value.hooks;
-  if (!isRecord(hooks)) {
-    conversion.refuse(
-      'hooks',
-      hooks === undefined ? 'absent: the file configures no hooks' : 'not an object of events',
-    );
-    return conversion.result();
-  }
+  const hooks = conversion.hooksObjectOf(
+    value,
+    'not a JSON object (a Copilot CLI hooks file is one)',
+  );
+  if (hooks === undefined) return conversion.result();
   for (const [theirEvent, entries] of Object.entries(hooks)) {
     const eventPath = `hooks.${theirEvent}`;
     const pascal = /^[A-Z]/.test(theirEvent);
@@ -287,19 +280,10 @@ export function convertCopilotConfig(text: string, options: ConvertOptions = {})
       );
       continue;
     }
-    if (!Array.isArray(entries)) {
-      conversion.refuse(eventPath, 'not an array of hooks');
-      continue;
-    }
-    for (const [index, entry] of entries.entries()) {
-      const entryPath = `${eventPath}[${index}]`;
-      if (!isRecord(entry)) {
-        conversion.refuse(entryPath, 'not a hook object');
-        continue;
-      }
+    conversion.eachHookEntry(entries, eventPath, (entry, entryPath) => {
       if (pascal) convertPascalEntry(theirEvent, event, entry, entryPath, conversion, options);
       else convertEntry(theirEvent, event, entry, entryPath, conversion);
-    }
+    });
   }
   const result = conversion.result();
   addEnvironmentNote(result, 'Copilot CLI', 'SOONG_AGENT_PROJECT_DIR');

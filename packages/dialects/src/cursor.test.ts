@@ -242,6 +242,29 @@ describe('cursor dialect: converter', () => {
     ]);
   });
 
+  it('refuses a file that is no object, one without hooks, an event that is no array and an entry that is no object, and converts the rest', () => {
+    expect(convert('hooks')).toMatchObject({
+      refused: [{ path: '(root)', reason: "not a JSON object (Cursor's hooks.json is one)" }],
+      notes: [],
+    });
+    expect(convert({ version: 2 })).toMatchObject({
+      refused: [{ path: 'hooks', reason: 'absent: the file configures no hooks' }],
+      notes: ['version: 2: this import knows version 1'],
+    });
+    expect(convert({ version: 1, hooks: 'stop.sh' }).refused).toEqual([
+      { path: 'hooks', reason: 'not an object of events' },
+    ]);
+    const result = convert({
+      version: 1,
+      hooks: { stop: { command: 'a.sh' }, preToolUse: [7, { command: 'c.sh' }] },
+    });
+    expect(result.refused).toEqual([
+      { path: 'hooks.stop', reason: 'not an array of hooks' },
+      { path: 'hooks.preToolUse[0]', reason: 'not a hook object' },
+    ]);
+    expect(result.hooks.hooks.PreToolUse).toMatchObject([{ hooks: [{ command: 'c.sh' }] }]);
+  });
+
   it("a command-text matcher on beforeShellExecution is refused; a user-level file's relative scripts become absolute", () => {
     const refused = convert({
       version: 1,

@@ -351,21 +351,11 @@ export function convertCursorConfig(text: string, options: ConvertOptions = {}):
   const conversion = new Conversion();
   const file = options.file ?? 'Cursor hooks.json';
   const value = parseConfigJson(text, file);
-  if (!isRecord(value)) {
-    conversion.refuse('(root)', "not a JSON object (Cursor's hooks.json is one)");
-    return conversion.result();
-  }
-  if (value.version !== undefined && value.version !== 1) {
+  if (isRecord(value) && value.version !== undefined && value.version !== 1) {
     conversion.note('version', `${JSON.stringify(value.version)}: this import knows version 1`);
   }
-  const hooks = value.hooks;
-  if (!isRecord(hooks)) {
-    conversion.refuse(
-      'hooks',
-      hooks === undefined ? 'absent: the file configures no hooks' : 'not an object of events',
-    );
-    return conversion.result();
-  }
+  const hooks = conversion.hooksObjectOf(value, "not a JSON object (Cursor's hooks.json is one)");
+  if (hooks === undefined) return conversion.result();
   const names = Object.keys(hooks);
   if (
     names.length > 1 &&
@@ -396,16 +386,7 @@ export function convertCursorConfig(text: string, options: ConvertOptions = {}):
       );
       continue;
     }
-    if (!Array.isArray(entries)) {
-      conversion.refuse(eventPath, 'not an array of hooks');
-      continue;
-    }
-    for (const [index, entry] of entries.entries()) {
-      const hookPath = `${eventPath}[${index}]`;
-      if (!isRecord(entry)) {
-        conversion.refuse(hookPath, 'not a hook object');
-        continue;
-      }
+    conversion.eachHookEntry(entries, eventPath, (entry, hookPath) => {
       const matchers = entryMatchers(
         theirEvent,
         target,
@@ -413,11 +394,10 @@ export function convertCursorConfig(text: string, options: ConvertOptions = {}):
         `${hookPath}.matcher`,
         conversion,
       );
-      if (matchers === false) continue;
+      if (matchers === false) return;
       const hook = convertEntry(entry, theirEvent, target.event, hookPath, conversion, userBase);
-      if (hook === undefined) continue;
-      conversion.addRules(target.event, matchers, [hook]);
-    }
+      if (hook !== undefined) conversion.addRules(target.event, matchers, [hook]);
+    });
   }
   const result = conversion.result();
   addEnvironmentNote(result, 'Cursor', 'CURSOR_PROJECT_DIR, CLAUDE_PROJECT_DIR');

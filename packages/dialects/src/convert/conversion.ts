@@ -87,6 +87,46 @@ export class Conversion {
   }
 
   /**
+   * The `hooks` object of a file shaped `{"hooks": {"<event>": [hook, …]}}` (Cursor, Copilot CLI),
+   * or undefined with the file refused: `rootReason` when it is no JSON object.
+   */
+  hooksObjectOf(value: unknown, rootReason: string): Record<string, unknown> | undefined {
+    if (!isRecord(value)) {
+      this.refuse('(root)', rootReason);
+      return undefined;
+    }
+    const hooks = value.hooks;
+    if (!isRecord(hooks)) {
+      this.refuse(
+        'hooks',
+        hooks === undefined ? 'absent: the file configures no hooks' : 'not an object of events',
+      );
+      return undefined;
+    }
+    return hooks;
+  }
+
+  /**
+   * Calls `convert` for each hook object of one event's array, in order; refuses an array that is
+   * none and an entry that is no object.
+   */
+  eachHookEntry(
+    entries: unknown,
+    eventPath: string,
+    convert: (entry: Record<string, unknown>, entryPath: string) => void,
+  ): void {
+    if (!Array.isArray(entries)) {
+      this.refuse(eventPath, 'not an array of hooks');
+      return;
+    }
+    for (const [index, entry] of entries.entries()) {
+      const entryPath = `${eventPath}[${index}]`;
+      if (isRecord(entry)) convert(entry, entryPath);
+      else this.refuse(entryPath, 'not a hook object');
+    }
+  }
+
+  /**
    * Refuses a hook whose `type` is not "command" (absent counts as "command" when `optional`);
    * `why` is added to the reason. True when the hook may go on.
    */
