@@ -10,7 +10,7 @@ import {
   observeOnlyNote,
   parseConfigJson,
 } from './convert/conversion.js';
-import { convertToolMatcher, type ToolCatalog } from './convert/tool-matcher.js';
+import { convertToolMatcher, splitNameList, type ToolCatalog } from './convert/tool-matcher.js';
 import type {
   ConvertOptions,
   ConvertResult,
@@ -298,11 +298,7 @@ export const CURSOR_CATALOG: ToolCatalog = {
     Glob: null,
   },
   isExact: (matcher) => /^[A-Za-z0-9_\-|, ]*$/.test(matcher),
-  splitExact: (matcher) =>
-    matcher
-      .split(/[|,]/)
-      .map((name) => name.trim())
-      .filter((name) => name !== ''),
+  splitExact: splitNameList,
   mcpName: () => undefined,
   mcpServerOfPrefix: () => undefined,
   mcpProbe: 'MCP:zz9probe',

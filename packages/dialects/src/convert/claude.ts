@@ -4,7 +4,7 @@ import type { ConvertOptions, ConvertResult } from '../dialect.js';
 import { isRecord } from '../shared.js';
 import { type Conversion, type ConvertedHook, shellQuote } from './conversion.js';
 import { convertGrouped, type GroupedFormat, type HookContext } from './grouped.js';
-import type { ToolCatalog } from './tool-matcher.js';
+import { splitNameList, type ToolCatalog } from './tool-matcher.js';
 
 /** Claude Code's default hook timeout in seconds, written out on imported hooks. */
 export const CLAUDE_CODE_DEFAULT_TIMEOUT_SECONDS = 600;
@@ -41,11 +41,7 @@ export const CLAUDE_CODE_CATALOG: ToolCatalog = {
   agent: 'Claude Code',
   names: CLAUDE_CODE_CATALOG_NAMES,
   isExact: (matcher) => EXACT.test(matcher),
-  splitExact: (matcher) =>
-    matcher
-      .split(/[|,]/)
-      .map((name) => name.trim())
-      .filter((name) => name !== ''),
+  splitExact: splitNameList,
   mcpName: (name) => (MCP.test(name) ? name : undefined),
   mcpServerOfPrefix: (prefix) => MCP_SERVER_PREFIX.exec(prefix)?.[1],
   mcpProbe: 'mcp__zz9probe__zz9tool',

@@ -33,6 +33,14 @@ export interface ToolCatalog {
   invalidRegex: 'exact' | 'reject';
 }
 
+/** A list of exact names separated by `|` or `,` (Claude Code, Cursor), blanks dropped. */
+export function splitNameList(matcher: string): string[] {
+  return matcher
+    .split(/[|,]/)
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+}
+
 /**
  * Converts one tool matcher (SPEC §12 import rules): exact names → `{"tool": [...]}` in our names; a
  * regex → the exact set of known tools it matches (the note names it), one server's MCP tools →
