@@ -8,6 +8,7 @@ import {
   connectThroughProxy,
   deny,
   eventually,
+  guardSaw,
   isAlive,
   rawClient,
   rawThroughProxy,
@@ -134,12 +135,7 @@ describe('createMcpHookProxy', () => {
         content: [{ type: 'text', text: 'echo: two' }],
       });
       expect(calls).toEqual(['echo one', 'echo two']);
-      const lines = fs
-        .readFileSync(seen, 'utf8')
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line));
-      expect(lines).toEqual([
+      expect(guardSaw(seen)).toEqual([
         { tool: 'mcp__test-notes__echo', results: 0 },
         { tool: 'mcp__test-notes__echo', results: 1 },
       ]);

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   cleanUp,
   deny,
+  guardSaw,
   sessionRecords,
   setup,
   transcriptGuardHook,
@@ -135,14 +136,9 @@ describe('README', () => {
       }
       await closed;
       expect(fs.existsSync(path.join(where.projectDir, 'new.txt'))).toBe(false);
-      const lines = fs
-        .readFileSync(seen, 'utf8')
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line));
       // The guard ran on both calls and found each in the transcript (else it would have blocked
       // the read); the second saw the first call's result there.
-      expect(lines).toEqual([
+      expect(guardSaw(seen)).toEqual([
         { tool: 'mcp__secure-filesystem-server__read_text_file', results: 0 },
         { tool: 'mcp__secure-filesystem-server__write_file', results: 1 },
       ]);

@@ -60,6 +60,15 @@ export function transcriptGuardHook(seen: string, name?: string) {
   };
 }
 
+/** What the transcript guard appended to `seen`, one object per call it checked. */
+export function guardSaw(seen: string): { tool: string; results: number }[] {
+  return fs
+    .readFileSync(seen, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+}
+
 /** A PreToolUse hook that writes its pid to `pidFile` and waits until `go` exists (then allows). */
 export function blockingHook(pidFile: string, go: string) {
   return {
