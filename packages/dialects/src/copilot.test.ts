@@ -192,6 +192,20 @@ describe('copilot dialect: converter', () => {
       command: 'node .github/hooks/telemetry.js',
       timeout: 30,
     });
+    const grouped = convert({
+      hooks: {
+        UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'check.sh' }, 'oops'] }],
+      },
+    });
+    expect(grouped.hooks.hooks.UserPromptSubmit).toMatchObject([
+      { hooks: [{ protocol: 'claude-code', command: 'check.sh', name: 'check' }] },
+    ]);
+    expect(grouped.refused).toEqual([
+      { path: 'hooks.UserPromptSubmit[0].hooks[1]', reason: 'not a hook object' },
+    ]);
+    expect(grouped.notes.join('\n')).toContain(
+      'hooks.UserPromptSubmit[0].hooks[0] (check): Copilot CLI lets this hook block the prompt',
+    );
   });
 });
 

@@ -9,7 +9,7 @@ import {
   parseConfigJson,
   shellQuote,
 } from './convert/conversion.js';
-import { convertGroupMatcher } from './convert/grouped.js';
+import { addConvertedHooks, convertGroupMatcher } from './convert/grouped.js';
 import { convertToolMatcher, type ToolCatalog } from './convert/tool-matcher.js';
 import type {
   ConvertOptions,
@@ -387,23 +387,13 @@ function convertPascalEntry(
   const handlers = Array.isArray(entry.hooks)
     ? entry.hooks.map((hook, index) => ({ hook, path: `${entryPath}.hooks[${index}]` }))
     : [{ hook: flatAsClaude(entry), path: entryPath }];
-  const converted: ConvertedHook[] = [];
-  for (const { hook, path } of handlers) {
-    if (!isRecord(hook)) {
-      conversion.refuse(path, 'not a hook object');
-      continue;
-    }
-    const done = convertClaudeHook(
-      hook,
-      { path, theirEvent, event, conversion, options },
-      'Copilot CLI',
-    );
-    if (done === undefined) continue;
-    const lost = observeOnlyNote('Copilot CLI', event);
-    if (lost !== undefined) conversion.note(`${path} (${done.name ?? 'unnamed'})`, lost);
-    converted.push(done);
-  }
-  if (converted.length > 0) conversion.addRules(event, matchers, converted);
+  addConvertedHooks(
+    handlers,
+    'Copilot CLI',
+    (hook, context) => convertClaudeHook(hook, context, 'Copilot CLI'),
+    { theirEvent, event, conversion, options },
+    matchers,
+  );
 }
 
 function flatAsClaude(entry: Record<string, unknown>): Record<string, unknown> {

@@ -163,16 +163,36 @@ function convertGroup(
       conversion.note(`${groupPath}.${key}`, `unknown key ${JSON.stringify(key)} dropped`);
     }
   }
+  addConvertedHooks(
+    group.hooks.map((hook, index) => ({ hook, path: `${groupPath}.hooks[${index}]` })),
+    format.agent,
+    format.convertHook,
+    { theirEvent, event, conversion, options },
+    matchers,
+  );
+}
+
+/**
+ * Converts the hooks of one group (each with its JSON path) by `convertHook`, notes what each loses
+ * against `agent`, and adds those converted as one rule per matcher (none when no hook converts).
+ */
+export function addConvertedHooks(
+  handlers: readonly { hook: unknown; path: string }[],
+  agent: string,
+  convertHook: GroupedFormat['convertHook'],
+  context: Omit<HookContext, 'path'>,
+  matchers: readonly (ConvertedMatcher | undefined)[],
+): void {
+  const { conversion, event } = context;
   const converted: ConvertedHook[] = [];
-  for (const [hookIndex, hook] of group.hooks.entries()) {
-    const path = `${groupPath}.hooks[${hookIndex}]`;
+  for (const { hook, path } of handlers) {
     if (!isRecord(hook)) {
       conversion.refuse(path, 'not a hook object');
       continue;
     }
-    const done = format.convertHook(hook, { path, theirEvent, event, conversion, options });
+    const done = convertHook(hook, { ...context, path });
     if (done === undefined) continue;
-    const lost = observeOnlyNote(format.agent, event);
+    const lost = observeOnlyNote(agent, event);
     if (lost !== undefined) conversion.note(`${path} (${done.name ?? 'unnamed'})`, lost);
     converted.push(done);
   }
