@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadConfig } from '@soong-agent/config';
-import { runCommand } from '@soong-agent/runner';
+import { runCommand, startWorker } from '@soong-agent/runner';
 import {
   createFileArtifactStore,
   createHookEngine,
@@ -230,6 +230,41 @@ function bareSpawn(file, stdin, env, cwd) {
   });
 }
 
+/**
+ * Starts workers for an engine (its `startWorker` option) and keeps a handle on each, so the bench
+ * can also talk to the very same process without the engine: a bare pipe round trip, one line out
+ * and one line back. While a bare call is waiting, the worker's lines go to it, not to the engine.
+ */
+function sharedWorkers() {
+  const started = [];
+  let waiting;
+  let nextId = 1_000_000_000;
+  return {
+    start: async (options) => {
+      const own = options.onStdoutLine;
+      const worker = await startWorker({
+        ...options,
+        onStdoutLine: (line) => (waiting === undefined ? own?.(line) : waiting(line)),
+      });
+      started.push(worker);
+      return worker;
+    },
+    count: () => started.length,
+    /** One bare round trip to each worker, in turn (the engine idle meanwhile). */
+    async callEach(input) {
+      for (const worker of started) {
+        await new Promise((resolve) => {
+          waiting = (line) => {
+            waiting = undefined;
+            resolve(line);
+          };
+          worker.writeLine(`{"id":${nextId++},"input":${input}}`);
+        });
+      }
+    },
+  };
+}
+
 /** A worker started with child_process.spawn, spoken to without the engine: the floor of a call. */
 function bareWorker(file, env, cwd) {
   const child = spawn(process.execPath, [file], { cwd, env, stdio: ['pipe', 'pipe', 'ignore'] });
@@ -266,7 +301,12 @@ async function benchWorkerHooks(against) {
   const hookFile = path.join(setup.home, 'bench-hooks', 'trivial-hook.mjs');
   fs.writeFileSync(hookFile, TRIVIAL_NODE_HOOK);
   const command = `'${process.execPath}' '${hookFile}'`;
-  const engineWith = (hooks, build = { createHookEngine, createJsonlEventSink }, tag = '') => {
+  const engineWith = (
+    hooks,
+    build = { createHookEngine, createJsonlEventSink },
+    tag = '',
+    workers = undefined,
+  ) => {
     fs.writeFileSync(
       path.join(setup.home, 'hooks.json'),
       JSON.stringify({ version: 1, hooks: { PreToolUse: hooks } }),
@@ -281,13 +321,24 @@ async function benchWorkerHooks(against) {
       path.join(setup.home, 'sessions', `${hooks.length}${tag}`, 'events.jsonl'),
       { sessionId: SESSION_ID },
     );
-    return { engine: build.createHookEngine({ config, sink, sessionId: SESSION_ID }), sink };
+    const engine = build.createHookEngine({
+      config,
+      sink,
+      sessionId: SESSION_ID,
+      ...(workers === undefined ? {} : { startWorker: workers.start }),
+    });
+    return { engine, sink };
   };
   const hook = (mode, name) => ({ hooks: [{ type: 'command', name, command, mode }] });
-  const worker = engineWith([hook('worker', 'trivial')]);
+  // The bare round trips go to the engine's own worker processes: the same processes, placed on
+  // the same CPUs by the scheduler (on a small VM two processes' round trip differs up to 3x with
+  // where they run; see the README), so the ratio is the engine's own cost.
+  const oneShared = sharedWorkers();
+  const fiveShared = sharedWorkers();
+  const worker = engineWith([hook('worker', 'trivial')], undefined, '', oneShared);
   const spawned = engineWith([hook('spawn', 'trivial')]);
   const fiveHooks = [1, 2, 3, 4, 5].map((index) => hook('worker', `trivial-${index}`));
-  const five = engineWith(fiveHooks);
+  const five = engineWith(fiveHooks, undefined, '', fiveShared);
   // --against <dist/index.js of another build>: its engine runs interleaved with this one.
   const other = against && {
     worker: engineWith([hook('worker', 'trivial')], against.build, '-against'),
@@ -297,7 +348,7 @@ async function benchWorkerHooks(against) {
   const stdin = hookStdin(setup, 'trivial', payload);
   const bareEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', SOONG_AGENT_HOOK_MODE: 'spawn' };
   const workerEnv = { ...bareEnv, SOONG_AGENT_HOOK_MODE: 'worker' };
-  const bareWorkers = [1, 2, 3, 4, 5].map(() => bareWorker(hookFile, workerEnv, setup.projectDir));
+  const bareWorkers = [bareWorker(hookFile, workerEnv, setup.projectDir)];
   const time = async (run) => {
     const started = performance.now();
     const outcome = await run();
@@ -312,17 +363,16 @@ async function benchWorkerHooks(against) {
     spawn: () => spawned.engine.run('PreToolUse', payload),
     bare: () => bareSpawn(hookFile, stdin, bareEnv, setup.projectDir),
     five: () => five.engine.run('PreToolUse', payload),
-    bareWorker: () => bareWorkers[0].call(stdin),
-    bareFive: async () => {
-      for (const bareWorker of bareWorkers) await bareWorker.call(stdin);
-    },
+    bareWorker: () => oneShared.callEach(stdin),
+    bareFive: () => fiveShared.callEach(stdin),
+    otherProcess: () => bareWorkers[0].call(stdin),
     ...(other && {
       otherWorker: () => other.worker.engine.run('PreToolUse', payload),
       otherFive: () => other.five.engine.run('PreToolUse', payload),
     }),
   };
   const times = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));
-  const burstCases = ['worker', 'bareWorker', 'five', 'bareFive'];
+  const burstCases = ['worker', 'bareWorker', 'five', 'bareFive', 'otherProcess'];
   if (other) burstCases.push('otherWorker', 'otherFive');
   // Warm-up (starts the workers), then two phases of interleaved rounds, each side alternating with
   // its bare baseline so drift on a noisy machine hits both alike: process starts (spawn mode and
@@ -330,6 +380,9 @@ async function benchWorkerHooks(against) {
   // are apart because on this shared machine a 100 ms process start slows the sub-millisecond
   // calls right after it several times over (see the README); that is the machine, not the mode.
   for (let index = 0; index < 5; index++) for (const run of Object.values(cases)) await run();
+  if (oneShared.count() !== 1 || fiveShared.count() !== 5) {
+    throw new Error('the engines did not start their workers through the bench');
+  }
   const rounds = 60;
   const burst = 25;
   for (let round = 0; round < rounds; round++) {
@@ -371,7 +424,8 @@ async function benchWorkerHooks(against) {
     ['case', 'calls', 'p50 ms', 'p99 ms', 'spawn-mode p50 / p50', 'target'],
     [
       row('engine, "mode": "worker"', 'worker', `p50 <= 0.5 ms: ${met(p50('worker') <= 0.5)}`),
-      row('  bare pipe round trip to the same worker', 'bareWorker', ''),
+      row('  bare pipe round trip to the same worker process', 'bareWorker', ''),
+      row('  bare round trip to another worker (child_process.spawn)', 'otherProcess', ''),
       row('engine, "mode": "spawn"', 'spawn', ''),
       row('  bare child_process.spawn of the same hook', 'bare', ''),
       row(
@@ -379,7 +433,7 @@ async function benchWorkerHooks(against) {
         'five',
         `p50 <= 2 ms: ${met(p50('five') <= 2)}`,
       ),
-      row('  bare round trips to five workers, in turn', 'bareFive', ''),
+      row('  bare round trips to the same five workers, in turn', 'bareFive', ''),
       ...(other
         ? [
             row(`engine of ${against.label}, "mode": "worker"`, 'otherWorker', ''),

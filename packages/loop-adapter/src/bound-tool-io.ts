@@ -48,11 +48,22 @@ export async function boundToolInputJson(
   input: unknown,
   options: BoundOptions,
 ): Promise<{ bounded: BoundedToolInput; json?: string }> {
+  const whole = wholeToolInputJson(input, options.limitBytes);
+  return typeof whole === 'string'
+    ? { bounded: await boundLargeToolInput(input, whole, options) }
+    : whole;
+}
+
+/**
+ * {@link boundToolInput} for an input whose JSON (`json`, already made) is over the limit.
+ * @internal
+ */
+export async function boundLargeToolInput(
+  input: unknown,
+  json: string,
+  options: BoundOptions,
+): Promise<BoundedToolInput> {
   const object = isPlainObject(input) ? input : { value: input };
-  const json = JSON.stringify(object) ?? '{}';
-  if (json.length <= options.limitBytes / 3 || Buffer.byteLength(json) <= options.limitBytes) {
-    return { bounded: { input: object }, json };
-  }
   let bounded: Record<string, unknown> | undefined;
   for (const pass of INPUT_STRING_PASSES) {
     const candidate = summarizeStrings(object, pass) as Record<string, unknown>;
@@ -64,7 +75,24 @@ export async function boundToolInputJson(
   bounded ??= { truncated_json: summarizeText(json) };
   const result: BoundedToolInput = { input: bounded, input_truncated: true };
   if (options.artifacts) result.input_artifact_ref = await options.artifacts.put(json);
-  return { bounded: result };
+  return result;
+}
+
+/**
+ * The input as it is and its JSON when that fits in `limitBytes` (no I/O, no turn of the event
+ * loop: the common case of every tool call); else the JSON alone, for the caller to bound.
+ * @internal
+ */
+export function wholeToolInputJson(
+  input: unknown,
+  limitBytes: number,
+): { bounded: BoundedToolInput; json: string } | string {
+  const object = isPlainObject(input) ? input : { value: input };
+  const json = JSON.stringify(object) ?? '{}';
+  if (json.length <= limitBytes / 3 || Buffer.byteLength(json) <= limitBytes) {
+    return { bounded: { input: object }, json };
+  }
+  return json;
 }
 
 /** A bounded tool result: what the PostToolUse hook gets, and the artifact when one was written. */

@@ -11,9 +11,14 @@ import {
   TOOL_EVENTS,
   type ToolCallInfo,
 } from '@soong-agent/protocol';
-import { onRunnerWarning, runCommand } from '@soong-agent/runner';
+import { onRunnerWarning, runCommand, type startWorker } from '@soong-agent/runner';
 import type { ArtifactStore } from './artifact-store.js';
-import { boundToolInput, boundToolInputJson, isPlainObject } from './bound-tool-io.js';
+import {
+  type BoundedToolInput,
+  boundLargeToolInput,
+  isPlainObject,
+  wholeToolInputJson,
+} from './bound-tool-io.js';
 import {
   decideHookRun,
   HOOK_STDERR_LOG_BYTES,
@@ -28,7 +33,7 @@ import { checkOption, LoopAdapterError } from './loop-adapter-error.js';
 import { checkHookEvent, checkHookInput, normalizeToolCall } from './normalize-payload.js';
 import { createScriptFingerprints } from './script-fingerprints.js';
 import { sessionPaths } from './session.js';
-import { startSpan } from './telemetry.js';
+import { startSpan, TRACING } from './telemetry.js';
 import { createWorkerPool } from './worker-pool.js';
 
 type CommonInputKey =
@@ -142,6 +147,11 @@ export interface HookEngineOptions {
   transcriptPath?: string | undefined;
   /** The command runner (for tests and benchmarks). @default runCommand */
   runner?: typeof runCommand | undefined;
+  /**
+   * Starts worker hooks (for tests and benchmarks: e.g. to talk to the same worker process without
+   * the engine). @default startWorker
+   */
+  startWorker?: typeof startWorker | undefined;
 }
 
 // The ids every record of one hook run carries.
@@ -184,6 +194,7 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
     maxLineBytes: config.settings.runner.max_output_bytes,
     stderrTailBytes: HOOK_STDERR_LOG_BYTES,
     emit: (ids, record) => sink.emit({ ...record, ...ids }),
+    ...(options.startWorker === undefined ? {} : { start: options.startWorker }),
   });
   // SPEC §2.2 extended (issue 11): a hook whose script changed since the session started is not
   // run and fails closed.
@@ -194,6 +205,18 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
     projectDir,
     agentHome,
   );
+  // The common fields of every soong hook's stdin that are the same for the whole session, as JSON
+  // (the event is a checked name and the timestamp an ISO string: neither needs escaping).
+  const sessionJson = `"session_id":${JSON.stringify(sessionId)},"project_dir":${JSON.stringify(projectDir)},"agent_home":${JSON.stringify(agentHome)}`;
+  const hookIdJsons = new Map<string, string>();
+  const hookIdJson = (id: string): string => {
+    let json = hookIdJsons.get(id);
+    if (json === undefined) {
+      json = JSON.stringify(id);
+      hookIdJsons.set(id, json);
+    }
+    return json;
+  };
   let closed = false;
   const runnerWarnings: string[] = [];
   const stopRunnerWarnings = onRunnerWarning((warning) => runnerWarnings.push(warning.message));
@@ -201,6 +224,7 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
   // One span per hook run when OpenTelemetry is present: ids, decision or failure, duration and
   // exit code; never the payload, a reason or an environment value.
   async function runOne(run: HookRun): Promise<HookRunResult> {
+    if (!TRACING) return runHook(run);
     const { hook, ids } = run;
     const span = startSpan('soong_agent.hook', {
       'soong_agent.hook.event': ids.event,
@@ -227,7 +251,12 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
   async function runHook(run: HookRun): Promise<HookRunResult> {
     const { hook, ids, dialect, stdin, signal } = run;
     const settle = (outcome: HookRunOutcome, onFailure = hook.onFailure) =>
-      decideAndRecord({ ...hook, onFailure }, dialect, ids, outcome);
+      decideAndRecord(
+        onFailure === hook.onFailure ? hook : { ...hook, onFailure },
+        dialect,
+        ids,
+        outcome,
+      );
     if (run.refuse !== undefined) {
       // Failed closed whatever its on_failure: hook_failed (spawn_error, nothing ran), then a deny.
       sink.emit({ type: 'hook_started', ...ids, command: hook.command });
@@ -247,14 +276,15 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
       return workers.call({
         hook,
         ids,
-        start: {
+        // Built only when the hook has no live worker.
+        start: () => ({
           command: hook.command,
           cwd,
           allowedRoots,
           envAllowlist: config.envAllowlist,
           env: { ...baseEnv, SOONG_AGENT_HOOK_MODE: 'worker', ...run.env },
           killGraceMs: config.settings.runner.kill_grace_ms,
-        },
+        }),
         input: stdin,
         signal,
         settle: (outcome) => settle(outcome),
@@ -314,32 +344,33 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
     return decided.result;
   }
 
-  async function buildInput<E extends HookEvent>(
+  // The input's event fields; without a turn of the event loop unless a large input is bounded
+  // (written to the artifact store).
+  function buildInput<E extends HookEvent>(
     event: E,
     payload: HookPayload<E>,
-  ): Promise<{
-    fields: Record<string, unknown>;
-    dialect: ToolDialectView | undefined;
-    raw: { tool: ToolCallInfo | undefined; view: unknown };
-    inputJson: string | undefined;
-  }> {
+  ): BuiltInput | Promise<BuiltInput> {
     const { dialect, ...fields } = payload as Record<string, unknown>;
     // The engine sets the common fields; a payload cannot override them.
     for (const key of COMMON_KEYS) delete fields[key];
     if (event === 'SessionStart') fields.source ??= 'startup';
     const rawTool = TOOL_EVENT_NAMES.has(event) ? (fields.tool as ToolCallInfo) : undefined;
-    let inputJson: string | undefined;
-    if (rawTool !== undefined) {
-      const bounded = await boundTool(rawTool);
-      fields.tool = bounded.tool;
-      inputJson = bounded.inputJson;
-    }
-    return {
-      fields,
-      dialect: await boundDialectView(dialect),
-      raw: { tool: rawTool, view: dialect },
-      inputJson,
+    const raw = { tool: rawTool, view: dialect };
+    const built = (
+      tool: { tool: ToolCallInfo; inputJson?: string } | undefined,
+      view: ToolDialectView | undefined,
+    ): BuiltInput => {
+      if (tool !== undefined) fields.tool = tool.tool;
+      return { fields, dialect: view, raw, inputJson: tool?.inputJson };
     };
+    const tool = rawTool === undefined ? undefined : boundTool(rawTool);
+    const view = boundDialectView(dialect);
+    if (tool instanceof Promise || view instanceof Promise) {
+      return Promise.all([tool, view]).then(([boundedTool, boundedView]) =>
+        built(boundedTool, boundedView),
+      );
+    }
+    return built(tool, view);
   }
 
   /**
@@ -380,30 +411,40 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
   }
 
   // The dialect view's input is bounded like the tool input (it travels on the same stdin).
-  async function boundDialectView(view: unknown): Promise<ToolDialectView | undefined> {
+  function boundDialectView(
+    view: unknown,
+  ): ToolDialectView | undefined | Promise<ToolDialectView | undefined> {
     if (!isPlainObject(view)) return undefined;
     const { names, input } = view as ToolDialectView;
     if (input === undefined) return names === undefined ? undefined : { names };
-    const bounded = await boundToolInput(input, {
-      limitBytes: config.settings.hooks.inline_result_bytes,
+    const withInput = (bounded: unknown): ToolDialectView => ({
+      ...(names === undefined ? {} : { names }),
+      input: bounded,
     });
-    return { ...(names === undefined ? {} : { names }), input: bounded.input };
+    const limitBytes = config.settings.hooks.inline_result_bytes;
+    const whole = wholeToolInputJson(input, limitBytes);
+    if (typeof whole !== 'string') return withInput(whole.bounded.input);
+    return boundLargeToolInput(input, whole, { limitBytes }).then((bounded) =>
+      withInput(bounded.input),
+    );
   }
 
   // The tool as hooks see it, and the JSON of its input when that is the input as given (the
   // input is serialised once per call: to measure it here, then spliced into every stdin).
-  async function boundTool(
+  function boundTool(
     tool: ToolCallInfo,
-  ): Promise<{ tool: ToolCallInfo; inputJson?: string }> {
+  ):
+    | { tool: ToolCallInfo; inputJson?: string }
+    | Promise<{ tool: ToolCallInfo; inputJson?: string }> {
     if (tool.input_truncated !== undefined) return { tool };
-    const { bounded, json } = await boundToolInputJson(tool.input, {
-      limitBytes: config.settings.hooks.inline_result_bytes,
-      artifacts,
-    });
-    if (bounded.input_truncated) return { tool: { ...tool, ...bounded } };
-    return json === undefined || bounded.input !== tool.input
-      ? { tool }
-      : { tool, inputJson: json };
+    const limitBytes = config.settings.hooks.inline_result_bytes;
+    const whole = wholeToolInputJson(tool.input, limitBytes);
+    if (typeof whole !== 'string') {
+      return whole.bounded.input !== tool.input ? { tool } : { tool, inputJson: whole.json };
+    }
+    return boundLargeToolInput(tool.input, whole, { limitBytes, artifacts }).then(
+      (bounded: BoundedToolInput) => ({ tool: { ...tool, ...bounded } }),
+    );
   }
 
   return {
@@ -447,12 +488,9 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
       if (hooks.length === 0) return NO_HOOKS;
 
       const timestamp = isoNow();
-      const {
-        fields,
-        dialect: view,
-        raw,
-        inputJson,
-      } = await buildInput(event, tool ? { ...payload, tool } : payload);
+      let built = buildInput(event, tool ? { ...payload, tool } : payload);
+      if (built instanceof Promise) built = await built;
+      const { fields, dialect: view, raw, inputJson } = built;
       // Per bound: the tool with its whole input for dialects that pass it whole (issue 20 #12).
       const whole = new Map<number, Awaited<ReturnType<typeof wholeInput>>>();
       const callId = givenCallId ?? tool?.call_id;
@@ -513,7 +551,7 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
         if (encoded === input && hookFields === fields) {
           // Our own input as it is (soong): the common fields, then the shared serialised fields.
           fieldsJson ??= fieldsToJson(fields, inputJson);
-          stdin = spliceInput(input, fieldsJson);
+          stdin = `{"protocol_version":${PROTOCOL_VERSION},"event":"${event}",${sessionJson},"hook_id":${hookIdJson(hook.id)},"timestamp":"${timestamp}"${fieldsJson === '{}' ? '' : `,${fieldsJson.slice(1)}`}`;
         } else {
           // One compact JSON line (some scripts `read -r` one line).
           stdin = `${JSON.stringify(encoded)}\n`;
@@ -540,16 +578,29 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
 function fieldsToJson(fields: Record<string, unknown>, inputJson: string | undefined): string {
   const tool = fields.tool;
   if (inputJson === undefined || !isPlainObject(tool)) return JSON.stringify(fields);
-  const members = (object: Record<string, unknown>, special: string, json: string): string => {
-    let out = '';
-    for (const [key, value] of Object.entries(object)) {
-      const text = key === special ? json : JSON.stringify(value);
-      if (text === undefined) continue;
-      out += `${out === '' ? '' : ','}${JSON.stringify(key)}:${text}`;
-    }
-    return `{${out}}`;
-  };
-  return members(fields, 'tool', members(tool, 'input', inputJson));
+  return membersJson(fields, 'tool', membersJson(tool, 'input', inputJson));
+}
+
+function membersJson(object: Record<string, unknown>, special: string, json: string): string {
+  let out = '';
+  for (const key in object) {
+    if (!Object.hasOwn(object, key)) continue;
+    const text = key === special ? json : JSON.stringify(object[key]);
+    if (text === undefined) continue;
+    out += `${out === '' ? '{' : ','}${keyJson(key)}:${text}`;
+  }
+  return out === '' ? '{}' : `${out}}`;
+}
+
+// The keys of a tool input's fields, quoted once.
+const KEY_JSON = new Map<string, string>();
+function keyJson(key: string): string {
+  let json = KEY_JSON.get(key);
+  if (json === undefined) {
+    json = JSON.stringify(key);
+    if (KEY_JSON.size < 256) KEY_JSON.set(key, json);
+  }
+  return json;
 }
 
 // A tool as normalizeToolCall checked it, without the fields only the schema checks.
@@ -561,6 +612,14 @@ function plainTool(tool: unknown): boolean {
     fields.input_artifact_ref === undefined &&
     Object.keys(fields).length === 6
   );
+}
+
+// The event fields of one call, as buildInput made them.
+interface BuiltInput {
+  fields: Record<string, unknown>;
+  dialect: ToolDialectView | undefined;
+  raw: { tool: ToolCallInfo | undefined; view: unknown };
+  inputJson: string | undefined;
 }
 
 // What runHook needs for one hook of one call.
@@ -584,17 +643,6 @@ const COMMON_KEYS = [
   'hook_id',
   'timestamp',
 ] as const;
-
-// JSON.stringify(input) for an input made of the common fields then `fields`, with `fields`
-// serialised once per call; a field of `fields` overrides nothing (the common keys come first and
-// the payload cannot carry them: checkHookInput refuses such input).
-function spliceInput(input: Record<string, unknown>, fieldsJson: string): string {
-  let head = '{';
-  for (const key of COMMON_KEYS) {
-    head += `${head === '{' ? '' : ','}"${key}":${JSON.stringify(input[key])}`;
-  }
-  return fieldsJson === '{}' ? `${head}}` : `${head},${fieldsJson.slice(1)}`;
-}
 
 // The host's view of a tool for one dialect (SPEC §11): its declared name there, and its input in
 // our canonical tool's shape.

@@ -160,6 +160,31 @@ function listFolder(
   return walk(watch.dir, 0) ? found.sort() : undefined;
 }
 
+/**
+ * True when the user the agent runs as cannot change `file`: no symbolic link on its path, and it
+ * and every folder above it belong to another user and are not writable by this one (nor is the
+ * file). Its content can then change only by another user's hand (root installing a new `node`),
+ * so it is fingerprinted once and not stat'ed before every run. Never true for root.
+ */
+function outOfReach(file: string): boolean {
+  const uid = process.getuid?.();
+  if (uid === undefined || uid === 0) return false;
+  const resolved = path.resolve(file);
+  if (realPathOr(resolved) !== resolved) return false;
+  for (let current = resolved; ; current = path.dirname(current)) {
+    try {
+      if (fs.statSync(current).uid === uid) return false;
+      fs.accessSync(current, fs.constants.W_OK);
+      return false;
+    } catch (error) {
+      // EACCES / EROFS: not writable here. Anything else (missing, …): not known to be safe.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'EACCES' && code !== 'EROFS' && code !== 'EPERM') return false;
+    }
+    if (path.dirname(current) === current) return true;
+  }
+}
+
 /** What {@link createScriptFingerprints} returns. */
 export interface ScriptFingerprints {
   /** The first of the hook's files whose content changed since the fingerprints were taken. */
@@ -167,7 +192,10 @@ export interface ScriptFingerprints {
 }
 
 interface HookFiles {
+  /** The files stat'ed before each run (those out of this user's reach are left out). */
   files: Map<string, { key: StatKey; print: string }>;
+  /** Every file fingerprinted, checked or not. */
+  seen: Set<string>;
   folders: FolderWatch[];
 }
 
@@ -211,9 +239,11 @@ export function createScriptFingerprints(
     });
     if (agentHome === undefined) delete variables.SOONG_AGENT_HOME;
     const analysis = analyzeCommand(hook.command, { cwd: cwdOf(hook), homeDir, variables });
-    const entry: HookFiles = { files: new Map(), folders: [] };
+    const entry: HookFiles = { files: new Map(), seen: new Set(), folders: [] };
     const add = (file: string) => {
-      if (!entry.files.has(file))
+      if (entry.seen.has(file)) return;
+      entry.seen.add(file);
+      if (!outOfReach(file))
         entry.files.set(file, { key: statKey(file), print: fingerprint(file) });
     };
     const isFile = (file: string) => {

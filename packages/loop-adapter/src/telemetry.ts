@@ -23,6 +23,9 @@ const api: typeof OpenTelemetry | undefined = (() => {
   }
 })();
 
+/** True when `@opentelemetry/api` is installed (spans may be recorded); false: {@link startSpan} is a no-op. */
+export const TRACING: boolean = api !== undefined;
+
 /**
  * Starts a span under the caller's active context, or returns undefined when
  * `@opentelemetry/api` is not installed. With the API but no SDK registered, the span is the API's

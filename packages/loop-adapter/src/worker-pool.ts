@@ -75,8 +75,8 @@ export interface WorkerCallRequest<T> {
   hook: Pick<HookCommandConfig, 'id' | 'command' | 'timeoutSec'>;
   /** The ids of the call's records. */
   ids: Ids;
-  /** How to start the worker when the hook has none. */
-  start: WorkerStartOptions;
+  /** How to start the worker when the hook has none (a function: called only then). */
+  start: WorkerStartOptions | (() => WorkerStartOptions);
   /** The request's `input`, already serialised (the §2.1 input JSON). */
   input: string;
   signal: AbortSignal | undefined;
@@ -235,7 +235,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   async function ensure(
     hook: WorkerCallRequest<unknown>['hook'],
     ids: Ids,
-    startOptions: WorkerStartOptions,
+    startOptions: WorkerStartOptions | (() => WorkerStartOptions),
   ): Promise<Slot | { error: unknown } | { budget: string }> {
     const live = liveSlot(hook, ids);
     if (live !== undefined) return live;
@@ -260,7 +260,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     };
     try {
       slot.worker = await start({
-        ...startOptions,
+        ...(typeof startOptions === 'function' ? startOptions() : startOptions),
         maxLineBytes: options.maxLineBytes,
         onStdoutLine: (line) => onLine(slot, line),
         onStdoutOverflow: () => slot.call?.finish({ kill: 'output_too_large' }),
@@ -304,14 +304,16 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       const startedAt = performance.now();
       // A live worker is taken without a turn of the event loop; only a start awaits.
       const ensured = liveSlot(hook, ids) ?? (await ensure(hook, ids, request.start));
-      emit(ids, { type: 'hook_started', command: hook.command });
+      const hookStarted = (): void => emit(ids, { type: 'hook_started', command: hook.command });
       if ('budget' in ensured) {
+        hookStarted();
         return request.settle(failed(ensured.budget, performance.now() - startedAt));
       }
       if ('error' in ensured) {
+        hookStarted();
         return request.settle(outcomeOfStartError(ensured.error, performance.now() - startedAt));
       }
-      const ended = await serve(ensured, hook, request.input, request.signal);
+      const ended = await serve(ensured, hook, request.input, request.signal, hookStarted);
       return finishCall(ensured, hook, ended, startedAt, request.settle);
     },
     close() {
@@ -401,6 +403,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     hook: WorkerCallRequest<unknown>['hook'],
     input: string,
     signal: AbortSignal | undefined,
+    hookStarted: () => void,
   ): Promise<{ ended: Ended; lines: string[]; id: number }> {
     const id = slot.nextId++;
     return new Promise((resolve) => {
@@ -420,21 +423,27 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
             call.droppedLines > 0
               ? [...call.lines, `[${call.droppedLines} more lines not recorded]`]
               : call.lines;
-          // stderr is another pipe: one more turn lets a line the worker wrote before its answer
-          // arrive, so it is recorded with this call rather than the next.
-          if ('output' in ended) setImmediate(resolve, { ended, lines, id });
-          else resolve({ ended, lines, id });
+          // stderr is another pipe, but a line the worker wrote before its answer is read first:
+          // the kernel reports the pipes ready in the order they became ready, and the event loop
+          // reads them in that order. So it is recorded with this call, without another turn.
+          resolve({ ended, lines, id });
         },
       };
       const onAbort = (): void => call.finish({ kill: 'aborted' });
       slot.call = call;
       if (signal?.aborted) {
+        hookStarted();
         onAbort();
         return;
       }
+      // The request goes out first and hook_started is written while the worker reads it (the
+      // answer is read on a later turn of the event loop, so the records keep their order).
+      const sent = slot.worker.writeLine(`{"id":${id},"input":${input}}`);
+      hookStarted();
+      if (done) return; // answered (or failed) within writeLine: a fake worker in a test
       signal?.addEventListener('abort', onAbort, { once: true });
       timer = timers.set(() => call.finish({ kill: 'timeout' }), hook.timeoutSec * 1000);
-      if (!slot.worker.writeLine(`{"id":${id},"input":${input}}`)) {
+      if (!sent) {
         // Its stdin is gone: the call ends with the worker, not at its timeout.
         void slot.worker.exited.then((exit) => call.finish({ exited: exit }));
       }
