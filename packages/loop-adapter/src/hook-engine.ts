@@ -223,32 +223,41 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
 
   // One span per hook run when OpenTelemetry is present: ids, decision or failure, duration and
   // exit code; never the payload, a reason or an environment value.
-  async function runOne(run: HookRun): Promise<HookRunResult> {
+  // Not async, nor runHook: a worker call's promise is handed up as it is (an async function that
+  // returns a promise costs extra turns of the microtask queue on every call).
+  function runOne(run: HookRun): HookRunResult | Promise<HookRunResult> {
     if (!TRACING) return runHook(run);
     const { hook, ids } = run;
-    const span = startSpan('soong_agent.hook', {
-      'soong_agent.hook.event': ids.event,
-      'soong_agent.hook.id': hook.id,
-      'soong_agent.hook.mode': hook.mode,
-      'soong_agent.hook.protocol': hook.protocol,
-      'soong_agent.tool.call_id': ids.call_id,
-    });
-    if (span === undefined) return runHook(run);
-    const result = await span.run(() => runHook(run));
-    span.end(
+    const span = startSpan(
+      'soong_agent.hook',
       {
-        'soong_agent.hook.decision': result.decision,
-        'soong_agent.hook.failure': result.failure,
-        'soong_agent.hook.duration_ms': result.durationMs,
-        'soong_agent.hook.exit_code': result.exitCode ?? undefined,
-        'soong_agent.hook.signal': result.signal ?? undefined,
+        'soong_agent.hook.event': ids.event,
+        'soong_agent.hook.id': hook.id,
+        'soong_agent.hook.mode': hook.mode,
+        'soong_agent.hook.protocol': hook.protocol,
+        'soong_agent.tool.call_id': ids.call_id,
       },
-      result.status === 'failed',
+      { leaf: true },
     );
-    return result;
+    if (span === undefined) return runHook(run);
+    return span
+      .run(async () => runHook(run))
+      .then((result) => {
+        span.end(
+          {
+            'soong_agent.hook.decision': result.decision,
+            'soong_agent.hook.failure': result.failure,
+            'soong_agent.hook.duration_ms': result.durationMs,
+            'soong_agent.hook.exit_code': result.exitCode ?? undefined,
+            'soong_agent.hook.signal': result.signal ?? undefined,
+          },
+          result.status === 'failed',
+        );
+        return result;
+      });
   }
 
-  async function runHook(run: HookRun): Promise<HookRunResult> {
+  function runHook(run: HookRun): HookRunResult | Promise<HookRunResult> {
     const { hook, ids, dialect, stdin, signal } = run;
     const settle = (outcome: HookRunOutcome, onFailure = hook.onFailure) =>
       decideAndRecord(
@@ -290,6 +299,15 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
         settle: (outcome) => settle(outcome),
       });
     }
+    return runSpawned(run, cwd, settle);
+  }
+
+  async function runSpawned(
+    run: HookRun,
+    cwd: string,
+    settle: (outcome: HookRunOutcome) => HookRunResult,
+  ): Promise<HookRunResult> {
+    const { hook, ids, stdin, signal } = run;
     sink.emit({ type: 'hook_started', ...ids, command: hook.command });
     const started = performance.now();
     let outcome: HookRunOutcome;

@@ -160,31 +160,6 @@ function listFolder(
   return walk(watch.dir, 0) ? found.sort() : undefined;
 }
 
-/**
- * True when the user the agent runs as cannot change `file`: no symbolic link on its path, and it
- * and every folder above it belong to another user and are not writable by this one (nor is the
- * file). Its content can then change only by another user's hand (root installing a new `node`),
- * so it is fingerprinted once and not stat'ed before every run. Never true for root.
- */
-function outOfReach(file: string): boolean {
-  const uid = process.getuid?.();
-  if (uid === undefined || uid === 0) return false;
-  const resolved = path.resolve(file);
-  if (realPathOr(resolved) !== resolved) return false;
-  for (let current = resolved; ; current = path.dirname(current)) {
-    try {
-      if (fs.statSync(current).uid === uid) return false;
-      fs.accessSync(current, fs.constants.W_OK);
-      return false;
-    } catch (error) {
-      // EACCES / EROFS: not writable here. Anything else (missing, …): not known to be safe.
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'EACCES' && code !== 'EROFS' && code !== 'EPERM') return false;
-    }
-    if (path.dirname(current) === current) return true;
-  }
-}
-
 /** What {@link createScriptFingerprints} returns. */
 export interface ScriptFingerprints {
   /** The first of the hook's files whose content changed since the fingerprints were taken. */
@@ -192,10 +167,7 @@ export interface ScriptFingerprints {
 }
 
 interface HookFiles {
-  /** The files stat'ed before each run (those out of this user's reach are left out). */
   files: Map<string, { key: StatKey; print: string }>;
-  /** Every file fingerprinted, checked or not. */
-  seen: Set<string>;
   folders: FolderWatch[];
 }
 
@@ -216,7 +188,8 @@ function realPathOr(file: string): string {
 /**
  * Fingerprints (sha256) what every hook's command runs, once, when the session starts: the programs
  * and scripts `analyzeCommand` finds (the variables the hook gets expanded, `bash -c` bodies
- * followed), any other existing file its words name, and the files each script can load from its
+ * followed; an interpreter outside the project and the agent home is a program of the system,
+ * named by its path or found on PATH, and not watched), any other existing file its words name, and the files each script can load from its
  * folder: every file under it when the folder lies in the project (a new file counts too), else
  * the files of the script's own kind beside it (`.py` next to a Python script). hooks.json is a
  * snapshot; the files it runs are not, and one inside the project could be rewritten by the agent
@@ -230,6 +203,16 @@ export function createScriptFingerprints(
   agentHome?: string,
 ): ScriptFingerprints {
   const realProject = realPathOr(projectDir);
+  const realHome = agentHome === undefined ? undefined : realPathOr(agentHome);
+  // Where the file is named or where it really lies (a `.venv/bin/python` link to /usr/bin).
+  const inProjectOrHome = (file: string): boolean =>
+    [path.dirname(path.resolve(file)), path.dirname(realPathOr(file))].some(
+      (dir) =>
+        isUnder(dir, realProject) ||
+        isUnder(dir, path.resolve(projectDir)) ||
+        (realHome !== undefined &&
+          (isUnder(dir, realHome) || isUnder(dir, path.resolve(agentHome as string)))),
+    );
   const byHook = new Map<string, HookFiles>();
   for (const hook of hooks) {
     const variables = hookCommandVariables({
@@ -239,11 +222,9 @@ export function createScriptFingerprints(
     });
     if (agentHome === undefined) delete variables.SOONG_AGENT_HOME;
     const analysis = analyzeCommand(hook.command, { cwd: cwdOf(hook), homeDir, variables });
-    const entry: HookFiles = { files: new Map(), seen: new Set(), folders: [] };
+    const entry: HookFiles = { files: new Map(), folders: [] };
     const add = (file: string) => {
-      if (entry.seen.has(file)) return;
-      entry.seen.add(file);
-      if (!outOfReach(file))
+      if (!entry.files.has(file))
         entry.files.set(file, { key: statKey(file), print: fingerprint(file) });
     };
     const isFile = (file: string) => {
@@ -264,6 +245,15 @@ export function createScriptFingerprints(
         });
         if (found === undefined || !isUnder(path.dirname(realPathOr(found)), realProject)) continue;
         file = found;
+      } else if (
+        target.role === 'program' &&
+        analysis.targets.some((other) => other.role === 'script' && other.runner === target.text) &&
+        !inProjectOrHome(file)
+      ) {
+        // An interpreter named by its path (`/usr/bin/node guard.mjs`) is a program of the system
+        // like `node` found on PATH: the script it runs is watched, not the interpreter, unless it
+        // lies in the project or the agent home (a virtualenv's python there).
+        continue;
       }
       // A file that does not exist yet is watched too: creating it is a change.
       if (!isFile(file)) {

@@ -285,6 +285,48 @@ describe('createHookEngine', () => {
   );
 
   it(
+    'watches an interpreter named by its path inside the project, not one outside it and the agent home (a program of the system, like sh on PATH)',
+    async () => {
+      const root = tempDir();
+      const venv = path.join(root, 'project', '.venv', 'bin');
+      const tools = path.join(root, 'tools');
+      const guards = path.join(root, 'guards');
+      for (const dir of [venv, tools, guards]) fs.mkdirSync(dir, { recursive: true });
+      const guard = path.join(guards, 'guard.sh');
+      fs.writeFileSync(guard, `cat >/dev/null; echo '{"decision":"allow"}'\n`);
+      // Both "interpreters" are links to the system's sh, as a virtualenv's python is.
+      for (const dir of [venv, tools]) fs.symlinkSync('/bin/sh', path.join(dir, 'sh'));
+      const { engine, sink } = setup(root, {
+        PreToolUse: [
+          {
+            hooks: [
+              { command: `'${path.join(tools, 'sh')}' '${guard}'`, name: 'outside' },
+              { command: `'${path.join(venv, 'sh')}' '${guard}'`, name: 'in-project' },
+            ],
+          },
+        ],
+      });
+      expect((await engine.run('PreToolUse', { tool })).decision).toBe('allow');
+      // The agent points both at another program.
+      for (const dir of [venv, tools]) {
+        fs.unlinkSync(path.join(dir, 'sh'));
+        fs.symlinkSync('/bin/bash', path.join(dir, 'sh'));
+      }
+      sink.records.length = 0;
+      const outcome = await engine.run('PreToolUse', { tool });
+      expect(outcome).toMatchObject({ decision: 'deny', hookId: 'in-project' });
+      expect(recordsOf(sink.records, 'hook_finished')).toMatchObject([
+        { hook_id: 'outside', decision: 'allow' },
+      ]);
+      expect(recordsOf(sink.records, 'hook_failed')).toMatchObject([
+        { hook_id: 'in-project', failure: 'spawn_error', on_failure: 'deny' },
+      ]);
+      expect(recordsOf(sink.records, 'hook_failed')[0]?.message).toContain(path.join(venv, 'sh'));
+    },
+    TIMEOUT,
+  );
+
+  it(
     'fails a worker hook closed before the request goes out when the agent rewrites a module the running worker would import lazily',
     async () => {
       const root = tempDir();

@@ -28,16 +28,25 @@ export const TRACING: boolean = api !== undefined;
 
 /**
  * Starts a span under the caller's active context, or returns undefined when
- * `@opentelemetry/api` is not installed. With the API but no SDK registered, the span is the API's
+ * `@opentelemetry/api` is not installed (or, for a `leaf`, when the span is not recorded). With the API but no SDK registered, the span is the API's
  * non-recording span: no attribute is computed for it.
  */
 export function startSpan(
   name: string,
   attributes: Readonly<Record<string, AttributeValue | undefined>>,
+  options: { leaf?: boolean } = {},
 ): SpanScope | undefined {
   if (api === undefined) return undefined;
   const span = api.trace.getTracer(TRACER_NAME).startSpan(name);
-  if (!span.isRecording()) return { run: (fn) => fn(), end: () => span.end() };
+  if (!span.isRecording()) {
+    // A leaf (no span starts under it) that nobody records has nothing to carry: ended at once,
+    // and the caller runs as without OpenTelemetry.
+    if (options.leaf === true) {
+      span.end();
+      return undefined;
+    }
+    return { run: (fn) => fn(), end: () => span.end() };
+  }
   setAttributes(span, attributes);
   const context = api.trace.setSpan(api.context.active(), span);
   let ended = false;

@@ -74,16 +74,25 @@ function fakeWorkers(behaviour: (worker: FakeWorker, request: { id: number }) =>
 
 function fakeTimers() {
   const pending = new Map<number, { at: number; callback: () => void }>();
+  const made = new Map<number, { ms: number; callback: () => void }>();
   let now = 0;
   let next = 0;
   const timers: WorkerPoolTimers = {
     set(callback, ms) {
       next += 1;
+      made.set(next, { ms, callback });
       pending.set(next, { at: now + ms, callback });
       return next;
     },
     clear(handle) {
+      made.delete(handle as number);
       pending.delete(handle as number);
+    },
+    // Like Node's Timeout#refresh: runs `ms` from now, also after it ran.
+    refresh(handle) {
+      const timer = made.get(handle as number);
+      if (timer !== undefined)
+        pending.set(handle as number, { at: now + timer.ms, callback: timer.callback });
     },
   };
   return {
@@ -169,6 +178,41 @@ describe('createWorkerPool', () => {
       'worker_stopped',
     ]);
     expect(started[0]?.stoppedGracefully).toBe(true);
+  });
+
+  it('gives every call its whole timeout from one timer per worker, restarted per call', async () => {
+    const { pool, call, clock, started } = poolWith({});
+    const made = { count: 0 };
+    const set = clock.timers.set;
+    clock.timers.set = (callback, ms) => {
+      made.count += 1;
+      return set(callback, ms);
+    };
+    const first = call();
+    await new Promise((resolve) => setImmediate(resolve));
+    // The first call is answered just before its timeout; the second begins at that moment.
+    clock.advance(HOOK.timeoutSec * 1000 - 1);
+    started[0]?.reply(answer(1, { decision: 'allow' }));
+    expect(await first).toMatchObject({ kind: 'answered' });
+    const second = call();
+    await Promise.resolve();
+    // Past the first call's deadline: the second still has (almost) all of its own.
+    clock.advance(HOOK.timeoutSec * 1000 - 2);
+    expect(started[0]?.killed).toBe(false);
+    started[0]?.reply(answer(2, { decision: 'allow' }));
+    expect(await second).toMatchObject({ kind: 'answered' });
+    // Idle, the timer may run out: it ends nothing.
+    clock.advance(HOOK.timeoutSec * 1000 * 3);
+    expect(started[0]?.killed).toBe(false);
+    const third = call();
+    await Promise.resolve();
+    clock.advance(HOOK.timeoutSec * 1000);
+    expect(await third).toMatchObject({ kind: 'failed', failure: 'timeout' });
+    expect(started[0]?.killed).toBe(true);
+    expect(made.count).toBe(1);
+    // The dead worker's timer is gone: nothing pending keeps a session alive.
+    expect(clock.pending()).toBe(0);
+    await pool.close();
   });
 
   it('fails a call at its timeout on the fake clock, kills the worker, records worker_stopped after the call', async () => {

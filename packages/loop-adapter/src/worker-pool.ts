@@ -44,10 +44,15 @@ export type WorkerStartOptions = Omit<
 
 /** The timers a pool uses for call timeouts (injectable, for tests with a fake clock). */
 export interface WorkerPoolTimers {
-  /** Calls `callback` after `ms` milliseconds; returns a handle for `clear`. */
+  /** Calls `callback` after `ms` milliseconds; returns a handle for `clear` and `refresh`. */
   set(callback: () => void, ms: number): unknown;
   /** Cancels a timer of `set`. */
   clear(handle: unknown): void;
+  /**
+   * Starts a timer of `set` over: its callback runs `ms` from now, also when it already ran (one
+   * timer per worker, restarted for each call, instead of one made and cancelled per call).
+   */
+  refresh(handle: unknown): void;
 }
 
 /** Options of {@link createWorkerPool}. */
@@ -130,11 +135,18 @@ interface Slot {
   call: InFlight | undefined;
   /** Set once, by whoever decided why this worker stops: only that one records `worker_stopped`. */
   stopReason: WorkerStopReason | undefined;
+  /** The call timeout: made for the first call, restarted for each one after (see `serve`). */
+  timer: unknown;
+  /** The timeout `timer` was made with, in milliseconds. */
+  timerMs: number;
 }
 
 const REAL_TIMERS: WorkerPoolTimers = {
   set: (callback, ms) => setTimeout(callback, ms),
   clear: (handle) => clearTimeout(handle as NodeJS.Timeout),
+  refresh: (handle) => {
+    (handle as NodeJS.Timeout).refresh();
+  },
 };
 
 /**
@@ -257,6 +269,8 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       stderrKept: 0,
       call: undefined,
       stopReason: undefined,
+      timer: undefined,
+      timerMs: 0,
     };
     try {
       slot.worker = await start({
@@ -274,6 +288,8 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     slots.set(hook.id, slot);
     emit(ids, { type: 'worker_started', pid: slot.worker.pid });
     void slot.worker.exited.then((exit) => {
+      // A dead worker's timer must not keep the event loop alive.
+      if (slot.timer !== undefined) timers.clear(slot.timer);
       // Exited while serving a call: that call records it after its own records.
       if (slot.call !== undefined) {
         slot.call.finish({ exited: exit });
@@ -298,23 +314,24 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   }
 
   return {
-    async call(request) {
-      if (closing !== undefined) throw new Error('the worker pool is closed');
+    call(request) {
+      if (closing !== undefined) return Promise.reject(new Error('the worker pool is closed'));
       const { hook, ids } = request;
       const startedAt = performance.now();
       // A live worker is taken without a turn of the event loop; only a start awaits.
-      const ensured = liveSlot(hook, ids) ?? (await ensure(hook, ids, request.start));
-      const hookStarted = (): void => emit(ids, { type: 'hook_started', command: hook.command });
-      if ('budget' in ensured) {
-        hookStarted();
-        return request.settle(failed(ensured.budget, performance.now() - startedAt));
-      }
-      if ('error' in ensured) {
-        hookStarted();
-        return request.settle(outcomeOfStartError(ensured.error, performance.now() - startedAt));
-      }
-      const ended = await serve(ensured, hook, request.input, request.signal, hookStarted);
-      return finishCall(ensured, hook, ended, startedAt, request.settle);
+      const live = liveSlot(hook, ids);
+      if (live !== undefined) return callSlot(live, request, startedAt);
+      return ensure(hook, ids, request.start).then((ensured) => {
+        if ('budget' in ensured) {
+          hookStarted(request);
+          return request.settle(failed(ensured.budget, performance.now() - startedAt));
+        }
+        if ('error' in ensured) {
+          hookStarted(request);
+          return request.settle(outcomeOfStartError(ensured.error, performance.now() - startedAt));
+        }
+        return callSlot(ensured, request, startedAt);
+      });
     },
     close() {
       closing ??= Promise.all(
@@ -329,27 +346,62 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     },
   };
 
-  async function finishCall<T>(
+  function hookStarted(request: WorkerCallRequest<unknown>): void {
+    emit(request.ids, { type: 'hook_started', command: request.hook.command });
+  }
+
+  // One call to a live worker: settled where its end is seen (the answer's line, the timer, the
+  // abort, the exit), with no promise between that and `settle`.
+  function callSlot<T>(slot: Slot, request: WorkerCallRequest<T>, startedAt: number): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      serve(slot, request, (ended) => {
+        try {
+          resolve(finishCall(slot, request.hook, ended, startedAt, request.settle));
+        } catch (error) {
+          reject(error);
+        }
+      });
+    });
+  }
+
+  // Settles the call: at once for an answer, after the kill when the worker must go.
+  function finishCall<T>(
     slot: Slot,
     hook: WorkerCallRequest<T>['hook'],
     ended: { ended: Ended; lines: string[]; id: number },
     startedAt: number,
     settle: (outcome: HookRunOutcome) => T,
-  ): Promise<T> {
+  ): T | Promise<T> {
     const outcome = ended.ended;
+    if (!('output' in outcome))
+      return finishFailedCall(slot, hook, ended, outcome, startedAt, settle);
+    const { message: stderrTail, bytes: stderrBytes } = joinStderr(slot);
+    const lines = ended.lines;
+    return settle({
+      kind: 'answered',
+      output: outcome.output,
+      stderrTail,
+      stderrBytes,
+      ...(lines.length > 0 ? { lines } : {}),
+      durationMs: performance.now() - startedAt,
+    });
+  }
+
+  // A call that ended without an answer: the worker exited, or must be killed (recorded once).
+  async function finishFailedCall<T>(
+    slot: Slot,
+    hook: WorkerCallRequest<T>['hook'],
+    ended: { ended: Ended; lines: string[]; id: number },
+    outcome: Exclude<Ended, { output: unknown }>,
+    startedAt: number,
+    settle: (outcome: HookRunOutcome) => T,
+  ): Promise<T> {
     const { message: stderrTail, bytes: stderrBytes } = joinStderr(slot);
     const lines = ended.lines;
     let stop: { reason: WorkerStopReason; exit: Promise<WorkerExit> } | undefined;
     let result: HookRunOutcome;
     const base = { stderrTail, stderrBytes, ...(lines.length > 0 ? { lines } : {}) };
-    if ('output' in outcome) {
-      result = {
-        kind: 'answered',
-        output: outcome.output,
-        ...base,
-        durationMs: performance.now() - startedAt,
-      };
-    } else if ('exited' in outcome) {
+    if ('exited' in outcome) {
       const exit = outcome.exited;
       const how =
         exit.exitCode === null
@@ -400,54 +452,67 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
 
   function serve(
     slot: Slot,
-    hook: WorkerCallRequest<unknown>['hook'],
-    input: string,
-    signal: AbortSignal | undefined,
-    hookStarted: () => void,
-  ): Promise<{ ended: Ended; lines: string[]; id: number }> {
+    request: WorkerCallRequest<unknown>,
+    onEnded: (ended: { ended: Ended; lines: string[]; id: number }) => void,
+  ): void {
+    const { hook, signal } = request;
     const id = slot.nextId++;
-    return new Promise((resolve) => {
-      let timer: unknown;
-      let done = false;
-      const call: InFlight = {
-        id,
-        lines: [],
-        droppedLines: 0,
-        finish: (ended) => {
-          if (done) return;
-          done = true;
-          slot.call = undefined;
-          if (timer !== undefined) timers.clear(timer);
-          signal?.removeEventListener('abort', onAbort);
-          const lines =
-            call.droppedLines > 0
-              ? [...call.lines, `[${call.droppedLines} more lines not recorded]`]
-              : call.lines;
-          // stderr is another pipe, but a line the worker wrote before its answer is read first:
-          // the kernel reports the pipes ready in the order they became ready, and the event loop
-          // reads them in that order. So it is recorded with this call, without another turn.
-          resolve({ ended, lines, id });
-        },
-      };
-      const onAbort = (): void => call.finish({ kill: 'aborted' });
-      slot.call = call;
-      if (signal?.aborted) {
-        hookStarted();
-        onAbort();
-        return;
-      }
-      // The request goes out first and hook_started is written while the worker reads it (the
-      // answer is read on a later turn of the event loop, so the records keep their order).
-      const sent = slot.worker.writeLine(`{"id":${id},"input":${input}}`);
-      hookStarted();
-      if (done) return; // answered (or failed) within writeLine: a fake worker in a test
-      signal?.addEventListener('abort', onAbort, { once: true });
-      timer = timers.set(() => call.finish({ kill: 'timeout' }), hook.timeoutSec * 1000);
-      if (!sent) {
-        // Its stdin is gone: the call ends with the worker, not at its timeout.
-        void slot.worker.exited.then((exit) => call.finish({ exited: exit }));
-      }
-    });
+    let done = false;
+    let sending = true;
+    let endedWhileSending: { ended: Ended; lines: string[]; id: number } | undefined;
+    const call: InFlight = {
+      id,
+      lines: [],
+      droppedLines: 0,
+      finish: (ended) => {
+        if (done) return;
+        done = true;
+        slot.call = undefined;
+        signal?.removeEventListener('abort', onAbort);
+        const lines =
+          call.droppedLines > 0
+            ? [...call.lines, `[${call.droppedLines} more lines not recorded]`]
+            : call.lines;
+        // stderr is another pipe, but a line the worker wrote before its answer is read first:
+        // the kernel reports the pipes ready in the order they became ready, and the event loop
+        // reads them in that order. So it is recorded with this call, without another turn.
+        const result = { ended, lines, id };
+        // Answered within writeLine (a fake worker in a test): settled after hook_started.
+        if (sending) endedWhileSending = result;
+        else onEnded(result);
+      },
+    };
+    const onAbort = (): void => call.finish({ kill: 'aborted' });
+    slot.call = call;
+    if (signal?.aborted) {
+      hookStarted(request);
+      sending = false;
+      onAbort();
+      return;
+    }
+    // The request goes out first and hook_started is written while the worker reads it (the
+    // answer is read on a later turn of the event loop, so the records keep their order).
+    const sent = slot.worker.writeLine(`{"id":${id},"input":${request.input}}`);
+    hookStarted(request);
+    sending = false;
+    if (endedWhileSending !== undefined) {
+      onEnded(endedWhileSending);
+      return;
+    }
+    signal?.addEventListener('abort', onAbort, { once: true });
+    // One timer per worker, restarted for each call: when it fires, the call in flight (if any)
+    // has run its whole timeout, since the timer was restarted when that call began.
+    const ms = hook.timeoutSec * 1000;
+    if (slot.timer !== undefined && slot.timerMs === ms) timers.refresh(slot.timer);
+    else {
+      if (slot.timer !== undefined) timers.clear(slot.timer);
+      slot.timer = timers.set(() => slot.call?.finish({ kill: 'timeout' }), ms);
+      slot.timerMs = ms;
+    }
+    if (!sent) {
+      // Its stdin is gone: the call ends with the worker, not at its timeout.
+      void slot.worker.exited.then((exit) => call.finish({ exited: exit }));
+    }
   }
 }
 
