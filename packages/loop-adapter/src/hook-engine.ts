@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import type { CompiledHooks, HookCommandConfig, LoadedConfig } from '@soong-agent/config';
@@ -592,34 +593,18 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
 }
 
 // JSON.stringify(fields), with the tool input's JSON (already made to measure it) put in as it
-// is, not serialised again. Built key by key, like JSON.stringify (same order, undefined skipped).
+// is, not serialised again: the fields are serialised with a marker for the input (random per
+// process, so no value can hold it), which is then replaced. Same bytes, same key order.
 function fieldsToJson(fields: Record<string, unknown>, inputJson: string | undefined): string {
   const tool = fields.tool;
   if (inputJson === undefined || !isPlainObject(tool)) return JSON.stringify(fields);
-  return membersJson(fields, 'tool', membersJson(tool, 'input', inputJson));
+  const json = JSON.stringify({ ...fields, tool: { ...tool, input: INPUT_MARK } });
+  const at = json.indexOf(INPUT_MARK_JSON);
+  return `${json.slice(0, at)}${inputJson}${json.slice(at + INPUT_MARK_JSON.length)}`;
 }
 
-function membersJson(object: Record<string, unknown>, special: string, json: string): string {
-  let out = '';
-  for (const key in object) {
-    if (!Object.hasOwn(object, key)) continue;
-    const text = key === special ? json : JSON.stringify(object[key]);
-    if (text === undefined) continue;
-    out += `${out === '' ? '{' : ','}${keyJson(key)}:${text}`;
-  }
-  return out === '' ? '{}' : `${out}}`;
-}
-
-// The keys of a tool input's fields, quoted once.
-const KEY_JSON = new Map<string, string>();
-function keyJson(key: string): string {
-  let json = KEY_JSON.get(key);
-  if (json === undefined) {
-    json = JSON.stringify(key);
-    if (KEY_JSON.size < 256) KEY_JSON.set(key, json);
-  }
-  return json;
-}
+const INPUT_MARK = `soong-agent-input-${randomUUID()}`;
+const INPUT_MARK_JSON = JSON.stringify(INPUT_MARK);
 
 // A tool as normalizeToolCall checked it, without the fields only the schema checks.
 function plainTool(tool: unknown): boolean {
