@@ -91,6 +91,33 @@ describe('createHookEngine with worker hooks', () => {
   );
 
   it(
+    'records a stderr line the worker wrote before its answer with that call, call after call',
+    async () => {
+      const { engine, sink } = workerSetup(NODE_WORKER);
+      const calls = 30;
+      for (let index = 1; index <= calls; index++) {
+        expect((await engine.run('PreToolUse', call('log', {}, `call_${index}`))).decision).toBe(
+          'allow',
+        );
+        // Read before the next call: the line is there when its call's outcome is.
+        const ofCall = sink.records.filter((record) => record.call_id === `call_${index}`);
+        expect(ofCall.map((record) => record.type)).toEqual([
+          ...(index === 1 ? ['worker_started'] : []),
+          'hook_started',
+          'hook_log',
+          'hook_finished',
+        ]);
+        expect(ofCall.at(-2)).toMatchObject({
+          source: 'stderr',
+          message: expect.stringMatching(/saw PreToolUse/),
+        });
+      }
+      await engine.close();
+    },
+    TIMEOUT,
+  );
+
+  it(
     'decides with a Python worker as with a spawn hook when the worker is stdlib Python',
     async () => {
       const { engine, sink } = workerSetup(PYTHON_WORKER);

@@ -473,12 +473,12 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
           call.droppedLines > 0
             ? [...call.lines, `[${call.droppedLines} more lines not recorded]`]
             : call.lines;
-        // stderr is another pipe, but a line the worker wrote before its answer is read first:
-        // the kernel reports the pipes ready in the order they became ready, and the event loop
-        // reads them in that order. So it is recorded with this call, without another turn.
         const result = { ended, lines, id };
         // Answered within writeLine (a fake worker in a test): settled after hook_started.
         if (sending) endedWhileSending = result;
+        // stderr is another pipe: one more turn lets a line the worker wrote before its answer
+        // arrive, so it is recorded with this call rather than the next.
+        else if ('output' in ended) setImmediate(onEnded, result);
         else onEnded(result);
       },
     };
