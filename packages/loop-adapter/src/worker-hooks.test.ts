@@ -181,6 +181,23 @@ describe('createHookEngine with worker hooks', () => {
   );
 
   it(
+    'times out a call that hangs after the worker sat idle past its timeout (the one timer starts over)',
+    async () => {
+      const { engine, sink } = workerSetup(NODE_WORKER, { timeout: 0.3 });
+      expect((await engine.run('PreToolUse', call('allow'))).decision).toBe('allow');
+      // Idle longer than the timeout: the worker's timer has run out and ended nothing.
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect((await engine.run('PreToolUse', call('allow', {}, 'call_2'))).decision).toBe('allow');
+      const hung = await engine.run('PreToolUse', call('hang', {}, 'call_3'));
+      await engine.close();
+      expect(hung.results[0]).toMatchObject({ status: 'failed', failure: 'timeout' });
+      expect(recordsOf(sink.records, 'worker_started')).toHaveLength(1);
+      expect(recordsOf(sink.records, 'worker_stopped')[0]?.reason).toBe('timeout');
+    },
+    TIMEOUT,
+  );
+
+  it(
     'fails the call with worker_exited and restarts on the next call when the worker crashes mid-call',
     async () => {
       const { engine, sink } = workerSetup(NODE_WORKER);
