@@ -11,13 +11,19 @@ export const CLAUDE_CODE_TOOL_NAMES: Readonly<Record<string, string>> = Object.f
   list_dir: 'LS',
 });
 
-/** Claude Code tool names → ours: the inverse of {@link CLAUDE_CODE_TOOL_NAMES}, plus `MultiEdit`. */
-export const CLAUDE_CODE_OUR_TOOL_NAMES: Readonly<Record<string, string>> = Object.freeze({
-  Bash: 'bash',
-  Read: 'read_file',
-  Write: 'write_file',
-  Edit: 'edit_file',
-  MultiEdit: 'edit_file',
-  Grep: 'grep',
-  LS: 'list_dir',
-});
+/**
+ * Claude Code tool names → ours: the inverse of {@link CLAUDE_CODE_TOOL_NAMES}, plus `MultiEdit`
+ * (Claude Code's other tool that edits a file), right after `Edit`.
+ */
+export const CLAUDE_CODE_OUR_TOOL_NAMES: Readonly<Record<string, string>> = Object.freeze(
+  Object.fromEntries(
+    Object.entries(CLAUDE_CODE_TOOL_NAMES).flatMap(([ours, theirs]) =>
+      theirs === 'Edit'
+        ? [
+            [theirs, ours],
+            ['MultiEdit', ours],
+          ]
+        : [[theirs, ours]],
+    ),
+  ),
+);

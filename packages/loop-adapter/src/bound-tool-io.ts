@@ -36,34 +36,32 @@ export async function boundToolInput(
   input: unknown,
   options: BoundOptions,
 ): Promise<BoundedToolInput> {
-  return (await boundToolInputJson(input, options)).bounded;
+  return (await boundToolInputSoon(input, options)).bounded;
 }
 
 /**
- * {@link boundToolInput}, and the JSON of the input when it was not bounded (`bounded.input`
- * serialised), so that a caller serialises the input once per call.
+ * {@link boundToolInput} without a turn of the event loop when the input fits in the limit (the
+ * common case of every tool call), with the JSON made to measure it, so that a caller serialises
+ * the input once per call; a promise only when the input must be bounded (and stored).
  * @internal
  */
-export async function boundToolInputJson(
+export function boundToolInputSoon(
   input: unknown,
   options: BoundOptions,
-): Promise<{ bounded: BoundedToolInput; json?: string }> {
-  const whole = wholeToolInputJson(input, options.limitBytes);
-  return typeof whole === 'string'
-    ? { bounded: await boundLargeToolInput(input, whole, options) }
-    : whole;
+): { bounded: BoundedToolInput; json: string } | Promise<{ bounded: BoundedToolInput }> {
+  const object = isPlainObject(input) ? input : { value: input };
+  const json = JSON.stringify(object) ?? '{}';
+  if (json.length <= options.limitBytes / 3 || Buffer.byteLength(json) <= options.limitBytes) {
+    return { bounded: { input: object }, json };
+  }
+  return boundLargeToolInput(object, json, options).then((bounded) => ({ bounded }));
 }
 
-/**
- * {@link boundToolInput} for an input whose JSON (`json`, already made) is over the limit.
- * @internal
- */
-export async function boundLargeToolInput(
-  input: unknown,
+async function boundLargeToolInput(
+  object: Record<string, unknown>,
   json: string,
   options: BoundOptions,
 ): Promise<BoundedToolInput> {
-  const object = isPlainObject(input) ? input : { value: input };
   let bounded: Record<string, unknown> | undefined;
   for (const pass of INPUT_STRING_PASSES) {
     const candidate = summarizeStrings(object, pass) as Record<string, unknown>;
@@ -76,23 +74,6 @@ export async function boundLargeToolInput(
   const result: BoundedToolInput = { input: bounded, input_truncated: true };
   if (options.artifacts) result.input_artifact_ref = await options.artifacts.put(json);
   return result;
-}
-
-/**
- * The input as it is and its JSON when that fits in `limitBytes` (no I/O, no turn of the event
- * loop: the common case of every tool call); else the JSON alone, for the caller to bound.
- * @internal
- */
-export function wholeToolInputJson(
-  input: unknown,
-  limitBytes: number,
-): { bounded: BoundedToolInput; json: string } | string {
-  const object = isPlainObject(input) ? input : { value: input };
-  const json = JSON.stringify(object) ?? '{}';
-  if (json.length <= limitBytes / 3 || Buffer.byteLength(json) <= limitBytes) {
-    return { bounded: { input: object }, json };
-  }
-  return json;
 }
 
 /** A bounded tool result: what the PostToolUse hook gets, and the artifact when one was written. */

@@ -14,12 +14,7 @@ import {
 } from '@soong-agent/protocol';
 import { onRunnerWarning, runCommand, type startWorker } from '@soong-agent/runner';
 import type { ArtifactStore } from './artifact-store.js';
-import {
-  type BoundedToolInput,
-  boundLargeToolInput,
-  isPlainObject,
-  wholeToolInputJson,
-} from './bound-tool-io.js';
+import { type BoundedToolInput, boundToolInputSoon, isPlainObject } from './bound-tool-io.js';
 import {
   decideHookRun,
   HOOK_STDERR_LOG_BYTES,
@@ -209,15 +204,6 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
   // The common fields of every soong hook's stdin that are the same for the whole session, as JSON
   // (the event is a checked name and the timestamp an ISO string: neither needs escaping).
   const sessionJson = `"session_id":${JSON.stringify(sessionId)},"project_dir":${JSON.stringify(projectDir)},"agent_home":${JSON.stringify(agentHome)}`;
-  const hookIdJsons = new Map<string, string>();
-  const hookIdJson = (id: string): string => {
-    let json = hookIdJsons.get(id);
-    if (json === undefined) {
-      json = JSON.stringify(id);
-      hookIdJsons.set(id, json);
-    }
-    return json;
-  };
   let closed = false;
   const runnerWarnings: string[] = [];
   const stopRunnerWarnings = onRunnerWarning((warning) => runnerWarnings.push(warning.message));
@@ -440,12 +426,12 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
       ...(names === undefined ? {} : { names }),
       input: bounded,
     });
-    const limitBytes = config.settings.hooks.inline_result_bytes;
-    const whole = wholeToolInputJson(input, limitBytes);
-    if (typeof whole !== 'string') return withInput(whole.bounded.input);
-    return boundLargeToolInput(input, whole, { limitBytes }).then((bounded) =>
-      withInput(bounded.input),
-    );
+    const bounded = boundToolInputSoon(input, {
+      limitBytes: config.settings.hooks.inline_result_bytes,
+    });
+    return bounded instanceof Promise
+      ? bounded.then((done) => withInput(done.bounded.input))
+      : withInput(bounded.bounded.input);
   }
 
   // The tool as hooks see it, and the JSON of its input when that is the input as given (the
@@ -456,14 +442,17 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
     | { tool: ToolCallInfo; inputJson?: string }
     | Promise<{ tool: ToolCallInfo; inputJson?: string }> {
     if (tool.input_truncated !== undefined) return { tool };
-    const limitBytes = config.settings.hooks.inline_result_bytes;
-    const whole = wholeToolInputJson(tool.input, limitBytes);
-    if (typeof whole !== 'string') {
-      return whole.bounded.input !== tool.input ? { tool } : { tool, inputJson: whole.json };
-    }
-    return boundLargeToolInput(tool.input, whole, { limitBytes, artifacts }).then(
-      (bounded: BoundedToolInput) => ({ tool: { ...tool, ...bounded } }),
-    );
+    const bounded = boundToolInputSoon(tool.input, {
+      limitBytes: config.settings.hooks.inline_result_bytes,
+      artifacts,
+    });
+    const seen = (done: { bounded: BoundedToolInput; json?: string }) =>
+      done.bounded.input_truncated
+        ? { tool: { ...tool, ...done.bounded } }
+        : done.json === undefined || done.bounded.input !== tool.input
+          ? { tool }
+          : { tool, inputJson: done.json };
+    return bounded instanceof Promise ? bounded.then(seen) : seen(bounded);
   }
 
   return {
@@ -570,7 +559,7 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
         if (encoded === input && hookFields === fields) {
           // Our own input as it is (soong): the common fields, then the shared serialised fields.
           fieldsJson ??= fieldsToJson(fields, inputJson);
-          stdin = `{"protocol_version":${PROTOCOL_VERSION},"event":"${event}",${sessionJson},"hook_id":${hookIdJson(hook.id)},"timestamp":"${timestamp}"${fieldsJson === '{}' ? '' : `,${fieldsJson.slice(1)}`}`;
+          stdin = `{"protocol_version":${PROTOCOL_VERSION},"event":"${event}",${sessionJson},"hook_id":${JSON.stringify(hook.id)},"timestamp":"${timestamp}"${fieldsJson === '{}' ? '' : `,${fieldsJson.slice(1)}`}`;
         } else {
           // One compact JSON line (some scripts `read -r` one line).
           stdin = `${JSON.stringify(encoded)}\n`;

@@ -136,7 +136,7 @@ function poolWith(options: {
     return pool.call({
       hook: HOOK,
       ids,
-      start: START,
+      start: () => START,
       input: '{"event":"PreToolUse"}',
       signal,
       settle: (outcome: HookRunOutcome) => {

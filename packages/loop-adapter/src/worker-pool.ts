@@ -80,8 +80,8 @@ export interface WorkerCallRequest<T> {
   hook: Pick<HookCommandConfig, 'id' | 'command' | 'timeoutSec'>;
   /** The ids of the call's records. */
   ids: Ids;
-  /** How to start the worker when the hook has none (a function: called only then). */
-  start: WorkerStartOptions | (() => WorkerStartOptions);
+  /** How to start the worker when the hook has none (called only then). */
+  start(): WorkerStartOptions;
   /** The request's `input`, already serialised (the §2.1 input JSON). */
   input: string;
   signal: AbortSignal | undefined;
@@ -135,10 +135,8 @@ interface Slot {
   call: InFlight | undefined;
   /** Set once, by whoever decided why this worker stops: only that one records `worker_stopped`. */
   stopReason: WorkerStopReason | undefined;
-  /** The call timeout: made for the first call, restarted for each one after (see `serve`). */
+  /** The call timeout (the hook's, fixed): made for the first call, restarted for each one after. */
   timer: unknown;
-  /** The timeout `timer` was made with, in milliseconds. */
-  timerMs: number;
 }
 
 const REAL_TIMERS: WorkerPoolTimers = {
@@ -247,7 +245,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   async function ensure(
     hook: WorkerCallRequest<unknown>['hook'],
     ids: Ids,
-    startOptions: WorkerStartOptions | (() => WorkerStartOptions),
+    startOptions: () => WorkerStartOptions,
   ): Promise<Slot | { error: unknown } | { budget: string }> {
     const live = liveSlot(hook, ids);
     if (live !== undefined) return live;
@@ -270,11 +268,10 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       call: undefined,
       stopReason: undefined,
       timer: undefined,
-      timerMs: 0,
     };
     try {
       slot.worker = await start({
-        ...(typeof startOptions === 'function' ? startOptions() : startOptions),
+        ...startOptions(),
         maxLineBytes: options.maxLineBytes,
         onStdoutLine: (line) => onLine(slot, line),
         onStdoutOverflow: () => slot.call?.finish({ kill: 'output_too_large' }),
@@ -502,13 +499,9 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     signal?.addEventListener('abort', onAbort, { once: true });
     // One timer per worker, restarted for each call: when it fires, the call in flight (if any)
     // has run its whole timeout, since the timer was restarted when that call began.
-    const ms = hook.timeoutSec * 1000;
-    if (slot.timer !== undefined && slot.timerMs === ms) timers.refresh(slot.timer);
-    else {
-      if (slot.timer !== undefined) timers.clear(slot.timer);
-      slot.timer = timers.set(() => slot.call?.finish({ kill: 'timeout' }), ms);
-      slot.timerMs = ms;
-    }
+    if (slot.timer !== undefined) timers.refresh(slot.timer);
+    else
+      slot.timer = timers.set(() => slot.call?.finish({ kill: 'timeout' }), hook.timeoutSec * 1000);
     if (!sent) {
       // Its stdin is gone: the call ends with the worker, not at its timeout.
       void slot.worker.exited.then((exit) => call.finish({ exited: exit }));
