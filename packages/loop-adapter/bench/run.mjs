@@ -461,13 +461,23 @@ async function benchWorkerHooks(against) {
   );
   table(
     'Each set of workers: engine p50 / bare round trip p50 to the same processes',
-    ['set', 'bare p50 ms', 'one hook', 'bare five p50 ms', 'five hooks'],
+    [
+      'set',
+      'bare p50 ms',
+      'one hook',
+      'engine adds µs',
+      'bare five p50 ms',
+      'five hooks',
+      'adds µs per hook',
+    ],
     perSet.map((times, index) => [
       index + 1,
       p50(times.bareWorker).toFixed(3),
       (p50(times.worker) / p50(times.bareWorker)).toFixed(2),
+      ((p50(times.worker) - p50(times.bareWorker)) * 1000).toFixed(0),
       p50(times.bareFive).toFixed(3),
       (p50(times.five) / p50(times.bareFive)).toFixed(2),
+      (((p50(times.five) - p50(times.bareFive)) * 1000) / 5).toFixed(0),
     ]),
   );
   const ratio = p50(starts.spawn) / p50(pooled.worker);
@@ -479,6 +489,113 @@ async function benchWorkerHooks(against) {
       `against ${against.label} (median over the sets): worker mode / bare round trip ${ratioOf('otherWorker', 'bareWorker').toFixed(2)}, five / five bare ${ratioOf('otherFive', 'bareFive').toFixed(2)}; this build's p50 / its p50: one hook ${ratioOf('worker', 'otherWorker').toFixed(2)}, five hooks ${ratioOf('five', 'otherFive').toFixed(2)}`,
     );
   }
+}
+
+/**
+ * The engine's own work per worker call, with no process on the other side: a fake worker that
+ * answers on the next turn of the event loop (as a pipe would), the real JSONL sink and the real
+ * fingerprint checks, in one hot loop. On a VM whose idle vCPUs halt at once, the real bench runs
+ * this same work cold, several times slower (see the README): this is the figure to compare builds
+ * and machines by, and the ratio above depends on it.
+ */
+async function benchWorkerCallWork(against) {
+  const setup = makeSetup({});
+  fs.mkdirSync(path.join(setup.home, 'bench-hooks'));
+  const hookFile = path.join(setup.home, 'bench-hooks', 'trivial-hook.mjs');
+  fs.writeFileSync(hookFile, TRIVIAL_NODE_HOOK);
+  fs.writeFileSync(
+    path.join(setup.home, 'hooks.json'),
+    JSON.stringify({
+      version: 1,
+      hooks: {
+        PreToolUse: [
+          {
+            hooks: [
+              {
+                type: 'command',
+                name: 'trivial',
+                command: `'${process.execPath}' '${hookFile}'`,
+                mode: 'worker',
+              },
+            ],
+          },
+        ],
+      },
+    }),
+    { mode: 0o600 },
+  );
+  const config = loadConfig({
+    home: setup.home,
+    projectDir: setup.projectDir,
+    homeDir: setup.root,
+  });
+  const fakeWorker = async (options) => {
+    let exit;
+    const exited = new Promise((resolve) => {
+      exit = resolve;
+    });
+    const ended = { exitCode: 0, signal: null, durationMs: 0 };
+    return {
+      pid: process.pid,
+      exited,
+      hasExited: false,
+      writeLine(line) {
+        const id = /^\{"id":(\d+),/.exec(line)?.[1];
+        setImmediate(() => options.onStdoutLine?.(`{"id":${id},"output":{"decision":"allow"}}`));
+        return true;
+      },
+      async stop() {
+        exit(ended);
+        return ended;
+      },
+      async kill() {
+        exit(ended);
+        return ended;
+      },
+    };
+  };
+  const builds = [
+    { label: 'this build', build: { createHookEngine, createJsonlEventSink } },
+    ...(against ? [{ label: against.label, build: against.build }] : []),
+  ];
+  const payload = { tool: toolInfo('read_file') };
+  const opened = builds.map(({ label, build }, index) => {
+    const sink = build.createJsonlEventSink(
+      path.join(setup.home, 'sessions', `work-${index}`, 'events.jsonl'),
+      { sessionId: SESSION_ID },
+    );
+    const engine = build.createHookEngine({
+      config,
+      sink,
+      sessionId: SESSION_ID,
+      startWorker: fakeWorker,
+    });
+    return { label, sink, engine, perCall: [] };
+  });
+  const chunk = 500;
+  for (const side of opened) {
+    for (let index = 0; index < 3000; index++) await side.engine.run('PreToolUse', payload);
+  }
+  for (let round = 0; round < 40; round++) {
+    for (const side of opened) {
+      const started = performance.now();
+      for (let index = 0; index < chunk; index++) {
+        const outcome = await side.engine.run('PreToolUse', payload);
+        if (outcome.decision !== 'allow') throw new Error('the fake worker did not allow');
+      }
+      side.perCall.push(((performance.now() - started) / chunk) * 1000);
+    }
+  }
+  for (const side of opened) {
+    await side.engine.close();
+    await side.sink.close();
+  }
+  setup.cleanup();
+  table(
+    `Engine work per worker call in a hot loop (a fake worker answering on the next turn, JSONL sink, fingerprint checks; median of 40 interleaved chunks of ${chunk} calls)`,
+    ['build', 'µs per call'],
+    opened.map((side) => [side.label, median(side.perCall).toFixed(1)]),
+  );
 }
 
 function otherRows(against, pooled, row) {
@@ -625,9 +742,12 @@ if (process.argv[2] === '--post-child') {
 } else if (process.argv[2] === '--workers') {
   // `--workers --against <path to another build's dist/index.js>`: both builds side by side.
   const label = process.argv[3] === '--against' ? process.argv[4] : undefined;
-  await benchWorkerHooks(
-    label && { label, build: await import(pathToFileURL(path.resolve(label)).href) },
-  );
+  const against = label && {
+    label,
+    build: await import(pathToFileURL(path.resolve(label)).href),
+  };
+  await benchWorkerHooks(against);
+  await benchWorkerCallWork(against);
 } else if (process.argv[2] === '--dispatch') {
   await benchDispatch();
 } else {
@@ -637,6 +757,7 @@ if (process.argv[2] === '--post-child') {
   await benchDispatch();
   await benchEngineVsRunner();
   await benchWorkerHooks();
+  await benchWorkerCallWork();
   benchOpenTelemetry();
   benchPostToolUse();
 }
