@@ -503,27 +503,13 @@ async function benchWorkerCallWork(against) {
   fs.mkdirSync(path.join(setup.home, 'bench-hooks'));
   const hookFile = path.join(setup.home, 'bench-hooks', 'trivial-hook.mjs');
   fs.writeFileSync(hookFile, TRIVIAL_NODE_HOOK);
-  fs.writeFileSync(
-    path.join(setup.home, 'hooks.json'),
-    JSON.stringify({
-      version: 1,
-      hooks: {
-        PreToolUse: [
-          {
-            hooks: [
-              {
-                type: 'command',
-                name: 'trivial',
-                command: `'${process.execPath}' '${hookFile}'`,
-                mode: 'worker',
-              },
-            ],
-          },
-        ],
-      },
-    }),
-    { mode: 0o600 },
-  );
+  const command = `'${process.execPath}' '${hookFile}'`;
+  const hooks = {
+    PreToolUse: [{ hooks: [{ type: 'command', name: 'trivial', command, mode: 'worker' }] }],
+  };
+  fs.writeFileSync(path.join(setup.home, 'hooks.json'), JSON.stringify({ version: 1, hooks }), {
+    mode: 0o600,
+  });
   const config = loadConfig({
     home: setup.home,
     projectDir: setup.projectDir,
