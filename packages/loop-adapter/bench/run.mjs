@@ -212,6 +212,18 @@ if (process.env.SOONG_AGENT_HOOK_MODE === 'worker') {
 }
 `;
 
+/**
+ * A setup with TRIVIAL_NODE_HOOK in a folder of its own (the files next to a hook's script are
+ * fingerprinted with it, and hooks.json is rewritten by the caller), and the command that runs it.
+ */
+function trivialNodeHookSetup() {
+  const setup = makeSetup({});
+  fs.mkdirSync(path.join(setup.home, 'bench-hooks'));
+  const hookFile = path.join(setup.home, 'bench-hooks', 'trivial-hook.mjs');
+  fs.writeFileSync(hookFile, TRIVIAL_NODE_HOOK);
+  return { setup, hookFile, command: `'${process.execPath}' '${hookFile}'` };
+}
+
 const quantile = (values, q) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))];
@@ -294,13 +306,7 @@ function bareWorker(file, env, cwd) {
 }
 
 async function benchWorkerHooks(against) {
-  const setup = makeSetup({});
-  // In a folder of its own: the files next to a hook's script are fingerprinted with it, and
-  // hooks.json is rewritten below.
-  fs.mkdirSync(path.join(setup.home, 'bench-hooks'));
-  const hookFile = path.join(setup.home, 'bench-hooks', 'trivial-hook.mjs');
-  fs.writeFileSync(hookFile, TRIVIAL_NODE_HOOK);
-  const command = `'${process.execPath}' '${hookFile}'`;
+  const { setup, hookFile, command } = trivialNodeHookSetup();
   let engines = 0;
   const engineWith = (
     hooks,
@@ -499,11 +505,7 @@ async function benchWorkerHooks(against) {
  * and machines by, and the ratio above depends on it.
  */
 async function benchWorkerCallWork(against) {
-  const setup = makeSetup({});
-  fs.mkdirSync(path.join(setup.home, 'bench-hooks'));
-  const hookFile = path.join(setup.home, 'bench-hooks', 'trivial-hook.mjs');
-  fs.writeFileSync(hookFile, TRIVIAL_NODE_HOOK);
-  const command = `'${process.execPath}' '${hookFile}'`;
+  const { setup, command } = trivialNodeHookSetup();
   const hooks = {
     PreToolUse: [{ hooks: [{ type: 'command', name: 'trivial', command, mode: 'worker' }] }],
   };

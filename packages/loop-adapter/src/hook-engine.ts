@@ -370,12 +370,11 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
     };
     const tool = rawTool === undefined ? undefined : boundTool(rawTool);
     const view = boundDialectView(dialect);
-    if (tool instanceof Promise || view instanceof Promise) {
-      return Promise.all([tool, view]).then(([boundedTool, boundedView]) =>
-        built(boundedTool, boundedView),
-      );
-    }
-    return built(tool, view);
+    return tool instanceof Promise || view instanceof Promise
+      ? Promise.all([tool, view]).then(([boundedTool, boundedView]) =>
+          built(boundedTool, boundedView),
+        )
+      : built(tool, view);
   }
 
   /**
@@ -426,12 +425,10 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
       ...(names === undefined ? {} : { names }),
       input: bounded,
     });
-    const bounded = boundToolInputSoon(input, {
-      limitBytes: config.settings.hooks.inline_result_bytes,
-    });
-    return bounded instanceof Promise
-      ? bounded.then((done) => withInput(done.bounded.input))
-      : withInput(bounded.bounded.input);
+    return whenBounded(
+      boundToolInputSoon(input, { limitBytes: config.settings.hooks.inline_result_bytes }),
+      (done) => withInput(done.bounded.input),
+    );
   }
 
   // The tool as hooks see it, and the JSON of its input when that is the input as given (the
@@ -446,13 +443,14 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
       limitBytes: config.settings.hooks.inline_result_bytes,
       artifacts,
     });
-    const seen = (done: { bounded: BoundedToolInput; json?: string }) =>
+    // Only an input that fits comes with its JSON (and only a bounded one is truncated).
+    return whenBounded(bounded, (done: { bounded: BoundedToolInput; json?: string }) =>
       done.bounded.input_truncated
         ? { tool: { ...tool, ...done.bounded } }
-        : done.json === undefined || done.bounded.input !== tool.input
-          ? { tool }
-          : { tool, inputJson: done.json };
-    return bounded instanceof Promise ? bounded.then(seen) : seen(bounded);
+        : done.json !== undefined && done.bounded.input === tool.input
+          ? { tool, inputJson: done.json }
+          : { tool },
+    );
   }
 
   return {
@@ -579,6 +577,11 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
       return { decision: allowed ? 'allow' : 'none', ...(ask ? { ask } : {}), results };
     },
   };
+}
+
+// `then` for boundToolInputSoon's answer: at once when it came at once, else when it settles.
+function whenBounded<T, U>(value: T | Promise<T>, next: (done: T) => U): U | Promise<U> {
+  return value instanceof Promise ? value.then(next) : next(value);
 }
 
 // A record with the ids of its hook run after its own fields: `{ ...record, ...ids }`, made with

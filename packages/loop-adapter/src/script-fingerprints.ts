@@ -189,8 +189,9 @@ function realPathOr(file: string): string {
  * Fingerprints (sha256) what every hook's command runs, once, when the session starts: the programs
  * and scripts `analyzeCommand` finds (the variables the hook gets expanded, `bash -c` bodies
  * followed; an interpreter outside the project and the agent home is a program of the system,
- * named by its path or found on PATH, and not watched), any other existing file its words name, and the files each script can load from its
- * folder: every file under it when the folder lies in the project (a new file counts too), else
+ * named by its path or found on PATH, and not watched), any other existing file its words name,
+ * and the files each script can load from its folder: every file under it when the folder lies in
+ * the project (a new file counts too), else
  * the files of the script's own kind beside it (`.py` next to a Python script). hooks.json is a
  * snapshot; the files it runs are not, and one inside the project could be rewritten by the agent
  * mid-session. Checked before each run; any change fails the hook closed.

@@ -23,13 +23,17 @@ const api: typeof OpenTelemetry | undefined = (() => {
   }
 })();
 
-/** True when `@opentelemetry/api` is installed (spans may be recorded); false: {@link startSpan} is a no-op. */
+/**
+ * True when `@opentelemetry/api` is installed (spans may be recorded); false: {@link startSpan} is
+ * a no-op.
+ */
 export const TRACING: boolean = api !== undefined;
 
 /**
  * Starts a span under the caller's active context, or returns undefined when
- * `@opentelemetry/api` is not installed (or, for a `leaf`, when the span is not recorded). With the API but no SDK registered, the span is the API's
- * non-recording span: no attribute is computed for it.
+ * `@opentelemetry/api` is not installed (or, for a `leaf`, when the span is not recorded). With
+ * the API but no SDK registered, the span is the API's non-recording span: no attribute is
+ * computed for it.
  */
 export function startSpan(
   name: string,

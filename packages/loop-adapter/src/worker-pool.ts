@@ -370,10 +370,12 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     settle: (outcome: HookRunOutcome) => T,
   ): T | Promise<T> {
     const outcome = ended.ended;
-    if (!('output' in outcome))
-      return finishFailedCall(slot, hook, ended, outcome, startedAt, settle);
     const { message: stderrTail, bytes: stderrBytes } = joinStderr(slot);
     const lines = ended.lines;
+    if (!('output' in outcome)) {
+      const base = { stderrTail, stderrBytes, ...(lines.length > 0 ? { lines } : {}) };
+      return finishFailedCall(slot, hook, ended.id, outcome, base, startedAt, settle);
+    }
     return settle({
       kind: 'answered',
       output: outcome.output,
@@ -388,16 +390,14 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   async function finishFailedCall<T>(
     slot: Slot,
     hook: WorkerCallRequest<T>['hook'],
-    ended: { ended: Ended; lines: string[]; id: number },
+    id: number,
     outcome: Exclude<Ended, { output: unknown }>,
+    base: { stderrTail: string; stderrBytes: number; lines?: string[] },
     startedAt: number,
     settle: (outcome: HookRunOutcome) => T,
   ): Promise<T> {
-    const { message: stderrTail, bytes: stderrBytes } = joinStderr(slot);
-    const lines = ended.lines;
     let stop: { reason: WorkerStopReason; exit: Promise<WorkerExit> } | undefined;
     let result: HookRunOutcome;
-    const base = { stderrTail, stderrBytes, ...(lines.length > 0 ? { lines } : {}) };
     if ('exited' in outcome) {
       const exit = outcome.exited;
       const how =
@@ -408,7 +408,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       result = {
         kind: 'failed',
         failure: 'worker_exited',
-        message: `worker of hook ${hook.id} ${how} while serving request ${ended.id}; the next call starts a fresh one`,
+        message: `worker of hook ${hook.id} ${how} while serving request ${id}; the next call starts a fresh one`,
         exitCode: exit.exitCode,
         signal: exit.signal,
         ...base,
