@@ -3,7 +3,12 @@ import { RUNNER_ERROR_CODES, RunnerError } from './runner-error.js';
 
 describe('RunnerError', () => {
   it('has the pinned codes', () => {
-    expect(RUNNER_ERROR_CODES).toEqual(['INVALID_OPTIONS', 'CWD_INVALID', 'SPAWN_FAILED']);
+    expect(RUNNER_ERROR_CODES).toEqual([
+      'INVALID_OPTIONS',
+      'CWD_INVALID',
+      'SPAWN_FAILED',
+      'HELPER_FAILED',
+    ]);
   });
 
   it('carries code, message and native cause when constructed', () => {

@@ -1,10 +1,18 @@
 /** Every reason `runCommand` can reject for. Anything the child does is a result instead. */
-export const RUNNER_ERROR_CODES = ['INVALID_OPTIONS', 'CWD_INVALID', 'SPAWN_FAILED'] as const;
+export const RUNNER_ERROR_CODES = [
+  'INVALID_OPTIONS',
+  'CWD_INVALID',
+  'SPAWN_FAILED',
+  'HELPER_FAILED',
+] as const;
 
 /**
  * `INVALID_OPTIONS`: the options object is malformed (empty command, negative timeout, ...).
  * `CWD_INVALID`: the working dir is missing, not a directory, or outside `allowedRoots`.
  * `SPAWN_FAILED`: the argv executable (or `/bin/sh`) is missing or not executable.
+ * `HELPER_FAILED`: the runner's spawn helper died, or stopped answering past the run's timeout and
+ * grace, while the run was in flight: what it had started was killed, and the next run starts a
+ * new helper. The command may have run, but its result is lost.
  */
 export type RunnerErrorCode = (typeof RUNNER_ERROR_CODES)[number];
 
@@ -21,7 +29,8 @@ export interface RunnerErrorOptions {
 }
 
 /**
- * The only error `runCommand` rejects with. When it is thrown, nothing was spawned.
+ * The only error `runCommand` rejects with. When it is thrown, nothing was spawned (except for
+ * `HELPER_FAILED`: then what was spawned has been killed).
  * Use {@link RunnerError.isInstance} rather than `instanceof` (works across duplicate installs).
  */
 export class RunnerError extends Error {

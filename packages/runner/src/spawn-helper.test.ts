@@ -108,7 +108,7 @@ describe.runIf(helperOn && process.platform === 'linux')('spawn helper', () => {
     expect(through.stdoutTruncated).toBe(true);
   });
 
-  it('fails a run in flight as a spawn error when the helper dies, kills its group, and restarts on the next run', async () => {
+  it('fails a run in flight as HELPER_FAILED when the helper dies, kills its group, and restarts on the next run', async () => {
     const file = path.join(makeTempDir(), 'pgid');
     const caught = longRun(file).then(
       () => undefined,
@@ -120,7 +120,7 @@ describe.runIf(helperOn && process.platform === 'linux')('spawn helper', () => {
     process.kill(helper, 'SIGKILL');
     const error = await caught;
     expect(RunnerError.isInstance(error)).toBe(true);
-    expect((error as RunnerError).code).toBe('SPAWN_FAILED');
+    expect((error as RunnerError).code).toBe('HELPER_FAILED');
     expect((error as RunnerError).message).toMatch(/spawn helper \(pid \d+\) died during the run/);
     expect(await groupGone(pgid)).toBe(true);
     const next = await runCommand({ command: 'echo $PPID' });
@@ -128,6 +128,70 @@ describe.runIf(helperOn && process.platform === 'linux')('spawn helper', () => {
     expect(Number(next.stdout)).not.toBe(helper);
     expect(Number(next.stdout)).toBe(spawnHelperStatus().pid);
   });
+
+  // A host with nothing else to do: before, its event loop emptied when the helper died and it
+  // exited 0 mid-await (a guard's deny lost, a log ending at hook_started); a stopped helper's
+  // timer never fired, and the host hung.
+  it.each([
+    ['killed', 'kill', /died during the run/],
+    ['stopped (SIGSTOP)', 'stop', /did not answer within 3\.1 s/],
+  ] as const)(
+    'fails a lone run as HELPER_FAILED when the helper is %s mid-run, then starts a new helper',
+    async (_how, argument, message) => {
+      const cwd = makeTempDir();
+      const host = spawn(
+        process.execPath,
+        [fixture('parent-helper-lost.mjs'), builtEntryUrl(), argument],
+        {
+          cwd,
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
+      let stdout = '';
+      host.stdout.setEncoding('utf8');
+      host.stdout.on('data', (chunk: string) => {
+        stdout += chunk;
+      });
+      const code = await new Promise((resolve) => host.on('close', resolve));
+      const lines = stdout.trim().split('\n');
+      const [, runPid, , helperPid] = (lines[0] as string).split(' ').map(Number);
+      leftovers.push(runPid as number);
+      expect(lines[1]).toMatch(/^rejected HELPER_FAILED could not finish \/bin\/sh: /);
+      expect(lines[1]).toMatch(message);
+      const [, nextParent, nextHelper] = (lines[2] as string).split(' ').map(Number);
+      expect(nextParent).toBe(nextHelper);
+      expect(nextHelper).not.toBe(helperPid);
+      expect(lines[3]).toBe('exit 0');
+      expect(code).toBe(0);
+      // The run's group and the old helper are gone (a stopped one was killed, not left behind).
+      expect(await groupGone(runPid as number)).toBe(true);
+      expect(await eventually(() => !isAlive(helperPid as number))).toBe(true);
+    },
+    60_000,
+  );
+
+  it('kills a stopped helper and what it started when the host exits', async () => {
+    const cwd = makeTempDir();
+    const script = `
+      const { runCommand, spawnHelperStatus } = await import(${JSON.stringify(builtEntryUrl())});
+      const fs = await import('node:fs');
+      void runCommand({ command: 'echo "$$" > started; sleep 600', cwd: process.cwd(), timeoutMs: 0 });
+      while (!(fs.existsSync('started') && fs.readFileSync('started', 'utf8').endsWith('\\n')))
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      const helper = spawnHelperStatus().pid;
+      process.stdout.write(fs.readFileSync('started', 'utf8').trim() + ' ' + helper + '\\n');
+      process.kill(helper, 'SIGSTOP');
+      setTimeout(() => process.exit(0), 50);
+    `;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
+      cwd,
+      timeout: 60_000,
+    });
+    const [runPid, helperPid] = stdout.trim().split(' ').map(Number);
+    leftovers.push(runPid as number);
+    expect(await groupGone(runPid as number)).toBe(true);
+    expect(await eventually(() => !isAlive(helperPid as number))).toBe(true);
+  }, 90_000);
 
   it('stops a run still waiting for the helper to start: killAllRuns or abort, nothing spawned', async () => {
     // A new helper starts on the next run once the current one is gone.

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { onExit } from 'signal-exit';
 import { signalGroup, trackRun } from './live-runs.js';
 import type { RunPlan } from './run-command.js';
 import { notStartedAbortedResult, type RunResult } from './run-result.js';
@@ -46,6 +47,13 @@ export interface SpawnHelperStatus {
 /** How long a helper may take to say it is ready before the runner gives up on it. */
 const READY_TIMEOUT_MS = 10_000;
 
+/**
+ * How long past a run's own timeout and kill grace the host waits for the helper's answer before it
+ * takes the helper for stopped (SIGSTOP, a debugger) or wedged: the run's timer lives in the helper,
+ * so the host keeps a deadline of its own and replaces a helper that misses it.
+ */
+export const HELPER_ANSWER_MARGIN_MS = 2_000;
+
 interface PendingRun {
   plan: RunPlan;
   signal: AbortSignal | undefined;
@@ -56,6 +64,8 @@ interface PendingRun {
   pid?: number;
   untrack?: () => void;
   onAbort?: () => void;
+  /** The host's own deadline for the helper's answer (see {@link HELPER_ANSWER_MARGIN_MS}). */
+  deadline?: NodeJS.Timeout;
 }
 
 interface Helper {
@@ -63,6 +73,8 @@ interface Helper {
   ready: boolean;
   runs: Map<number, PendingRun>;
   readyTimer?: NodeJS.Timeout;
+  /** Set when the host gave up on the helper: why (the runs in flight fail with it). */
+  lost?: string;
 }
 
 let enabled = true;
@@ -150,7 +162,7 @@ export function runThroughHelper(
       },
     });
     current.runs.set(id, run);
-    current.child.channel?.ref();
+    holdWhileBusy(current);
     // Listened to from now on, not from the send: an abort while the helper starts (up to its
     // ready timeout under load) ends the run at once, not when the helper comes up.
     run.onAbort = () => {
@@ -175,7 +187,61 @@ const NOT_STARTED = Symbol('spawn helper not started');
 
 function send(current: Helper, id: number, run: PendingRun): void {
   run.sent = true;
+  const { timeoutMs, killGraceMs } = run.plan;
+  if (timeoutMs > 0) {
+    run.deadline = setTimeout(
+      () => giveUpOnHelper(current, id),
+      timeoutMs + killGraceMs + HELPER_ANSWER_MARGIN_MS,
+    );
+  }
   post(current, { t: 'run', id, plan: run.plan });
+}
+
+// While a run is in flight the helper's process and channel keep the host's event loop alive: a
+// helper that dies mid-run is then seen ('close') and its runs fail, instead of the host running
+// out of work and exiting 0 in the middle of an await.
+function holdWhileBusy(current: Helper): void {
+  current.child.ref();
+  current.child.channel?.ref();
+}
+
+// A run's answer is late past its own timeout and grace: the helper is stopped or wedged. It is
+// killed with what it started, every run in flight fails, and the next run starts a new helper.
+function giveUpOnHelper(current: Helper, id: number): void {
+  const run = current.runs.get(id);
+  if (run === undefined) return;
+  const seconds = (run.plan.timeoutMs + run.plan.killGraceMs + HELPER_ANSWER_MARGIN_MS) / 1000;
+  current.lost = `the runner's spawn helper (pid ${current.child.pid}) did not answer within ${seconds} s (the run's timeout, grace and ${HELPER_ANSWER_MARGIN_MS / 1000} s): it was killed with what it had started, and the next run starts a new one`;
+  killHelper(current);
+  helperGone(current);
+}
+
+// SIGKILL to the helper and, first, to every group it started (by the pids it reported and, on
+// Linux, by its children as /proc lists them: a stopped helper may not have reported one yet).
+function killHelper(current: Helper): void {
+  const pid = current.child.pid;
+  if (pid === undefined) return;
+  for (const run of current.runs.values())
+    if (run.pid !== undefined) signalGroup(run.pid, 'SIGKILL');
+  for (const child of childrenOf(pid)) signalGroup(child, 'SIGKILL');
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+function childrenOf(pid: number): number[] {
+  if (process.platform !== 'linux') return [];
+  try {
+    return fs
+      .readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .split(' ')
+      .filter((item) => item.trim() !== '')
+      .map(Number);
+  } catch {
+    return [];
+  }
 }
 
 function startHelper(): Helper | undefined {
@@ -205,6 +271,7 @@ function startHelper(): Helper | undefined {
   helper = current;
   child.unref();
   child.channel?.unref();
+  killAtExit();
   const controlPipe = child.stdio[CONTROL_FD] as Socket | null | undefined;
   // A dead helper is seen on the channel ('close' below).
   controlPipe?.on('error', noop);
@@ -250,6 +317,7 @@ function onReply(current: Helper, message: HelperReply): void {
 
 function finish(current: Helper, id: number, run: PendingRun): void {
   current.runs.delete(id);
+  clearTimeout(run.deadline);
   run.untrack?.();
   if (run.onAbort !== undefined) run.signal?.removeEventListener('abort', run.onAbort);
   releaseIfIdle(current);
@@ -257,7 +325,9 @@ function finish(current: Helper, id: number, run: PendingRun): void {
 
 function releaseIfIdle(current: Helper): void {
   // An idle helper must not keep the host's event loop alive.
-  if (current.runs.size === 0) current.child.channel?.unref();
+  if (current.runs.size > 0) return;
+  current.child.unref();
+  current.child.channel?.unref();
 }
 
 // The helper is gone (killed, crashed, or never started): what it spawned is killed, runs in
@@ -272,13 +342,28 @@ function helperGone(current: Helper): void {
       continue;
     }
     if (run.pid !== undefined) signalGroup(run.pid, 'SIGKILL');
+    const why =
+      current.lost ??
+      `the runner's spawn helper (pid ${current.child.pid}) died during the run; what it had started was killed, and the next run starts a new one`;
     run.reject(
       new RunnerError({
-        code: 'SPAWN_FAILED',
-        message: `could not finish ${describeCommand(run.plan)}: the runner's spawn helper (pid ${current.child.pid}) died during the run; what it had started was killed`,
+        code: 'HELPER_FAILED',
+        message: `could not finish ${describeCommand(run.plan)}: ${why}`,
       }),
     );
   }
+}
+
+let exitHookInstalled = false;
+
+// A helper outlives the host only if it cannot hear the channel close (stopped, wedged): at the
+// host's exit it is killed with what it started. A healthy one would have gone anyway.
+function killAtExit(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  onExit(() => {
+    if (helper !== undefined) killHelper(helper);
+  });
 }
 
 function giveUp(reason: string): void {
