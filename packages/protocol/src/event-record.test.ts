@@ -61,6 +61,7 @@ describe('EventRecordOf', () => {
       | 'spawn_error'
       | 'aborted'
       | 'worker_exited'
+      | 'helper_failed'
     >();
     expectTypeOf<EventRecordOf<'loop_ended'>['seq']>().toEqualTypeOf<number>();
     expectTypeOf<EventRecord['type']>().toEqualTypeOf<(typeof EVENT_RECORD_TYPES)[number]>();

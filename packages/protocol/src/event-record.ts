@@ -38,6 +38,7 @@ export const HOOK_FAILURE_KINDS = [
   'spawn_error',
   'aborted',
   'worker_exited',
+  'helper_failed',
 ] as const;
 /** Why a hook counts as failed. */
 export type HookFailureKind = (typeof HOOK_FAILURE_KINDS)[number];
@@ -239,6 +240,12 @@ export const StopHookLimitReachedRecordSchema = record('stop_hook_limit_reached'
 /** `loop_ended`: the handling of one user prompt ended. */
 export const LoopEndedRecordSchema = record('loop_ended', {
   reason: z.enum(LOOP_END_REASONS),
+  message: z
+    .string()
+    .optional()
+    .describe(
+      'Why, in words, when the host knows more than the reason (e.g. how a server exited).',
+    ),
 });
 
 /** `worker_started`: the process of a worker hook (`"mode": "worker"`, SPEC §8) was started. */

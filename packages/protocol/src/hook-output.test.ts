@@ -120,6 +120,20 @@ describe('safeParseHookOutput', () => {
     expect(result.deny).toBeUndefined();
   });
 
+  it('rescues the deny when a pretty-printed deny follows a log line, as jq . prints it', () => {
+    const result = expectInvalid(
+      'starting guard\n{\n  "decision": "deny",\n  "reason": "no rm"\n}\n',
+    );
+    expect(result.deny).toEqual({ decision: 'deny', reason: 'no rm' });
+    expect(result.denyNote).toBe(
+      'the deny stands (stdout holds other text besides the JSON object)',
+    );
+  });
+
+  it('rescues nothing when a pretty-printed allow follows a log line', () => {
+    expect(expectInvalid('starting guard\n{\n  "decision": "allow"\n}\n').deny).toBeUndefined();
+  });
+
   it('rescues the deny when more logging follows it', () => {
     const result = expectInvalid('{"decision":"deny","reason":"no"}\nmore logging\n');
     expect(result.deny).toEqual({ decision: 'deny', reason: 'no' });
@@ -231,6 +245,22 @@ describe('safeParseHookOutput nesting', () => {
       );
       expect(result.deny).toEqual({ decision: 'deny', reason: 'no' });
       expect(result.denyNote).toContain(`more than ${MAX_JSON_DEPTH} levels deep were dropped`);
+    },
+  );
+
+  it.each([
+    ['all of stdout', `{"decision":${'['.repeat(20_000)}${']'.repeat(20_000)}}`],
+    ['after a log line', `starting guard\n{"decision":${'['.repeat(20_000)}${']'.repeat(20_000)}}`],
+    [
+      'pretty-printed after a log line',
+      `starting guard\n{\n  "decision": ${'['.repeat(20_000)}${']'.repeat(20_000)}\n}\n`,
+    ],
+  ])(
+    'fails without throwing and rescues nothing when a decision 20,000 deep is %s',
+    (_where, stdout) => {
+      const result = expectInvalid(stdout);
+      expect(result.error.message).toContain(`more than ${MAX_JSON_DEPTH} levels deep`);
+      expect(result.deny).toBeUndefined();
     },
   );
 

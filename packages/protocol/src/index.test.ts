@@ -109,6 +109,7 @@ describe('HOOK_FAILURE_KINDS', () => {
       'spawn_error',
       'aborted',
       'worker_exited',
+      'helper_failed',
     ]);
   });
 });
