@@ -7,6 +7,12 @@ import {
   toClaudeCodeToolInput,
 } from './claude-code.js';
 import type { DialectContext } from './dialect.js';
+import {
+  DEEP_ANSWER,
+  itKeepsDeniesAndBoundsDepth,
+  jqPretty,
+  LOG_LINE,
+} from './test-helpers/answers.js';
 import { CONTEXT, run } from './test-helpers/run.js';
 import { dialectToolAliases } from './tool-names.js';
 
@@ -257,5 +263,58 @@ describe('claudeCodeDialect.encodeInput of the observe-only events', () => {
       message: 'waiting',
       notification_type: 'idle_prompt',
     });
+  });
+});
+
+describe('claudeCodeDialect', () => {
+  const decide = claudeCodeDialect.decide;
+  const runOf = (exitCode: number, stdout: string) => run({ exitCode, stdout });
+  itKeepsDeniesAndBoundsDepth({
+    decide,
+    run: runOf,
+    deny: {
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'deny',
+        permissionDecisionReason: 'no rm',
+      },
+    },
+    reason: 'no rm',
+  });
+
+  it.each([
+    ['decision block', { decision: 'block', reason: 'r' }],
+    ['continue false', { continue: false, stopReason: 'r' }],
+  ])('keeps a %s when a log line comes before it', (_name, answer) => {
+    for (const printed of [JSON.stringify(answer), jqPretty(answer)]) {
+      expect(decide('PreToolUse', runOf(0, `${LOG_LINE}\n${printed}`))).toMatchObject({
+        decision: 'deny',
+        reason: 'r',
+      });
+    }
+  });
+
+  it('reads an allow after a log line as plain text, as Claude Code does', () => {
+    const allow = {
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' },
+    };
+    for (const stdout of [
+      `${LOG_LINE}\n${JSON.stringify(allow)}\n`,
+      `${LOG_LINE}\n${jqPretty(allow)}`,
+    ]) {
+      expect(decide('PreToolUse', runOf(0, stdout))).toEqual({
+        decision: 'none',
+        exitCode: 0,
+        logs: [{ source: 'logs', message: stdout.trim() }],
+      });
+    }
+  });
+
+  it('denies with stderr when an answer 20,000 deep comes with exit 2', () => {
+    const verdict = decide(
+      'PreToolUse',
+      run({ exitCode: 2, stdout: DEEP_ANSWER, stderrTail: 'no' }),
+    );
+    expect(verdict).toMatchObject({ decision: 'deny', reason: 'no', exitCode: 2 });
   });
 });

@@ -10,7 +10,7 @@ import type {
   DialectToolView,
   DialectVerdict,
 } from './dialect.js';
-import { isRecord, parseJsonObject } from './shared.js';
+import { answerKeepingDeny, depthChecked, isRecord } from './shared.js';
 import { OUR_EVENT_NAMES, ourToolNameIn, theirToolName } from './tool-names.js';
 
 export { CLAUDE_CODE_OUR_TOOL_NAMES, CLAUDE_CODE_TOOL_NAMES };
@@ -180,10 +180,23 @@ type Verdict = { decision: DialectVerdict['decision']; reason?: string | undefin
  */
 function decide(event: HookEvent, run: DialectRun): DialectVerdict {
   const logs: DialectLog[] = [];
-  const json = parseJsonObject(run.stdout);
-  if (json === undefined && run.stdout.trim() !== '') {
-    logs.push({ source: 'logs', message: run.stdout.trim() });
-  }
+  // Claude Code reads stdout that is not one JSON object as plain text; here a deny that ends it
+  // (after a log line) still stands (SPEC §13.2).
+  const answer = answerKeepingDeny(
+    run.stdout,
+    logs,
+    (rescued) => verdictOf(rescued, event, () => {}).decision === 'deny',
+    { why: ' (Claude Code reads stdout as one JSON object, else as plain text)' },
+  );
+  return depthChecked(verdictOfRun(event, run, answer.json, logs), answer);
+}
+
+function verdictOfRun(
+  event: HookEvent,
+  run: DialectRun,
+  json: Record<string, unknown> | undefined,
+  logs: DialectLog[],
+): DialectVerdict {
   const warn = (message: string) => logs.push({ source: 'warning', message });
   const verdict = json === undefined ? { decision: 'none' as const } : verdictOf(json, event, warn);
   if (json !== undefined) {

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { codexDialect, codexPatch } from './codex.js';
 import { getDialect } from './registry.js';
+import {
+  DEEP_ANSWER,
+  itKeepsDeniesAndBoundsDepth,
+  jqPretty,
+  LOG_LINE,
+} from './test-helpers/answers.js';
 import { context, json, ourInput, run, toolInput } from './test-helpers/inputs.js';
 
 const encode = (
@@ -329,5 +335,49 @@ describe("codex dialect: every event's stdin has exactly the fields of Codex's s
     }
     if ('stop_hook_active' in input) expect(typeof input.stop_hook_active).toBe('boolean');
     if ('tool_input' in input) expect(typeof input.tool_input).toBe('object');
+  });
+});
+
+describe('codexDialect', () => {
+  const decide = codexDialect.decide;
+  itKeepsDeniesAndBoundsDepth({
+    decide,
+    run,
+    deny: { decision: 'block', reason: 'no rm' },
+    reason: 'no rm',
+  });
+
+  it('keeps a pretty-printed permissionDecision deny when a log line comes before it', () => {
+    const deny = {
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'deny',
+        permissionDecisionReason: 'no rm',
+      },
+    };
+    expect(decide('PreToolUse', run(0, `${LOG_LINE}\n${jqPretty(deny)}`))).toMatchObject({
+      decision: 'deny',
+      reason: 'no rm',
+      exitCode: 0,
+    });
+  });
+
+  it('rescues no allow when a log line comes before it, as Codex reads no answer there', () => {
+    const allow = {
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' },
+    };
+    for (const stdout of [`${LOG_LINE}\n${json(allow)}\n`, `${LOG_LINE}\n${jqPretty(allow)}`]) {
+      expect(decide('PreToolUse', run(0, stdout))).toEqual({
+        decision: 'none',
+        exitCode: 0,
+        logs: [{ source: 'logs', message: stdout.trim() }],
+      });
+    }
+  });
+
+  it('denies with stderr when an answer 20,000 deep comes with exit 2', () => {
+    const verdict = decide('PreToolUse', run(2, DEEP_ANSWER, 'blocked'));
+    expect(verdict).toMatchObject({ decision: 'deny', reason: 'blocked', exitCode: 2 });
+    expect(verdict.logs.map((log) => log.message).join('\n')).toContain('64 levels deep');
   });
 });

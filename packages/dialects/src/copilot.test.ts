@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { copilotDialect } from './copilot.js';
 import { getDialect } from './registry.js';
+import {
+  DEEP_ANSWER,
+  itKeepsDeniesAndBoundsDepth,
+  jqPretty,
+  LOG_LINE,
+} from './test-helpers/answers.js';
 import { context, json, ourInput, run, toolInput } from './test-helpers/inputs.js';
 
 const encode = (
@@ -217,5 +223,47 @@ describe('copilot dialect: sessionEnd', () => {
     expect(
       encode('SessionEnd' as never, { ...ourInput('SessionStart'), reason: 'completed' }),
     ).toMatchObject({ reason: 'complete' });
+  });
+});
+
+describe('copilotDialect', () => {
+  const decide = copilotDialect.decide;
+  itKeepsDeniesAndBoundsDepth({
+    decide,
+    run,
+    deny: { permissionDecision: 'deny', permissionDecisionReason: 'no rm' },
+    reason: 'no rm',
+  });
+
+  it('takes a top-level permissionDecisionReason as the reason of a deny after a log line', () => {
+    const deny = { permissionDecision: 'deny', permissionDecisionReason: 'secrets in the diff' };
+    expect(decide('PreToolUse', run(0, `${LOG_LINE}\n${jqPretty(deny)}`))).toMatchObject({
+      decision: 'deny',
+      reason: 'secrets in the diff',
+    });
+  });
+
+  it('keeps a pretty-printed deny when an allow line or a progress line comes before it', () => {
+    const deny = jqPretty({ permissionDecision: 'deny', permissionDecisionReason: 'no' });
+    for (const first of [json({ permissionDecision: 'allow' }), json({ type: 'progress' })]) {
+      expect(decide('PreToolUse', run(0, `${first}\n${deny}`))).toMatchObject({
+        decision: 'deny',
+        reason: 'no',
+      });
+    }
+  });
+
+  it('keeps an allow after a log line, as Copilot reads the last JSON line', () => {
+    expect(
+      decide('PreToolUse', run(0, `${LOG_LINE}\n${json({ permissionDecision: 'allow' })}\n`)),
+    ).toEqual({ decision: 'allow', exitCode: 0, logs: [] });
+  });
+
+  it('fails rather than read an earlier allow line when a later line nests 20,000 deep', () => {
+    const stdout = `${json({ permissionDecision: 'allow' })}\n${DEEP_ANSWER}\n${LOG_LINE}\n`;
+    expect(decide('PreToolUse', run(0, stdout))).toMatchObject({
+      decision: 'none',
+      failure: { kind: 'protocol_error' },
+    });
   });
 });

@@ -21,12 +21,17 @@ import type {
   DialectVerdict,
 } from './dialect.js';
 import {
+  depthChecked,
   failedExit,
+  findStdoutJson,
   ignoredKeysWarning,
   isRecord,
+  keepDeny,
   optionalReason,
   parseJsonObject,
+  plainStdoutLogs,
   resultText,
+  type StdoutAnswer,
   stringField,
   textOf,
   toolOf,
@@ -131,59 +136,55 @@ function encodeInput(
 
 const KNOWN = new Set(['permissionDecision', 'permissionDecisionReason', 'decision', 'reason']);
 
-/** The answer is the last JSON object on stdout that is not a `{"type": "progress"}` line. */
-function answerOf(stdout: string): Record<string, unknown> | undefined {
-  const whole = parseJsonObject(stdout);
-  if (whole !== undefined) return whole;
-  const lines = stdout.split('\n').filter((line) => line.trim() !== '');
-  for (let index = lines.length - 1; index >= 0; index -= 1) {
-    const json = parseJsonObject(lines[index] as string);
-    if (json !== undefined && json.type !== 'progress') return json;
+/**
+ * The answer: stdout as one JSON object; else a deny in the object that ends it (a multi-line one
+ * too: SPEC §13.2); else, as Copilot reads it, the last JSON object line that is not a
+ * `{"type": "progress"}` line. A line nested too deep is never skipped for an earlier one.
+ */
+function answerOf(event: HookEvent, stdout: string, logs: DialectLog[]): StdoutAnswer {
+  const denies = (json: Record<string, unknown>) => verdictOf(event, json, []).decision === 'deny';
+  const found = findStdoutJson(stdout);
+  if (found.whole && !found.tooDeep) return found;
+  const why = { why: ' (Copilot CLI reads the last JSON line)' };
+  if (found.tooDeep || (found.json !== undefined && denies(found.json))) {
+    return keepDeny(stdout, found, logs, denies, why);
   }
-  return undefined;
+  const lines = stdout.split('\n');
+  const plain: string[] = [];
+  for (let index = lines.length - 1; index >= 0; index -= 1) {
+    const text = lines[index] as string;
+    const line = parseJsonObject(text);
+    if (line === undefined) {
+      if (text.trim() !== '') plain.push(text);
+      continue;
+    }
+    if (!line.tooDeep && line.json?.type === 'progress') continue;
+    if (!line.tooDeep) return line;
+    const before = lines.slice(0, index).join('\n').trim();
+    return keepDeny(stdout, { ...line, whole: false, before, multiLine: false }, logs, denies, why);
+  }
+  logs.push(...plainStdoutLogs(plain.reverse().join('\n')));
+  return { json: undefined, tooDeep: false };
 }
 
 function decide(event: HookEvent, run: DialectRun): DialectVerdict {
   const logs: DialectLog[] = [];
-  const json = answerOf(run.stdout);
-  const plain = run.stdout
-    .split('\n')
-    .filter((line) => line.trim() !== '' && parseJsonObject(line) === undefined)
-    .join('\n');
-  if (plain !== '' && json === undefined) logs.push({ source: 'logs', message: plain.trim() });
+  const answer = answerOf(event, run.stdout, logs);
+  return depthChecked(verdictOfRun(event, run, answer.json, logs), answer);
+}
+
+function verdictOfRun(
+  event: HookEvent,
+  run: DialectRun,
+  json: Record<string, unknown> | undefined,
+  logs: DialectLog[],
+): DialectVerdict {
   let verdict: Pick<DialectVerdict, 'decision' | 'reason'> = { decision: 'none' };
   if (json !== undefined) {
     logs.push(
       ...ignoredKeysWarning('Copilot CLI', unknownKeysOf(json, new Set([...KNOWN, 'type']))),
     );
-    const permission = word(json.permissionDecision);
-    const decision = word(json.decision);
-    const permissionReason = textOf(json.permissionDecisionReason) ?? textOf(json.reason);
-    if (typeof json.permissionDecision === 'string' && permission !== json.permissionDecision) {
-      logs.push({
-        source: 'warning',
-        message: `permissionDecision ${JSON.stringify(json.permissionDecision)} read as ${JSON.stringify(permission)}`,
-      });
-    }
-    if (event === 'Stop') {
-      if (decision === 'block' || decision === 'deny' || permission === 'deny') {
-        verdict = { decision: 'deny', ...optionalReason(textOf(json.reason) ?? permissionReason) };
-      }
-    } else if (permission === 'deny' || decision === 'block' || decision === 'deny') {
-      verdict = { decision: 'deny', ...optionalReason(permissionReason) };
-    } else if (permission === 'ask') {
-      verdict =
-        event === 'PreToolUse'
-          ? { decision: 'ask', ...optionalReason(permissionReason) }
-          : { decision: 'none' };
-    } else if (permission === 'allow') {
-      verdict = { decision: 'allow', ...optionalReason(permissionReason) };
-    } else if (json.permissionDecision !== undefined) {
-      logs.push({
-        source: 'warning',
-        message: `permissionDecision ${JSON.stringify(json.permissionDecision)} is not one Copilot CLI knows (allow, deny, ask); no decision`,
-      });
-    }
+    verdict = verdictOf(event, json, logs);
   }
   if (run.exitCode === 2) {
     // Exit 2 denies a preToolUse even when the JSON says allow.
@@ -197,6 +198,48 @@ function decide(event: HookEvent, run: DialectRun): DialectVerdict {
   if (run.exitCode !== 0)
     return failedExit(run, logs, verdict.decision === 'deny' ? verdict : undefined);
   return { ...verdict, exitCode: 0, logs };
+}
+
+/**
+ * What one Copilot JSON answer says on `event` (a top-level `permissionDecisionReason` is the
+ * reason); warnings go to `logs`.
+ */
+function verdictOf(
+  event: HookEvent,
+  json: Record<string, unknown>,
+  logs: DialectLog[],
+): Pick<DialectVerdict, 'decision' | 'reason'> {
+  const permission = word(json.permissionDecision);
+  const decision = word(json.decision);
+  const permissionReason = textOf(json.permissionDecisionReason) ?? textOf(json.reason);
+  if (typeof json.permissionDecision === 'string' && permission !== json.permissionDecision) {
+    logs.push({
+      source: 'warning',
+      message: `permissionDecision ${JSON.stringify(json.permissionDecision)} read as ${JSON.stringify(permission)}`,
+    });
+  }
+  if (event === 'Stop') {
+    if (decision === 'block' || decision === 'deny' || permission === 'deny') {
+      return { decision: 'deny', ...optionalReason(textOf(json.reason) ?? permissionReason) };
+    }
+    return { decision: 'none' };
+  }
+  if (permission === 'deny' || decision === 'block' || decision === 'deny') {
+    return { decision: 'deny', ...optionalReason(permissionReason) };
+  }
+  if (permission === 'ask') {
+    return event === 'PreToolUse'
+      ? { decision: 'ask', ...optionalReason(permissionReason) }
+      : { decision: 'none' };
+  }
+  if (permission === 'allow') return { decision: 'allow', ...optionalReason(permissionReason) };
+  if (json.permissionDecision !== undefined) {
+    logs.push({
+      source: 'warning',
+      message: `permissionDecision ${JSON.stringify(json.permissionDecision)} is not one Copilot CLI knows (allow, deny, ask); no decision`,
+    });
+  }
+  return { decision: 'none' };
 }
 
 /** Copilot CLI's native tool names → ours. */
@@ -348,6 +391,7 @@ function convertEntry(
   if (timeout === false) return;
   if (timeout !== undefined) hook.timeout = timeout;
   if (typeof entry.cwd === 'string' && entry.cwd.trim() !== '') hook.working_dir = entry.cwd;
+  conversion.noteProjectScript(entryPath, hook);
   const label = `${entryPath} (${hook.name ?? 'unnamed'})`;
   if (event === 'PreToolUse') {
     hook.on_failure = 'deny';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cursorDialect } from './cursor.js';
 import { getDialect } from './registry.js';
+import { itKeepsDeniesAndBoundsDepth, jqPretty, LOG_LINE } from './test-helpers/answers.js';
 import { context, json, ourInput, run, toolInput } from './test-helpers/inputs.js';
 
 const encode = (
@@ -128,7 +129,7 @@ describe('cursor dialect: answers', () => {
     const kept = decide('PreToolUse', run(0, `checking...\n${json({ permission: 'deny' })}\n`));
     expect(kept).toMatchObject({ decision: 'deny', exitCode: 0 });
     expect(kept.logs).toEqual([
-      { source: 'logs', message: `checking...\n${json({ permission: 'deny' })}` },
+      { source: 'logs', message: 'checking...' },
       {
         source: 'warning',
         message: 'stdout held more than the JSON answer; its last line denies, and the deny stands',
@@ -296,6 +297,39 @@ describe('cursor dialect: sessionEnd', () => {
       hook_event_name: 'sessionEnd',
       session_id: context.sessionId,
       reason: 'aborted',
+    });
+  });
+});
+
+describe('cursorDialect', () => {
+  const decide = cursorDialect.decide;
+  itKeepsDeniesAndBoundsDepth({
+    decide,
+    run,
+    deny: { permission: 'deny', agent_message: 'no rm' },
+    reason: 'no rm',
+  });
+
+  it("keeps a decision block (not Cursor's word, a deny here) when a log line comes before it", () => {
+    for (const answer of [json({ decision: 'block' }), jqPretty({ decision: 'block' })]) {
+      const verdict = decide('PreToolUse', run(0, `${LOG_LINE}\n${answer}`));
+      expect(verdict).toMatchObject({ decision: 'deny', exitCode: 0 });
+      expect(verdict.logs[0]).toEqual({ source: 'logs', message: LOG_LINE });
+    }
+  });
+
+  it('keeps a stop followup_message when a log line comes before it', () => {
+    expect(
+      decide('Stop', run(0, `${LOG_LINE}\n${jqPretty({ followup_message: 'run the tests' })}`)),
+    ).toMatchObject({ decision: 'deny', reason: 'run the tests' });
+  });
+
+  it('rescues no pretty-printed allow when a log line comes before it', () => {
+    const stdout = `${LOG_LINE}\n${jqPretty({ permission: 'allow' })}`;
+    expect(decide('PreToolUse', run(0, stdout))).toEqual({
+      decision: 'none',
+      exitCode: 0,
+      logs: [{ source: 'logs', message: stdout.trim() }],
     });
   });
 });

@@ -9,7 +9,9 @@ import {
   hasEvent,
   observeOnlyNote,
   parseConfigJson,
+  shellQuote,
 } from './convert/conversion.js';
+import { isBareWord } from './convert/shell-text.js';
 import { convertToolMatcher, splitNameList, type ToolCatalog } from './convert/tool-matcher.js';
 import type {
   ConvertOptions,
@@ -24,11 +26,13 @@ import {
   absolutePath,
   answerKeepingDeny,
   brokenJsonVerdict,
+  depthChecked,
   failedExit,
   ignoredKeysWarning,
   isRecord,
   optionalReason,
   resultText,
+  type StdoutAnswer,
   stringField,
   textOf,
   toolOf,
@@ -218,56 +222,26 @@ const KNOWN = new Set([
 /** Cursor's answer rules onto our decisions. */
 function decide(event: HookEvent, run: DialectRun): DialectVerdict {
   const logs: DialectLog[] = [];
-  const json = answerKeepingDeny(
+  // The deny that ends stdout after a log line stands, Cursor's decision "block" included (which
+  // Cursor itself does not document: SPEC §13.2, a rule here only ever blocks more).
+  const answer = answerKeepingDeny(
     run.stdout,
     logs,
-    (rescued) => word(rescued.permission) === 'deny',
+    (rescued) => verdictOf(event, rescued, []).decision === 'deny',
   );
+  return depthChecked(verdictOfRun(event, run, answer, logs), answer);
+}
+
+function verdictOfRun(
+  event: HookEvent,
+  run: DialectRun,
+  answer: StdoutAnswer,
+  logs: DialectLog[],
+): DialectVerdict {
+  const { json } = answer;
   const stderr = textOf(run.stderrTail);
   if (json !== undefined) logs.push(...ignoredKeysWarning('Cursor', unknownKeysOf(json, KNOWN)));
-  const message =
-    json === undefined ? undefined : (textOf(json.agent_message) ?? textOf(json.user_message));
-  const permission = json === undefined ? undefined : word(json.permission);
-  if (json !== undefined && typeof json.permission === 'string' && permission !== json.permission) {
-    logs.push({
-      source: 'warning',
-      message: `permission ${JSON.stringify(json.permission)} read as ${JSON.stringify(permission)}`,
-    });
-  }
-  let verdict: Pick<DialectVerdict, 'decision' | 'reason'> = { decision: 'none' };
-  if (json !== undefined) {
-    if (event === 'Stop') {
-      const followup = textOf(json.followup_message);
-      if (followup !== undefined) verdict = { decision: 'deny', reason: followup };
-      else if (permission === 'deny' || word(json.decision) === 'block') {
-        logs.push({
-          source: 'warning',
-          message:
-            'a stop hook answered deny/block: Cursor ignores that on stop (only a non-empty followup_message continues the agent), so the stop goes through here too',
-        });
-      }
-    } else if (
-      permission === 'deny' ||
-      word(json.decision) === 'block' ||
-      word(json.decision) === 'deny'
-    ) {
-      verdict = { decision: 'deny', ...optionalReason(message) };
-    } else if (json.continue === false && event === 'UserPromptSubmit') {
-      verdict = { decision: 'deny', ...optionalReason(message) };
-    } else if (permission === 'ask') {
-      verdict =
-        event === 'PreToolUse'
-          ? { decision: 'ask', ...optionalReason(message) }
-          : { decision: 'none' };
-    } else if (permission === 'allow') {
-      verdict = { decision: 'allow', ...optionalReason(message) };
-    } else if (json.permission !== undefined) {
-      logs.push({
-        source: 'warning',
-        message: `permission ${JSON.stringify(json.permission)} is not one Cursor knows (allow, deny, ask); no decision`,
-      });
-    }
-  }
+  const verdict = json === undefined ? { decision: 'none' as const } : verdictOf(event, json, logs);
   if (run.exitCode === 2) {
     // "matches Claude Code behavior": exit 2 denies; the message is the JSON's, else stderr.
     if (event === 'Stop' && verdict.decision !== 'deny') {
@@ -282,7 +256,54 @@ function decide(event: HookEvent, run: DialectRun): DialectVerdict {
   }
   if (run.exitCode !== 0)
     return failedExit(run, logs, verdict.decision === 'deny' ? verdict : undefined);
-  return brokenJsonVerdict(run.stdout, json, logs) ?? { ...verdict, exitCode: 0, logs };
+  return brokenJsonVerdict(run.stdout, answer, logs) ?? { ...verdict, exitCode: 0, logs };
+}
+
+/** What one Cursor JSON answer says on `event`; warnings go to `logs`. */
+function verdictOf(
+  event: HookEvent,
+  json: Record<string, unknown>,
+  logs: DialectLog[],
+): Pick<DialectVerdict, 'decision' | 'reason'> {
+  const message = textOf(json.agent_message) ?? textOf(json.user_message);
+  const permission = word(json.permission);
+  if (typeof json.permission === 'string' && permission !== json.permission) {
+    logs.push({
+      source: 'warning',
+      message: `permission ${JSON.stringify(json.permission)} read as ${JSON.stringify(permission)}`,
+    });
+  }
+  if (event === 'Stop') {
+    const followup = textOf(json.followup_message);
+    if (followup !== undefined) return { decision: 'deny', reason: followup };
+    if (permission === 'deny' || word(json.decision) === 'block') {
+      logs.push({
+        source: 'warning',
+        message:
+          'a stop hook answered deny/block: Cursor ignores that on stop (only a non-empty followup_message continues the agent), so the stop goes through here too',
+      });
+    }
+    return { decision: 'none' };
+  }
+  if (permission === 'deny' || word(json.decision) === 'block' || word(json.decision) === 'deny') {
+    return { decision: 'deny', ...optionalReason(message) };
+  }
+  if (json.continue === false && event === 'UserPromptSubmit') {
+    return { decision: 'deny', ...optionalReason(message) };
+  }
+  if (permission === 'ask') {
+    return event === 'PreToolUse'
+      ? { decision: 'ask', ...optionalReason(message) }
+      : { decision: 'none' };
+  }
+  if (permission === 'allow') return { decision: 'allow', ...optionalReason(message) };
+  if (json.permission !== undefined) {
+    logs.push({
+      source: 'warning',
+      message: `permission ${JSON.stringify(json.permission)} is not one Cursor knows (allow, deny, ask); no decision`,
+    });
+  }
+  return { decision: 'none' };
 }
 
 /** Cursor's `preToolUse` tool types → ours. */
@@ -459,7 +480,11 @@ function convertEntry(
     !first.startsWith('$') &&
     first.includes('/')
   ) {
-    command = `${path.resolve(userBase, first)}${command.trim().slice(first.length)}`;
+    // The word is shell text (it may be quoted); the folder is not: quoted on its own.
+    const absolute = isBareWord(first)
+      ? shellQuote(path.resolve(userBase, first))
+      : `${shellQuote(userBase)}/${first}`;
+    command = `${absolute}${command.trim().slice(first.length)}`;
     conversion.note(
       `${hookPath}.command`,
       `${first} is relative to ${userBase} (where Cursor runs user hooks); written as an absolute path, since hooks here run in the project dir`,
@@ -473,6 +498,7 @@ function convertEntry(
   if (timeout === false) return undefined;
   if (timeout !== undefined) converted.timeout = timeout;
   if (entry.failClosed === true) converted.on_failure = 'deny';
+  conversion.noteProjectScript(hookPath, converted);
   if (entry.loop_limit !== undefined) {
     conversion.note(
       `${hookPath}.loop_limit`,

@@ -3,17 +3,20 @@ import type { DialectLog, DialectRun, DialectVerdict } from './dialect.js';
 import {
   answerKeepingDeny,
   brokenJsonVerdict,
+  depthChecked,
   failedExit,
   ignoredKeysWarning,
   isRecord,
   optionalReason,
+  type StdoutAnswer,
   textOf,
   unknownKeysOf,
   word,
 } from './shared.js';
 
 /**
- * The Claude Code answer rules, as Codex (and Copilot's PascalCase entries) read them: exit 0 with a
+ * The Claude Code answer rules, as Codex reads them (Copilot's PascalCase entries are converted to
+ * `claude-code` hooks, which `claude-code.ts` decides): exit 0 with a
  * JSON object decides through `hookSpecificOutput.permissionDecision`, legacy `decision`
  * (`block`/`approve`) and `continue: false`; exit 2 blocks with stderr; other exits fail. Every
  * spelling of a deny stands (a wrong case, a missing reason, a non-zero exit after it: SPEC §2.2);
@@ -21,12 +24,23 @@ import {
  */
 export function decideClaudeLike(agent: string, event: HookEvent, run: DialectRun): DialectVerdict {
   const logs: DialectLog[] = [];
-  const json = answerKeepingDeny(
+  const answer = answerKeepingDeny(
     run.stdout,
     logs,
     (rescued) => verdictOf(agent, event, rescued, []).decision === 'deny',
-    ` (${agent} reads stdout as one JSON object)`,
+    { why: ` (${agent} reads stdout as one JSON object)` },
   );
+  return depthChecked(verdictOfRun(agent, event, run, answer, logs), answer);
+}
+
+function verdictOfRun(
+  agent: string,
+  event: HookEvent,
+  run: DialectRun,
+  answer: StdoutAnswer,
+  logs: DialectLog[],
+): DialectVerdict {
+  const { json } = answer;
   const warnings: string[] = [];
   const verdict =
     json === undefined ? ({ decision: 'none' } as const) : verdictOf(agent, event, json, warnings);
@@ -54,7 +68,7 @@ export function decideClaudeLike(agent: string, event: HookEvent, run: DialectRu
     return failedExit(run, logs, verdict.decision === 'deny' ? verdict : undefined);
   }
   return (
-    brokenJsonVerdict(run.stdout, json, logs, ` (${agent} would fail this hook and go on)`) ?? {
+    brokenJsonVerdict(run.stdout, answer, logs, ` (${agent} would fail this hook and go on)`) ?? {
       ...verdict,
       exitCode: 0,
       logs,

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { hasEvent } from './convert/conversion.js';
 import { geminiDialect } from './gemini.js';
 import { getDialect } from './registry.js';
+import { itKeepsDeniesAndBoundsDepth, jqPretty, LOG_LINE } from './test-helpers/answers.js';
 import { context, json, ourInput, run, toolInput } from './test-helpers/inputs.js';
 
 const encode = (
@@ -298,5 +299,45 @@ describe("gemini dialect: an extension's hooks (packages/cli/src/commands/extens
         reason: expect.stringContaining('--plugin-root'),
       },
     ]);
+  });
+});
+
+describe('geminiDialect', () => {
+  const decide = geminiDialect.decide;
+  itKeepsDeniesAndBoundsDepth({
+    decide,
+    run,
+    deny: { decision: 'deny', reason: 'no rm' },
+    reason: 'no rm',
+  });
+
+  it('keeps a block and a continue: false when a log line comes before them', () => {
+    expect(
+      decide('PreToolUse', run(0, `${LOG_LINE}\n${json({ decision: 'block', reason: 'no' })}`)),
+    ).toMatchObject({ decision: 'deny', reason: 'no' });
+    expect(
+      decide(
+        'PreToolUse',
+        run(0, `${LOG_LINE}\n${jqPretty({ continue: false, stopReason: 'halt' })}`),
+      ),
+    ).toMatchObject({ decision: 'deny', reason: 'halt' });
+  });
+
+  it('keeps a deny that ends stderr when stdout is empty, without logging stderr again', () => {
+    const verdict = decide(
+      'PreToolUse',
+      run(0, '', `${LOG_LINE}\n${jqPretty({ decision: 'deny', reason: 'no' })}`),
+    );
+    expect(verdict).toMatchObject({ decision: 'deny', reason: 'no' });
+    expect(verdict.logs.map((log) => log.source)).toEqual(['warning']);
+  });
+
+  it('reads an allow after a log line as plain text, as Gemini does', () => {
+    const stdout = `${LOG_LINE}\n${json({ decision: 'allow' })}\n`;
+    expect(decide('PreToolUse', run(0, stdout))).toEqual({
+      decision: 'none',
+      exitCode: 0,
+      logs: [{ source: 'logs', message: stdout.trim() }],
+    });
   });
 });

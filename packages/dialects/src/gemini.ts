@@ -1,8 +1,9 @@
 import type { HookEvent } from '@soong-agent/protocol';
 import { CLAUDE_CODE_TOOL_INPUT_BYTES } from './claude-code.js';
 import { addEnvironmentNote, otherAgentHint, pluginRootOf } from './convert/claude.js';
-import { type Conversion, type ConvertedHook, hasEvent } from './convert/conversion.js';
+import { type Conversion, type ConvertedHook, hasEvent, shellQuote } from './convert/conversion.js';
 import { convertGrouped, type GroupedFormat, type HookContext } from './convert/grouped.js';
+import { isBareWord, reparsesText, replaceInShell } from './convert/shell-text.js';
 import type { ToolCatalog } from './convert/tool-matcher.js';
 import type {
   ConvertOptions,
@@ -15,11 +16,16 @@ import type {
 } from './dialect.js';
 import {
   absolutePath,
+  answerKeepingDeny,
+  depthChecked,
   failedExit,
   ignoredKeysWarning,
   isRecord,
+  keepDeny,
   optionalReason,
+  parseBoundedJson,
   resultText,
+  type StdoutAnswer,
   stopHookActive,
   stringField,
   textOf,
@@ -173,10 +179,49 @@ function decide(event: HookEvent, run: DialectRun): DialectVerdict {
   const logs: DialectLog[] = [];
   const stdout = run.stdout.trim();
   const text = stdout !== '' ? stdout : run.stderrTail.trim();
-  const json = parseGeminiJson(text);
+  const answer = geminiAnswer(event, text, stdout !== '', logs);
+  return depthChecked(verdictOfRun(event, run, text, answer.json, logs), answer);
+}
+
+/**
+ * The JSON answer Gemini reads from `text` (also double-encoded); else the deny that ends it
+ * after other text (SPEC §13.2: Gemini reads that as plain text, here the deny stands).
+ */
+function geminiAnswer(
+  event: HookEvent,
+  text: string,
+  fromStdout: boolean,
+  logs: DialectLog[],
+): StdoutAnswer {
+  const denies = (json: Record<string, unknown>) => verdictOf(event, json, []).decision === 'deny';
+  const whole = parseGeminiJson(text);
+  if (whole !== undefined && !whole.tooDeep) return whole;
+  const options = {
+    why: ' (Gemini CLI reads stdout as one JSON value, else as plain text)',
+    plainIsLog: fromStdout,
+  };
+  if (whole !== undefined) {
+    return keepDeny(
+      text,
+      { ...whole, whole: true, before: '', multiLine: false },
+      logs,
+      denies,
+      options,
+    );
+  }
+  return answerKeepingDeny(text, logs, denies, options);
+}
+
+function verdictOfRun(
+  event: HookEvent,
+  run: DialectRun,
+  text: string,
+  json: Record<string, unknown> | undefined,
+  logs: DialectLog[],
+): DialectVerdict {
   if (json === undefined) {
-    // Plain text: exit 0 allow (shown as a message), 1 a warning, 2 and more a deny with the text.
-    if (text !== '' && stdout !== '') logs.push({ source: 'logs', message: text });
+    // Plain text (logged already): exit 0 allow (shown as a message), 1 a warning, 2 and more a
+    // deny with the text.
     if (run.exitCode === 0) return { decision: 'none', exitCode: 0, logs };
     if (run.exitCode === null || run.exitCode === 1) return failedExit(run, logs, undefined);
     if (text === '' && run.exitCode !== 2) return failedExit(run, logs, undefined);
@@ -188,42 +233,8 @@ function decide(event: HookEvent, run: DialectRun): DialectVerdict {
       unknownKeysOf(json, KNOWN, { hookSpecificOutput: KNOWN_SPECIFIC }),
     ),
   );
-  const decision = word(json.decision);
+  const verdict = verdictOf(event, json, logs);
   const reason = textOf(json.reason);
-  let verdict: Pick<DialectVerdict, 'decision' | 'reason'>;
-  if (decision === 'deny' || decision === 'block') {
-    if (json.decision !== decision)
-      logs.push({
-        source: 'warning',
-        message: `decision ${JSON.stringify(json.decision)} read as ${JSON.stringify(decision)}`,
-      });
-    verdict = { decision: 'deny', ...optionalReason(reason) };
-  } else if (json.continue === false) {
-    const stopReason = textOf(json.stopReason) ?? reason;
-    if (event === 'PreToolUse') verdict = { decision: 'deny', ...optionalReason(stopReason) };
-    else {
-      logs.push({
-        source: 'warning',
-        message: `continue: false${stopReason === undefined ? '' : `: ${stopReason}`} (Gemini CLI would end the agent loop); ${event === 'Stop' ? 'the stop goes through' : 'recorded, the session goes on'}`,
-      });
-      verdict = { decision: 'none' };
-    }
-  } else if (decision === 'ask') {
-    verdict =
-      event === 'PreToolUse'
-        ? { decision: 'ask', ...optionalReason(reason) }
-        : { decision: 'none' };
-  } else if (decision === 'allow' || decision === 'approve') {
-    verdict = { decision: 'allow', ...optionalReason(reason) };
-  } else {
-    if (json.decision !== undefined) {
-      logs.push({
-        source: 'warning',
-        message: `decision ${JSON.stringify(json.decision)} is not one Gemini CLI knows (allow, deny, block, ask, approve); no decision`,
-      });
-    }
-    verdict = { decision: 'none' };
-  }
   if (run.exitCode === 2 && verdict.decision !== 'deny') {
     return {
       decision: 'deny',
@@ -238,16 +249,59 @@ function decide(event: HookEvent, run: DialectRun): DialectVerdict {
   return { ...verdict, exitCode: run.exitCode ?? 0, logs };
 }
 
-/** Gemini parses the text as JSON, and once more when that gives a string (double-encoded). */
-function parseGeminiJson(text: string): Record<string, unknown> | undefined {
-  if (text === '') return undefined;
-  try {
-    let value: unknown = JSON.parse(text);
-    if (typeof value === 'string') value = JSON.parse(value);
-    return isRecord(value) ? value : undefined;
-  } catch {
-    return undefined;
+/** What one Gemini JSON answer says on `event`; warnings go to `logs`. */
+function verdictOf(
+  event: HookEvent,
+  json: Record<string, unknown>,
+  logs: DialectLog[],
+): Pick<DialectVerdict, 'decision' | 'reason'> {
+  const decision = word(json.decision);
+  const reason = textOf(json.reason);
+  if (decision === 'deny' || decision === 'block') {
+    if (json.decision !== decision)
+      logs.push({
+        source: 'warning',
+        message: `decision ${JSON.stringify(json.decision)} read as ${JSON.stringify(decision)}`,
+      });
+    return { decision: 'deny', ...optionalReason(reason) };
   }
+  if (json.continue === false) {
+    const stopReason = textOf(json.stopReason) ?? reason;
+    if (event === 'PreToolUse') return { decision: 'deny', ...optionalReason(stopReason) };
+    logs.push({
+      source: 'warning',
+      message: `continue: false${stopReason === undefined ? '' : `: ${stopReason}`} (Gemini CLI would end the agent loop); ${event === 'Stop' ? 'the stop goes through' : 'recorded, the session goes on'}`,
+    });
+    return { decision: 'none' };
+  }
+  if (decision === 'ask') {
+    return event === 'PreToolUse'
+      ? { decision: 'ask', ...optionalReason(reason) }
+      : { decision: 'none' };
+  }
+  if (decision === 'allow' || decision === 'approve') {
+    return { decision: 'allow', ...optionalReason(reason) };
+  }
+  if (json.decision !== undefined) {
+    logs.push({
+      source: 'warning',
+      message: `decision ${JSON.stringify(json.decision)} is not one Gemini CLI knows (allow, deny, block, ask, approve); no decision`,
+    });
+  }
+  return { decision: 'none' };
+}
+
+/**
+ * Gemini parses the text as JSON, and once more when that gives a string (double-encoded); both
+ * within the nesting bound.
+ */
+function parseGeminiJson(text: string): StdoutAnswer | undefined {
+  if (text === '') return undefined;
+  let parsed = parseBoundedJson(text);
+  if (parsed.ok && typeof parsed.value === 'string') parsed = parseBoundedJson(parsed.value);
+  if (parsed.ok) return isRecord(parsed.value) ? { json: parsed.value, tooDeep: false } : undefined;
+  if (!parsed.tooDeep) return undefined;
+  return { json: isRecord(parsed.shallow) ? parsed.shallow : undefined, tooDeep: true };
 }
 
 /** Gemini's tool names → ours. */
@@ -299,8 +353,10 @@ function convertGeminiHook(
   if (!conversion.commandType(hook.type, `${hookPath}.type`, false)) return undefined;
   const source = conversion.command(hook.command, `${hookPath}.command`);
   if (source === undefined) return undefined;
-  let command = source;
-  // An extension's hooks: Gemini CLI substitutes these in the text of the command.
+  // Gemini CLI substitutes these in the text of the command; the extension folder last, so no
+  // text of its name is taken for a variable.
+  let command = substituteWorkspacePath(source).replaceAll(SEPARATOR, '/');
+  // An extension's hooks.
   if (command.includes(EXTENSION_PATH)) {
     const root = pluginRootOf(context.options);
     if (root === undefined) {
@@ -310,9 +366,16 @@ function convertGeminiHook(
       );
       return undefined;
     }
-    command = command.replaceAll(EXTENSION_PATH, root);
+    const substituted = substituteExtensionPath(command, root);
+    if (substituted === undefined) {
+      conversion.refuse(
+        `${hookPath}.command`,
+        `the extension folder ${JSON.stringify(root)} has characters the shell treats specially, and ${EXTENSION_PATH} stands where they cannot be quoted (inside '…', a here-document, or text that eval, sh -c or an interpreter's -c/-e parses again): Gemini CLI would run part of the folder's name as code; rename the folder (letters, digits and _ . , : = @ % + - only) or write the command by hand`,
+      );
+      return undefined;
+    }
+    command = substituted;
   }
-  command = command.replaceAll(WORKSPACE_PATH, '"$GEMINI_PROJECT_DIR"').replaceAll(SEPARATOR, '/');
   if (hook.env !== undefined) {
     const exported = conversion.exportEnv(hook.env, command, `${hookPath}.env`);
     if (exported === undefined) return undefined;
@@ -344,6 +407,46 @@ function convertGeminiHook(
     );
   }
   return converted;
+}
+
+/**
+ * `command` with the extension folder in place of `${extensionPath}`, as one shell word wherever it
+ * stands (single-quoted, closing and reopening a `"…"` around it); bare when it needs no quoting.
+ * Undefined when the folder needs quoting where that cannot be done safely.
+ */
+function substituteExtensionPath(command: string, root: string): string | undefined {
+  if (isBareWord(root)) return command.replaceAll(EXTENSION_PATH, root);
+  if (reparsesText(command)) return undefined;
+  return replaceInShell(command, EXTENSION_PATH, ({ context, uncertain }) => {
+    if (uncertain) return undefined;
+    switch (context) {
+      case 'plain':
+        return shellQuote(root);
+      case 'double':
+        return `"${shellQuote(root)}"`;
+      case 'comment':
+        return EXTENSION_PATH;
+      default:
+        return undefined;
+    }
+  });
+}
+
+/**
+ * `command` with `$GEMINI_PROJECT_DIR` (set for every gemini hook) in place of `${workspacePath}`,
+ * expanded as one word: `"$GEMINI_PROJECT_DIR"` unquoted; inside `"…"` bare, or escaped for the
+ * shell that parses the text again (`sh -c "…"`); inside `'…'` as text for whatever reads it.
+ */
+function substituteWorkspacePath(command: string): string {
+  if (!command.includes(WORKSPACE_PATH)) return command;
+  const reparsed = reparsesText(command);
+  return (
+    replaceInShell(command, WORKSPACE_PATH, ({ context }) => {
+      if (context === 'double')
+        return reparsed ? '\\"\\$GEMINI_PROJECT_DIR\\"' : '$GEMINI_PROJECT_DIR';
+      return '"$GEMINI_PROJECT_DIR"';
+    }) ?? command
+  );
 }
 
 function settingsNotes(settings: Record<string, unknown>, conversion: Conversion): void {

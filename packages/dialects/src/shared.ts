@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { HookEvent } from '@soong-agent/protocol';
+import { type HookEvent, jsonTextDepth, MAX_JSON_DEPTH } from '@soong-agent/protocol';
 import type { DialectContext, DialectLog, DialectRun, DialectVerdict } from './dialect.js';
 
 /** Helpers the agent dialect files share: reading our input, building their payloads, verdicts. */
@@ -81,29 +81,179 @@ export function stringField(input: Readonly<Record<string, unknown>>, key: strin
   return typeof value === 'string' ? value : '';
 }
 
+/** What {@link parseBoundedJson} gives back. */
+export type BoundedJson =
+  | { ok: true; value: unknown }
+  | {
+      ok: false;
+      /**
+       * The text nests arrays or objects more than `MAX_JSON_DEPTH` levels deep. `shallow` is the
+       * value with every array or object deeper than that replaced by `null` (undefined when even
+       * that is no JSON).
+       */
+      tooDeep: true;
+      shallow: unknown;
+    }
+  | { ok: false; tooDeep: false };
+
 /**
- * The JSON object on stdout, when stdout's first non-blank character is `{` and it parses (the
- * Claude Code rule the other agents copied); undefined for anything else.
+ * `JSON.parse` of hook output behind the nesting bound (SPEC §2.2): text nesting deeper than
+ * `MAX_JSON_DEPTH` (protocol's linear scan, brackets in strings not counted) is never parsed as it
+ * is, since the recursive walks after parsing (zod, key lists, `JSON.stringify` in a message)
+ * would overflow the stack. Every parse of hook stdout in the dialects goes through here.
  */
-export function parseJsonObject(stdout: string): Record<string, unknown> | undefined {
-  const text = stdout.trim();
-  if (!text.startsWith('{')) return undefined;
+export function parseBoundedJson(text: string): BoundedJson {
+  if (jsonTextDepth(text) > MAX_JSON_DEPTH) {
+    const pruned = pruneDeep(text, MAX_JSON_DEPTH);
+    let shallow: unknown;
+    if (pruned !== undefined && jsonTextDepth(pruned) <= MAX_JSON_DEPTH) {
+      try {
+        shallow = JSON.parse(pruned);
+      } catch {
+        // Not JSON even without its deep values: nothing to read from it.
+      }
+    }
+    return { ok: false, tooDeep: true, shallow };
+  }
   try {
-    const value: unknown = JSON.parse(text);
-    return isRecord(value) ? value : undefined;
+    return { ok: true, value: JSON.parse(text) };
   } catch {
-    return undefined;
+    return { ok: false, tooDeep: false };
   }
 }
 
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+
+// `text` with every array or object opening deeper than `limit` replaced by `null`, in one pass
+// (strings skipped as jsonTextDepth skips them); undefined when such a value never closes.
+function pruneDeep(text: string, limit: number): string | undefined {
+  let out = '';
+  let from = 0;
+  let depth = 0;
+  let cut = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === BACKSLASH) index++;
+      else if (code === QUOTE) inString = false;
+    } else if (code === QUOTE) inString = true;
+    else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+      depth++;
+      if (depth === limit + 1) cut = index;
+    } else if ((code === CLOSE_BRACE || code === CLOSE_BRACKET) && depth > 0) {
+      if (depth === limit + 1) {
+        out += `${text.slice(from, cut)}null`;
+        from = index + 1;
+      }
+      depth--;
+    }
+  }
+  return depth > limit ? undefined : out + text.slice(from);
+}
+
+/** A JSON object read from hook output within the nesting bound. */
+export interface StdoutAnswer {
+  /**
+   * The object the dialect reads; with `tooDeep`, the object with its values nested deeper than
+   * `MAX_JSON_DEPTH` replaced by `null` (undefined when even that is no JSON object).
+   */
+  json: Record<string, unknown> | undefined;
+  /** The answer nests deeper than `MAX_JSON_DEPTH`: a protocol error, whatever it says. */
+  tooDeep: boolean;
+}
+
 /**
- * When stdout as a whole is no JSON object, its last non-empty line may be (a hook that logged
- * before answering): SPEC §2.2, an intended deny is never lost.
+ * The JSON object `text` is, when its first non-blank character is `{` and it parses (the Claude
+ * Code rule the other agents copied), or when it is one nested too deep; undefined for anything
+ * else.
  */
-export function lastLineJson(stdout: string): Record<string, unknown> | undefined {
-  const lines = stdout.split('\n').filter((line) => line.trim() !== '');
-  if (lines.length < 2) return undefined;
-  return parseJsonObject(lines.at(-1) as string);
+export function parseJsonObject(text: string): StdoutAnswer | undefined {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith('{') || !trimmed.endsWith('}')) return undefined;
+  const parsed = parseBoundedJson(trimmed);
+  if (parsed.ok) return isRecord(parsed.value) ? { json: parsed.value, tooDeep: false } : undefined;
+  if (!parsed.tooDeep) return undefined;
+  return { json: isRecord(parsed.shallow) ? parsed.shallow : undefined, tooDeep: true };
+}
+
+/** What {@link findStdoutJson} found. */
+export interface FoundStdoutJson extends StdoutAnswer {
+  /** The object (or the over-deep text) is the whole of stdout. */
+  whole: boolean;
+  /** The text before the object, trimmed ('' when `whole`; all of stdout when nothing was found). */
+  before: string;
+  /** The object spans more than one line (a pretty-printed answer). */
+  multiLine: boolean;
+}
+
+/**
+ * The JSON answer on stdout, found the one way every dialect shares (SPEC §13.2): stdout as a
+ * whole; else the object that ends it, when that object starts a line — its last non-empty line,
+ * or a multi-line object at its end (`jq .` output after a log line). A dialect then asks its own
+ * rule whether a trailing object denies: only a deny is read from it. Linear in stdout: the
+ * trailing object's start is found by one backward scan for the `{` matching the final `}`, then
+ * parsed once.
+ */
+export function findStdoutJson(stdout: string): FoundStdoutJson {
+  const whole = parseJsonObject(stdout);
+  if (whole !== undefined && !whole.tooDeep) {
+    return { ...whole, whole: true, before: '', multiLine: false };
+  }
+  const start = trailingObjectStart(stdout);
+  const before = start === undefined ? '' : stdout.slice(0, start).trim();
+  const trailing =
+    start === undefined || before === '' ? undefined : parseJsonObject(stdout.slice(start));
+  if (trailing !== undefined) {
+    return {
+      json: trailing.json,
+      // An over-deep start of stdout is not skipped for an object after it.
+      tooDeep: trailing.tooDeep || whole !== undefined,
+      whole: false,
+      before,
+      multiLine: stdout.slice(start).trim().includes('\n'),
+    };
+  }
+  if (whole !== undefined) return { ...whole, whole: true, before: '', multiLine: false };
+  return { json: undefined, tooDeep: false, whole: false, before: stdout.trim(), multiLine: false };
+}
+
+// Where the object that ends `text` starts: the `{` matching its final `}`, scanned backwards
+// (in a valid JSON text a quote after an odd run of backslashes is inside a string), when that
+// `{` starts a line; undefined otherwise.
+function trailingObjectStart(text: string): number | undefined {
+  const end = text.trimEnd().length - 1;
+  if (end < 0 || text.charCodeAt(end) !== CLOSE_BRACE) return undefined;
+  let depth = 0;
+  let inString = false;
+  for (let index = end; index >= 0; index--) {
+    const code = text.charCodeAt(index);
+    if (code === QUOTE) {
+      let backslashes = 0;
+      while (index - backslashes - 1 >= 0 && text.charCodeAt(index - backslashes - 1) === BACKSLASH)
+        backslashes++;
+      if (backslashes % 2 === 0) inString = !inString;
+    } else if (!inString && (code === CLOSE_BRACE || code === CLOSE_BRACKET)) depth++;
+    else if (!inString && (code === OPEN_BRACE || code === OPEN_BRACKET)) {
+      depth--;
+      if (depth === 0) return code === OPEN_BRACE && startsLine(text, index) ? index : undefined;
+    }
+  }
+  return undefined;
+}
+
+function startsLine(text: string, index: number): boolean {
+  for (let back = index - 1; back >= 0; back--) {
+    const previous = text.charCodeAt(back);
+    if (previous === 0x0a || previous === 0x0d) return true;
+    if (previous !== 0x20 && previous !== 0x09 && previous !== 0xfeff) return false;
+  }
+  return true;
 }
 
 /** The logs entry for plain stdout (not JSON): the hook's own log lines, never sent to the model. */
@@ -112,40 +262,98 @@ export function plainStdoutLogs(stdout: string): DialectLog[] {
   return text === '' ? [] : [{ source: 'logs', message: text }];
 }
 
+/** Options of {@link answerKeepingDeny} and {@link keepDeny}. */
+export interface KeepDenyOptions {
+  /** Said in the rescue warning after "stdout held more than the JSON answer". */
+  why?: string;
+  /** The text is stdout, so its plain text is the hook's log lines. @default true */
+  plainIsLog?: boolean;
+}
+
 /**
  * The JSON answer of an agent that reads stdout as one JSON object. When stdout is not one, its
- * text goes to `logs`, and its last line still answers when `denies` says that line denies, with a
- * warning (`why` says more): SPEC §2.2, an intended deny is never lost.
+ * text goes to `logs`, and the object that ends it still answers when `denies` says it denies
+ * (SPEC §2.2, §13.2: an intended deny is never lost; only a deny is rescued): the text before it
+ * is the log, and one warning says so. An answer nested too deep comes back `tooDeep`, its
+ * shallow part kept only when it denies.
  */
 export function answerKeepingDeny(
   stdout: string,
   logs: DialectLog[],
   denies: (json: Record<string, unknown>) => boolean,
-  why = '',
-): Record<string, unknown> | undefined {
-  const json = parseJsonObject(stdout);
-  if (json !== undefined) return json;
-  logs.push(...plainStdoutLogs(stdout));
-  const rescued = lastLineJson(stdout);
-  if (rescued === undefined || !denies(rescued)) return undefined;
-  logs.push({
-    source: 'warning',
-    message: `stdout held more than the JSON answer${why}; its last line denies, and the deny stands`,
-  });
-  return rescued;
+  options: KeepDenyOptions = {},
+): StdoutAnswer {
+  const found = findStdoutJson(stdout);
+  if (found.whole && !found.tooDeep) return { json: found.json, tooDeep: false };
+  return keepDeny(stdout, found, logs, denies, options);
 }
 
 /**
- * The failed verdict for a stdout that starts like JSON but gave no JSON object (`json`
- * undefined); undefined otherwise. `why` says more.
+ * What {@link answerKeepingDeny} does once `found` is not stdout's whole, valid answer: the deny
+ * it holds stands (with a warning), anything else is no answer; stdout's text is logged.
+ */
+export function keepDeny(
+  stdout: string,
+  found: FoundStdoutJson,
+  logs: DialectLog[],
+  denies: (json: Record<string, unknown>) => boolean,
+  { why = '', plainIsLog = true }: KeepDenyOptions = {},
+): StdoutAnswer {
+  const deny = found.json !== undefined && denies(found.json);
+  if (plainIsLog) logs.push(...plainStdoutLogs(deny || found.tooDeep ? found.before : stdout));
+  if (deny && found.tooDeep) {
+    logs.push({
+      source: 'warning',
+      message: `stdout nests arrays or objects more than ${MAX_JSON_DEPTH} levels deep: the values deeper were dropped; the answer denies, and the deny stands`,
+    });
+  } else if (deny) {
+    logs.push({
+      source: 'warning',
+      message: `stdout held more than the JSON answer${why}; ${found.multiLine ? 'the JSON object that ends it' : 'its last line'} denies, and the deny stands`,
+    });
+  }
+  return { json: deny ? found.json : undefined, tooDeep: found.tooDeep };
+}
+
+/** The failure message of an answer nested deeper than the bound. */
+export const TOO_DEEP_MESSAGE = `stdout nests arrays or objects more than ${MAX_JSON_DEPTH} levels deep; it was not read`;
+
+/**
+ * A verdict once the answer's depth is known. An answer nested too deep makes the run a
+ * `protocol_error`, unless it denies: a deny read from its shallow part (values deeper than the
+ * bound dropped, as the soong parser does) or from the exit code stands, with a warning. A run
+ * that already failed (a non-zero exit) keeps its failure and gets a warning.
+ */
+export function depthChecked(verdict: DialectVerdict, answer: StdoutAnswer): DialectVerdict {
+  if (!answer.tooDeep) return verdict;
+  if (verdict.failure !== undefined || verdict.decision === 'deny') {
+    // keepDeny already said why a deny read from the answer stands.
+    if (verdict.failure !== undefined || answer.json === undefined) {
+      verdict.logs.push({ source: 'warning', message: TOO_DEEP_MESSAGE });
+    }
+    return verdict;
+  }
+  return {
+    decision: 'none',
+    failure: { kind: 'protocol_error', message: TOO_DEEP_MESSAGE },
+    logs: verdict.logs,
+  };
+}
+
+/**
+ * The failed verdict for a stdout that starts like JSON but gave no JSON object; undefined
+ * otherwise (and for an answer nested too deep, which {@link depthChecked} fails). `why` says
+ * more.
  */
 export function brokenJsonVerdict(
   stdout: string,
-  json: Record<string, unknown> | undefined,
+  answer: StdoutAnswer,
   logs: DialectLog[],
   why = '',
 ): DialectVerdict | undefined {
-  if (json !== undefined || !stdout.trim().startsWith('{')) return undefined;
+  if (answer.json !== undefined || answer.tooDeep || !stdout.trim().startsWith('{')) {
+    return undefined;
+  }
   return {
     decision: 'none',
     failure: {
