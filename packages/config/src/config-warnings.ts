@@ -112,11 +112,12 @@ export function hookWarnings(options: {
     return stats.get(target);
   };
   const writableScripts = new Set<string>();
-  const projectScripts = new Set<string>();
   const memo: RealpathMemo = new Map();
   const realProject = realPath(options.projectDir, memo);
   for (const rule of options.rules) {
     for (const hook of rule.hooks) {
+      // Per hook, so `hooks validate --strict` names every hook that runs project code.
+      const projectScripts = new Set<string>();
       const hookPath = ['hooks', rule.event, rule.ruleIndex, 'hooks', hook.hookIndex];
       const warn = (code: ConfigWarning['code'], key: string, text: IssueText) => {
         const jsonPath = [...hookPath, key];
@@ -169,7 +170,7 @@ export function hookWarnings(options: {
             if (isPathInside(realProgram, realProject) && !projectScripts.has(realProgram)) {
               projectScripts.add(realProgram);
               warn('COMMAND_IN_PROJECT', 'command', {
-                problem: `${target.text} is found on PATH inside the project dir (${realProgram}): the agent's own write tools can change what this hook runs, mid-session`,
+                problem: `${target.text} is found on PATH inside the project dir (${realProgram}): ${PROJECT_CODE}`,
                 fix: 'keep hook scripts in the agent home and write their path, e.g. ~/.soong-agent/hooks/',
               });
             }
@@ -183,18 +184,19 @@ export function hookWarnings(options: {
           break;
         }
         const stat = statOnce(target.path);
-        // The agent's own write tools can change what this hook runs, mid-session: the snapshot
-        // covers hooks.json, not the files its commands run (a script not created yet included).
+        // Whichever project is open supplies the file, and the agent's own write tools can change
+        // it mid-session: the snapshot covers hooks.json, not the files its commands run (one not
+        // created yet included: another project may have it).
         const realScript = realPath(target.path, memo);
         if (
-          (stat?.isFile() === true || (stat === undefined && target.role === 'script')) &&
+          (stat === undefined || stat.isFile()) &&
           isPathInside(realScript, realProject) &&
           !projectScripts.has(realScript)
         ) {
           projectScripts.add(realScript);
           warn('COMMAND_IN_PROJECT', 'command', {
-            problem: `${target.text} lies inside the project dir (${realScript}): the agent's own write tools can change what this hook runs, mid-session`,
-            fix: 'keep hook scripts in the agent home, e.g. ~/.soong-agent/hooks/',
+            problem: `${target.text} lies inside the project dir (${realScript}): ${PROJECT_CODE}`,
+            fix: 'copy it into the agent home (e.g. ~/.soong-agent/hooks/) and point the command there',
           });
         }
         if (stat === undefined) {
@@ -225,6 +227,10 @@ export function hookWarnings(options: {
   }
   return warnings;
 }
+
+// Why a hook file inside the project is a warning (`hooks validate --strict` fails on it).
+const PROJECT_CODE =
+  "a home hook runs in every project, so whichever project the agent runs in supplies this file: any project you open (a cloned repo) can plant the code it runs, and the agent's own write tools can change it mid-session";
 
 // Names the shell runs itself: never looked up in PATH.
 const SHELL_BUILTINS = new Set(

@@ -125,6 +125,8 @@ describe('the variables each dialect sets are known when a hook is checked', () 
     expect(config.warnings.map((warning) => [warning.code, warning.path])).toEqual([
       ['COMMAND_IN_PROJECT', 'hooks.PreToolUse[0].hooks[0].command'],
       ['COMMAND_IN_PROJECT', 'hooks.PreToolUse[1].hooks[0].command'],
+      // Not in this project, but any project may supply it.
+      ['COMMAND_IN_PROJECT', 'hooks.PreToolUse[2].hooks[0].command'],
       ['COMMAND_NOT_FOUND', 'hooks.PreToolUse[2].hooks[0].command'],
     ]);
   });

@@ -930,6 +930,8 @@ describe('loadConfig warnings', () => {
     );
     expect(load().warnings.map((warning) => [warning.code, warning.path])).toEqual([
       ['COMMAND_IN_PROJECT', 'hooks.PreToolUse[0].hooks[0].command'],
+      // Not in this project, but any project may supply it.
+      ['COMMAND_IN_PROJECT', 'hooks.PreToolUse[1].hooks[0].command'],
       ['COMMAND_NOT_FOUND', 'hooks.PreToolUse[1].hooks[0].command'],
       ['COMMAND_IN_PROJECT', 'hooks.PreToolUse[2].hooks[0].command'],
       ['COMMAND_NOT_FOUND', 'hooks.PreToolUse[2].hooks[0].command'],
@@ -951,7 +953,7 @@ describe('loadConfig warnings', () => {
     expect(codes(load())).toEqual(['COMMAND_NOT_EXECUTABLE', 'COMMAND_NOT_EXECUTABLE']);
   });
 
-  it('warns COMMAND_IN_PROJECT once per script when hook scripts live inside the project dir', () => {
+  it('warns COMMAND_IN_PROJECT for each hook whose script lives inside the project dir, once per script of a hook', () => {
     const inProject = path.join(layout.projectDir, 'scripts', 'guard.sh');
     fs.mkdirSync(path.dirname(inProject), { recursive: true });
     fs.writeFileSync(inProject, '#!/bin/sh\n', { mode: 0o700 });
@@ -965,12 +967,16 @@ describe('loadConfig warnings', () => {
           guardRule(`${inProject} --again`),
           guardRule('~/.soong-agent/linked-guard.sh'),
           guardRule('~/.soong-agent/hooks/home-guard.sh'),
+          guardRule('./scripts/guard.sh && ./scripts/guard.sh --again'),
         ],
       }),
     );
     const warnings = load().warnings.filter((warning) => warning.code === 'COMMAND_IN_PROJECT');
     expect(warnings.map((warning) => warning.path)).toEqual([
       'hooks.PreToolUse[0].hooks[0].command',
+      'hooks.PreToolUse[1].hooks[0].command',
+      'hooks.PreToolUse[2].hooks[0].command',
+      'hooks.PreToolUse[4].hooks[0].command',
     ]);
   });
 

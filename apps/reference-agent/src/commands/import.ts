@@ -293,7 +293,7 @@ function mergeResults(results: { file: string; result: ConvertResult }[]): Conve
   const hooks: Record<string, unknown[]> = {};
   const refused: ConvertResult['refused'] = [];
   const notes: string[] = [];
-  const names = new Set<string>();
+  const names = takenNames();
   for (const { file, result } of results) {
     // Each file's hooks are named on their own: a name taken by an earlier file gets a suffix.
     for (const rules of Object.values(result.hooks.hooks)) renameTaken(rules, names);
@@ -335,8 +335,11 @@ function writeImport(
         skipped += 1;
         continue;
       }
-      renameTaken([rule], names);
-      existing.push(rule);
+      // A copy: a converter (a registered one too) may give two rules one hook object, and each
+      // rule's hook needs a name of its own.
+      const own = structuredClone(rule);
+      renameTaken([own], names);
+      existing.push(own);
       added += 1;
     }
   }
@@ -374,20 +377,35 @@ function writeImport(
   return EXIT_CODES.ok;
 }
 
+/** Hook names already used, and per name the suffix to try next (so renaming stays linear). */
+interface TakenNames {
+  names: Set<string>;
+  nextSuffix: Map<string, number>;
+}
+
+function takenNames(names = new Set<string>()): TakenNames {
+  return { names, nextSuffix: new Map() };
+}
+
 /** Gives each named hook of `rules` a name not in `taken` (`guard` → `guard-2`), and takes it. */
-function renameTaken(rules: readonly unknown[], taken: Set<string>): void {
+function renameTaken(rules: readonly unknown[], taken: TakenNames): void {
   for (const rule of rules as { hooks?: { name?: string }[] }[]) {
     for (const hook of rule.hooks ?? []) {
       if (hook.name === undefined) continue;
       let name = hook.name;
-      for (let count = 2; taken.has(name); count += 1) name = `${hook.name}-${count}`;
+      if (taken.names.has(name)) {
+        let count = taken.nextSuffix.get(hook.name) ?? 2;
+        while (taken.names.has(`${hook.name}-${count}`)) count += 1;
+        taken.nextSuffix.set(hook.name, count + 1);
+        name = `${hook.name}-${count}`;
+      }
       hook.name = name;
-      taken.add(name);
+      taken.names.add(name);
     }
   }
 }
 
-function existingNames(events: Record<string, unknown[]>): Set<string> {
+function existingNames(events: Record<string, unknown[]>): TakenNames {
   const names = new Set<string>();
   for (const rules of Object.values(events)) {
     if (!Array.isArray(rules)) continue;
@@ -400,7 +418,7 @@ function existingNames(events: Record<string, unknown[]>): Set<string> {
       }
     }
   }
-  return names;
+  return takenNames(names);
 }
 
 function safeJson(value: unknown): string {

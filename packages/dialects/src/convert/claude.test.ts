@@ -251,7 +251,7 @@ describe('quoteArgument', () => {
     const words = ['plain', '', "it's", 'a b', '$HOME', '`id`', '"q"', 'back\\slash', 'new\nline'];
     const printed = execFileSync('/bin/sh', [
       '-c',
-      `for word in ${words.map(quoteArgument).join(' ')}; do printf '%s\\0' "$word"; done`,
+      `for word in ${words.map((word) => quoteArgument(word)).join(' ')}; do printf '%s\\0' "$word"; done`,
     ]).toString();
     expect(printed.split('\0').slice(0, -1)).toEqual(words);
   });

@@ -163,13 +163,12 @@ export function convertClaudeHook(
       conversion.refuse(`${hookPath}.args`, 'not an array of strings');
       return undefined;
     }
-    // Claude Code substitutes ${CLAUDE_PLUGIN_ROOT} in args itself (no shell): so do we.
-    const words = [hook.command, ...hook.args].map((word) =>
-      pluginRoot === undefined ? word : word.replace(PLUGIN_ROOT_PLACEHOLDER, pluginRoot),
-    );
-    command = words.map(quoteArgument).join(' ');
+    // Claude Code substitutes ${CLAUDE_PLUGIN_ROOT} in args itself (no shell): so do we, quoted.
+    command = [hook.command, ...hook.args].map((word) => quoteArgument(word, pluginRoot)).join(' ');
   } else if (hook.shell === 'bash') {
-    command = `bash -c ${quoteArgument(command)}`;
+    // The body is bash's to parse: its variables (CLAUDE_PROJECT_DIR is in the env) expand there,
+    // never in /bin/sh first, where a project folder's name would become part of bash's code.
+    command = `bash -c ${shellQuote(command)}`;
   }
   const usesPluginRoot =
     PLUGIN_ROOT.test(hook.command) ||
@@ -217,9 +216,18 @@ export function convertClaudeHook(
 
 /**
  * One argv word for `/bin/sh -c`: bare when safe, else single-quoted; `$CLAUDE_PROJECT_DIR`
- * (Claude Code substitutes it in `args`) stays expandable, as `"$CLAUDE_PROJECT_DIR"`.
+ * (Claude Code substitutes it in `args`) stays expandable, as `"$CLAUDE_PROJECT_DIR"`, and
+ * `${CLAUDE_PLUGIN_ROOT}` becomes `pluginRoot`, quoted as text (given one).
  */
-export function quoteArgument(word: string): string {
+export function quoteArgument(word: string, pluginRoot?: string): string {
+  const parts = pluginRoot === undefined ? [word] : word.split(PLUGIN_ROOT_PLACEHOLDER);
+  if (pluginRoot !== undefined && parts.length > 1) {
+    // A folder named like the variable must stay text: quoted apart from the rest of the word.
+    if (!PROJECT_DIR_VARIABLE.test(pluginRoot)) return quoteArgument(parts.join(pluginRoot));
+    return parts
+      .map((part) => (part === '' ? '' : quoteArgument(part)))
+      .join(shellQuote(pluginRoot));
+  }
   if (/^[A-Za-z0-9_/.,:=@%+-]+$/.test(word)) return word;
   if (word === '') return "''";
   return word

@@ -2,6 +2,7 @@ import { HOOK_EVENTS, jsonTextDepth } from '@soong-agent/protocol';
 import type { ConvertResult } from '../dialect.js';
 import { DialectError } from '../dialect-error.js';
 import { isRecord } from '../shared.js';
+import { projectScriptOf } from './project-script.js';
 
 /** A converted hook, as written in hooks.json. */
 export interface ConvertedHook {
@@ -77,6 +78,9 @@ export class Conversion {
   readonly notes: string[] = [];
   private readonly rules = new Map<string, ConvertedRule[]>();
   private readonly names = new Set<string>();
+  // The suffix to try next per base, so claiming stays linear however many hooks share a script.
+  private readonly nextSuffix = new Map<string, number>();
+  private readonly baseOf = new Map<string, string>();
 
   refuse(path: string, reason: string): void {
     this.refused.push({ path, reason });
@@ -181,6 +185,26 @@ export class Conversion {
     );
   }
 
+  /**
+   * Notes a converted hook that runs a script from the project (see `projectScriptOf`): in the agent
+   * home it runs for every project, so whichever project is open supplies that script's code.
+   */
+  noteProjectScript(hookPath: string, hook: ConvertedHook): void {
+    const script = projectScriptOf(
+      hook.command,
+      hook.working_dir === undefined ? {} : { workingDir: hook.working_dir },
+    );
+    if (script === undefined) return;
+    const where =
+      script.how === 'relative'
+        ? ', relative to the project dir (where hooks run unless working_dir says otherwise)'
+        : '';
+    this.note(
+      hookPath,
+      `hook ${hook.name ?? '(unnamed)'} runs ${script.text}${where}: a script inside whichever project the agent runs in, so any project you open (a cloned repo) can supply its code; copy it into your agent home (e.g. ~/.soong-agent/hooks/) and point the command there`,
+    );
+  }
+
   /** Notes each key of `entry` that is not in `known` as dropped. */
   dropUnknownKeys(
     entry: Record<string, unknown>,
@@ -193,17 +217,30 @@ export class Conversion {
     }
   }
 
-  /** Adds one rule per matcher (`undefined`: no matcher), all with the same hooks. */
+  /**
+   * Adds one rule per matcher (`undefined`: no matcher), all with the same hooks: each rule after
+   * the first gets its own copies, a named one under a name of its own (`guard` → `guard-2`).
+   */
   addRules(
     event: string,
     matchers: readonly (ConvertedMatcher | undefined)[],
     hooks: ConvertedHook[],
   ): void {
     const rules = this.rules.get(event) ?? [];
-    for (const matcher of matchers) {
-      rules.push(matcher === undefined ? { hooks: [...hooks] } : { matcher, hooks: [...hooks] });
+    for (const [index, matcher] of matchers.entries()) {
+      const own = index === 0 ? [...hooks] : hooks.map((hook) => this.copyOf(hook));
+      rules.push(matcher === undefined ? { hooks: own } : { matcher, hooks: own });
     }
     this.rules.set(event, rules);
+  }
+
+  private copyOf(hook: ConvertedHook): ConvertedHook {
+    const copy = { ...hook };
+    if (hook.name === undefined) return copy;
+    const name = this.claimName(this.baseOf.get(hook.name) ?? hook.name);
+    if (name === undefined) delete copy.name;
+    else copy.name = name;
+    return copy;
   }
 
   /**
@@ -215,12 +252,21 @@ export class Conversion {
     return base === undefined ? undefined : this.claimName(base);
   }
 
-  /** `base`, or `base-2`, `base-3`… when taken; undefined when it looks like a default hook id. */
+  /**
+   * `base`, or `base-2`, `base-3`… when taken (never a name claimed before in this conversion);
+   * undefined when it looks like a default hook id.
+   */
   claimName(base: string): string | undefined {
     if (/^[A-Za-z]+\[\d+\]\[\d+\]$/.test(base)) return undefined;
     let name = base;
-    for (let count = 2; this.names.has(name); count += 1) name = `${base}-${count}`;
+    if (this.names.has(name)) {
+      let count = this.nextSuffix.get(base) ?? 2;
+      while (this.names.has(`${base}-${count}`)) count += 1;
+      name = `${base}-${count}`;
+      this.nextSuffix.set(base, count + 1);
+    }
     this.names.add(name);
+    this.baseOf.set(name, base);
     return name;
   }
 

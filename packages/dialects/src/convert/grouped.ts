@@ -192,6 +192,7 @@ export function addConvertedHooks(
     }
     const done = convertHook(hook, { ...context, path });
     if (done === undefined) continue;
+    conversion.noteProjectScript(path, done);
     const lost = observeOnlyNote(agent, event);
     if (lost !== undefined) conversion.note(`${path} (${done.name ?? 'unnamed'})`, lost);
     converted.push(done);
