@@ -146,7 +146,7 @@ export function createProgram(
     .description('check config.toml and hooks.json; exit 0 valid, 2 invalid')
     .option(
       '--strict',
-      'also exit 2 on warnings that mean a hook can never run or never match (unknown tool, missing or non-executable script, missing agent home)',
+      'also exit 2 on warnings that mean a hook can never run or never match (unknown tool, missing or non-executable script, missing agent home) or runs a script inside the project (any project you open could supply its code)',
     )
     .action(bind(async () => (await import('./commands/hooks.js')).validateAction));
   withCommonOptions(hooks.command('list'))

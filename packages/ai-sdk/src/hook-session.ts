@@ -83,7 +83,8 @@ export async function createHookSession(options: HookSessionOptions): Promise<Ho
     projectDir,
     ...(options.home === undefined ? {} : { home: options.home }),
     tools,
-    permission: options.permission ?? (async () => ({ allow: true })),
+    // Default: every call is allowed, but one a hook asked to confirm (no one to ask here).
+    permission: options.permission,
     signal,
     protectEnvironment: options.protectEnvironment !== false,
   });

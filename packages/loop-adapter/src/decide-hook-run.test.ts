@@ -1,3 +1,4 @@
+import { soongDialect } from '@soong-agent/dialects';
 import type { HookEvent } from '@soong-agent/protocol';
 import { RunnerError } from '@soong-agent/runner';
 import { describe, expect, it } from 'vitest';
@@ -305,4 +306,36 @@ describe('decideHookRun', () => {
       metadata: { rule: 7 },
     });
   });
+});
+
+describe('decideHookRun with a dialect that throws', () => {
+  const throwing = {
+    ...soongDialect,
+    name: 'fragile',
+    decide: () => {
+      throw new RangeError('Maximum call stack size exceeded');
+    },
+  };
+
+  it.each([
+    ['ignore', 'none'],
+    ['deny', 'deny'],
+  ] as const)(
+    'fails the hook as a protocol error with its records closed when on_failure is %s',
+    (onFailure, decision) => {
+      const decided = decideHookRun({
+        hook: { ...HOOK, onFailure },
+        event: 'PreToolUse',
+        outcome: ran({ stdout: DENY }),
+        dialect: throwing,
+      });
+      expect(decided.result).toMatchObject({
+        status: 'failed',
+        failure: 'protocol_error',
+        decision,
+      });
+      expect(decided.result.failureMessage).toMatch(/"fragile" dialect could not read the answer/);
+      expect(decided.records.map((record) => record.type)).toContain('hook_failed');
+    },
+  );
 });

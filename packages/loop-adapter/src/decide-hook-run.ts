@@ -185,10 +185,19 @@ export function outcomeOfRunResult(
   return { kind: 'exited', ...common, stdout: result.stdout };
 }
 
-/** The outcome of a hook that never started (the runner rejected, or a check refused it). */
+/**
+ * The outcome of a hook that never started (the runner rejected, or a check refused it), or whose
+ * spawn helper was lost while it ran (`helper_failed`).
+ */
 export function outcomeOfStartError(error: unknown, durationMs: number): HookRunOutcome {
+  const code = RunnerError.isInstance(error) ? error.code : undefined;
+  // A spawn helper lost mid-run is not "nothing ran": the hook may have run and its answer is lost.
   const failure: HookFailureKind =
-    RunnerError.isInstance(error) && error.code === 'CWD_INVALID' ? 'cwd_invalid' : 'spawn_error';
+    code === 'CWD_INVALID'
+      ? 'cwd_invalid'
+      : code === 'HELPER_FAILED'
+        ? 'helper_failed'
+        : 'spawn_error';
   return {
     kind: 'failed',
     failure,
@@ -199,6 +208,24 @@ export function outcomeOfStartError(error: unknown, durationMs: number): HookRun
     stderrBytes: 0,
     durationMs,
   };
+}
+
+// A dialect that throws (a third party's, or an answer its walk cannot take) fails the hook as a
+// protocol error: the run's records still close, and `on_failure` applies.
+function guarded(dialect: Dialect, decide: () => DialectVerdict): DialectVerdict {
+  try {
+    return decide();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return {
+      decision: 'none',
+      failure: {
+        kind: 'protocol_error',
+        message: `the "${dialect.name}" dialect could not read the answer: ${reason}`,
+      },
+      logs: [],
+    };
+  }
 }
 
 /** @internal The `timeout` message (spawn and worker alike). */
@@ -247,15 +274,18 @@ export function decideHookRun(input: DecideHookRunInput): HookRunDecision {
       logs: [],
     };
   } else if (outcome.kind === 'exited') {
-    verdict = dialect.decide(event, {
-      exitCode: outcome.exitCode,
-      signal: outcome.signal,
-      stdout: outcome.stdout,
-      stderrTail: outcome.stderrTail,
-      stderrBytes: outcome.stderrBytes,
-    });
+    verdict = guarded(dialect, () =>
+      dialect.decide(event, {
+        exitCode: outcome.exitCode,
+        signal: outcome.signal,
+        stdout: outcome.stdout,
+        stderrTail: outcome.stderrTail,
+        stderrBytes: outcome.stderrBytes,
+      }),
+    );
   } else if (dialect.decideAnswer !== undefined) {
-    verdict = dialect.decideAnswer(event, outcome.output);
+    const decideAnswer = dialect.decideAnswer.bind(dialect);
+    verdict = guarded(dialect, () => decideAnswer(event, outcome.output));
   } else {
     verdict = {
       decision: 'none',

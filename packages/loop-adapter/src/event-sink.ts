@@ -46,6 +46,7 @@ export function createJsonlEventSink(file: string, options: JsonlEventSinkOption
       message: `event log ${file} is a symbolic link; refusing to follow it (remove the link)`,
     });
   }
+  const unlock = lockEventLog(file);
   let seq = 0;
   let needsNewline = false;
   if (fs.existsSync(file)) {
@@ -54,7 +55,13 @@ export function createJsonlEventSink(file: string, options: JsonlEventSinkOption
     needsNewline = existing.tornLine !== undefined;
   }
   const { O_WRONLY, O_APPEND, O_CREAT, O_NOFOLLOW } = fs.constants;
-  let fd: number | undefined = fs.openSync(file, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW, 0o600);
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(file, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW, 0o600);
+  } catch (error) {
+    unlock();
+    throw error;
+  }
   // Where the next record starts: a write that fails is cut back to here, so the log never holds
   // half a record followed by whole ones.
   let size = fs.fstatSync(fd).size;
@@ -108,9 +115,68 @@ export function createJsonlEventSink(file: string, options: JsonlEventSinkOption
         throw failure ?? writeFailedError(file, error);
       } finally {
         fs.closeSync(closing);
+        unlock();
       }
     },
   };
+}
+
+// Logs this process writes now (their absolute paths).
+const openLogs = new Set<string>();
+
+/**
+ * One writer per log: two would stamp the same `seq`. Held in this process by a set, across
+ * processes by `<log>.lock` holding the writer's pid (a lock whose pid is gone is stale and taken
+ * over). Returns the release.
+ */
+function lockEventLog(file: string): () => void {
+  const key = path.resolve(file);
+  const lock = `${key}.lock`;
+  const inUse = (by: string) =>
+    new LoopAdapterError({
+      code: 'SESSION_IN_USE',
+      message: `event log ${key} is already being written by ${by}: two writers would give records the same seq; open the session under another id (createSessionId()), or close the other one first`,
+    });
+  if (openLogs.has(key)) throw inUse('another sink of this process');
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      fs.writeFileSync(lock, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw error;
+      const holder = lockHolder(lock);
+      if (holder !== undefined && holder !== process.pid && isAlive(holder)) {
+        throw inUse(`process ${holder} (its lock is ${lock})`);
+      }
+      // Stale: its writer is gone (or was this process, which holds no sink on it any more).
+      fs.rmSync(lock, { force: true });
+    }
+  }
+  openLogs.add(key);
+  return () => {
+    if (!openLogs.delete(key)) return;
+    if (lockHolder(lock) === process.pid) fs.rmSync(lock, { force: true });
+  };
+}
+
+function lockHolder(lock: string): number | undefined {
+  try {
+    if (!fs.lstatSync(lock).isFile()) return Number.NaN;
+    const pid = Number.parseInt(fs.readFileSync(lock, 'utf8'), 10);
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid)) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 function writeFailedError(file: string, error: unknown): LoopAdapterError {

@@ -86,6 +86,12 @@ export interface HookOutcome {
   ask?: { hookId: string; reason: string };
   /** One entry per hook that ran, in order. */
   results: readonly HookRunResult[];
+  /**
+   * True when the run was cut short, not decided: the signal aborted, or a hook run ended as
+   * `aborted` (the engine closed during it) without a deny standing. A host must not act on an
+   * outcome that was cancelled (the tool gate does not run the call).
+   */
+  cancelled?: true;
 }
 
 /** Options of `engine.run`. */
@@ -574,7 +580,14 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
         if (signal?.aborted) break;
       }
       const allowed = results.some((result) => result.decision === 'allow');
-      return { decision: allowed ? 'allow' : 'none', ...(ask ? { ask } : {}), results };
+      const cancelled =
+        signal?.aborted === true || results.some((result) => result.failure === 'aborted');
+      return {
+        decision: allowed ? 'allow' : 'none',
+        ...(ask ? { ask } : {}),
+        results,
+        ...(cancelled ? { cancelled: true as const } : {}),
+      };
     },
   };
 }

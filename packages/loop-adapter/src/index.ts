@@ -95,6 +95,8 @@ export {
 } from './tool-batch.js';
 export {
   ABORTED_TOOL_TEXT,
+  allowUnlessAsked,
+  CLOSED_TOOL_TEXT,
   createToolGate,
   SKIPPED_TOOL_TEXT,
   TOO_DEEP_INPUT_TEXT,

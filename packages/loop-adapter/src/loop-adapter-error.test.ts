@@ -11,6 +11,7 @@ describe('LOOP_ADAPTER_ERROR_CODES', () => {
       'ARTIFACT_INVALID',
       'EVENT_LOG_UNREADABLE',
       'ENGINE_CLOSED',
+      'SESSION_IN_USE',
     ]);
   });
 });

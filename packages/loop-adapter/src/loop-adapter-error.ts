@@ -9,6 +9,7 @@ export const LOOP_ADAPTER_ERROR_CODES = [
   'ARTIFACT_INVALID',
   'EVENT_LOG_UNREADABLE',
   'ENGINE_CLOSED',
+  'SESSION_IN_USE',
 ] as const;
 
 /**
@@ -23,6 +24,8 @@ export const LOOP_ADAPTER_ERROR_CODES = [
  *   symlink, is too large or no longer matches its hash;
  * - `EVENT_LOG_UNREADABLE`: an event log is a symlink, FIFO, device or directory, or too large to read;
  * - `ENGINE_CLOSED`: `engine.run` was called after `engine.close()`.
+ * - `SESSION_IN_USE`: an event log was opened while another sink (this process or a live other one)
+ *   still writes it: two writers would give records the same `seq`.
  */
 export type LoopAdapterErrorCode = (typeof LOOP_ADAPTER_ERROR_CODES)[number];
 

@@ -228,7 +228,14 @@ describe('openHookSession', () => {
         await session.stop('done');
         await session.close();
         logs.push(normalisedLog(session));
-        results.push(run.map((result) => ({ ...result, artifactRef: undefined })));
+        // What the model sees of a large result names its artifact, in this session's folder.
+        results.push(
+          run.map((result) => ({
+            ...result,
+            content: result.content.replaceAll(session.sessionId, '<session>'),
+            artifactRef: undefined,
+          })),
+        );
       }
       expect(logs[1]).toBe(logs[0]);
       expect(results[1]).toEqual(results[0]);
@@ -241,6 +248,11 @@ describe('openHookSession', () => {
       expect(fs.readFileSync(finished?.artifact_ref?.path as string, 'utf8')).toBe(
         'x'.repeat(5000),
       );
+      // The gate returns what the model must see: the head and tail, the size and where it is.
+      const bash = (results[1] as { callId: string; content: string }[]).find(
+        (result) => result.callId === 'c4',
+      );
+      expect(bash?.content).toMatch(/\[tool result: 5000 bytes; full result stored at \S+\]$/);
     },
     PROCESS_TIMEOUT,
   );

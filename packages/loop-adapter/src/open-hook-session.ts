@@ -23,7 +23,7 @@ import {
 import { createSessionId, isSessionId, sessionFilesIn, sessionPaths } from './session.js';
 import { createStopController, type StopDecision } from './stop-controller.js';
 import type { PermissionCallback, ToolDescriptions } from './tool-batch.js';
-import { createToolGate, type ToolGate } from './tool-gate.js';
+import { CLOSED_TOOL_TEXT, createToolGate, type ToolGate, textResult } from './tool-gate.js';
 
 /** Options of {@link openHookSession} (SPEC §11). */
 export interface OpenHookSessionOptions {
@@ -163,6 +163,8 @@ export async function openHookSession(options: OpenHookSessionOptions): Promise<
   const running = new Set<Promise<unknown>>();
   // Calls a gate let run whose result the host has not given yet: close() ends them.
   const openCalls = new Map<string, () => void>();
+  // Ids of the session's calls from their `before` to their end, across all its gates.
+  const activeCallIds = new Set<string>();
   let closing: Promise<void> | undefined;
   const finish = async (end: (() => Promise<unknown>) | undefined) => {
     try {
@@ -250,10 +252,19 @@ export async function openHookSession(options: OpenHookSessionOptions): Promise<
           tools: options.tools,
           transcript: opened,
           openCalls,
+          activeCallIds,
+          isClosing: () => closing !== undefined,
           ...signalOf(gateOptions),
         });
         return {
-          before: (call, callOptions) => track(() => gate.before(call, callOptions)),
+          // After close() nothing runs, and nothing is recorded (the log is closed): SPEC §11.
+          before: (call, callOptions) =>
+            closing !== undefined
+              ? Promise.resolve({
+                  run: false as const,
+                  result: textResult(call, CLOSED_TOOL_TEXT, 'error'),
+                })
+              : track(() => gate.before(call, callOptions)),
           after: (id, result, callOptions) => track(() => gate.after(id, result, callOptions)),
         };
       },
@@ -273,7 +284,16 @@ export async function openHookSession(options: OpenHookSessionOptions): Promise<
         );
       },
       close(reason = 'completed') {
-        closing ??= finish(lifecycleHooks ? () => hooks.run('SessionEnd', { reason }) : undefined);
+        closing ??= finish(
+          lifecycleHooks
+            ? () =>
+                hooks.run('SessionEnd', { reason }).catch((error: unknown) => {
+                  // The host closed the engine itself first: its workers are gone, no SessionEnd.
+                  if (!(LoopAdapterError.isInstance(error) && error.code === 'ENGINE_CLOSED'))
+                    throw error;
+                })
+            : undefined,
+        );
         return closing;
       },
     };

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import {
+  type ArtifactRef,
   jsonValueDepth,
   MAX_JSON_DEPTH,
   type RiskClass,
@@ -12,7 +13,7 @@ import type { ClaudeCodeTranscript } from './claude-code-transcript.js';
 import type { HookEngine, ToolDialectView } from './hook-engine.js';
 import { checkOption, LoopAdapterError } from './loop-adapter-error.js';
 import { roundMs } from './round-ms.js';
-import { takeHead } from './summarize-text.js';
+import { summarizeText, takeHead } from './summarize-text.js';
 import type {
   PermissionCallback,
   ToolCall,
@@ -33,6 +34,8 @@ export const UNKNOWN_TOOL_TEXT = 'unknown tool';
 export const TOO_DEEP_INPUT_TEXT = `invalid tool input: arrays and objects nested more than ${MAX_JSON_DEPTH} levels deep`;
 /** The text of a call not run because the batch was cancelled. */
 export const ABORTED_TOOL_TEXT = 'aborted';
+/** The text of a call not run because its hook session closed first (SPEC §11). */
+export const CLOSED_TOOL_TEXT = 'not executed: the hook session was closed';
 
 /** One call as a host gives it to {@link ToolGate.before}. */
 export interface ToolGateCall extends ToolCall {
@@ -40,7 +43,11 @@ export interface ToolGateCall extends ToolCall {
   risk?: RiskClass;
   /** Extra tags for `tag` matchers. @default the registry tool's tags, else [] */
   tags?: readonly string[];
-  /** The paths the call touches (absolute or project-relative). @default the registry tool's `paths(input)`, else [] */
+  /**
+   * The paths the call touches (absolute or project-relative). @default the registry tool's
+   * `paths(input)`; else, for our canonical file tools (`read_file`, `write_file`, `edit_file`,
+   * `list_dir`, `grep`), `input.path` (grep: `.` when absent); else []
+   */
   paths?: readonly string[];
 }
 
@@ -89,6 +96,16 @@ export interface ToolGateOptions {
    * error) when the session closes first. @default undefined
    */
   openCalls?: Map<string, () => void> | undefined;
+  /**
+   * The ids of the session's calls between their `before` and their end, shared by its gates: a
+   * second call under an id in use is refused (`INVALID_OPTIONS`). @default this gate's own
+   */
+  activeCallIds?: Set<string> | undefined;
+  /**
+   * True once the session is closing: a call `before` is still deciding is not let run (it gets
+   * {@link CLOSED_TOOL_TEXT}). @default never
+   */
+  isClosing?: (() => boolean) | undefined;
 }
 
 /** The result text of a call the host never gave a result for before the session closed. */
@@ -103,7 +120,17 @@ interface OpenCall {
   started: number;
 }
 
-const allowAll: PermissionCallback = async () => ({ allow: true });
+/**
+ * The permission of a host that has no one to ask: every call is allowed, except one a hook asked
+ * to confirm (`permissionDecision: "ask"`), which is refused, as Claude Code's `-p` does.
+ */
+export const allowUnlessAsked: PermissionCallback = async ({ hookAsk }) =>
+  hookAsk === undefined
+    ? { allow: true }
+    : {
+        allow: false,
+        reason: `hook ${hookAsk.hookId} asked for confirmation (${hookAsk.reason}) and this host has no one to ask, so the call is refused`,
+      };
 
 /**
  * A tool gate for one model step; see {@link ToolGate}. `executeToolBatch` and `createToolBatch`
@@ -112,7 +139,12 @@ const allowAll: PermissionCallback = async () => ({ allow: true });
 export function createToolGate(options: ToolGateOptions): ToolGate {
   const { engine, tools, transcript } = options;
   const sink = engine.sink;
-  const permission = options.permission ?? allowAll;
+  const permission = options.permission ?? allowUnlessAsked;
+  const active = options.activeCallIds ?? new Set<string>();
+  const isClosing = options.isClosing ?? (() => false);
+  // Calls are decided in the order `before` was called, each after the one before it: a host that
+  // does not await one `before` before the next still gets the step's deny state (SPEC §4).
+  let previous: Promise<unknown> = Promise.resolve();
   const artifacts = engine.artifacts ?? options.artifacts;
   const limitBytes = engine.config.settings.hooks.inline_result_bytes;
   // The denial that halts (or, after a readonly denial, may halt) the step.
@@ -138,117 +170,36 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
     return verdict;
   };
 
-  return {
-    async before(call, callOptions = {}) {
-      checkCall(call);
-      const signal = callOptions.signal ?? options.signal;
-      const tool = tools?.get(call.name);
-      const risk = call.risk ?? tool?.risk;
-      transcript?.toolUse(call, tool === undefined ? undefined : dialectView(tool, call.input));
-      if (signal?.aborted) return closed(call, ABORTED_TOOL_TEXT, 'error');
-      if (denial && (denial.risk !== 'readonly' || risk !== 'readonly')) halted = true;
-      if (halted && denial) {
-        sink.emit({
-          type: 'tool_skipped',
-          call_id: call.id,
-          tool: call.name,
-          denied_call_id: denial.callId,
-        });
-        return closed(call, SKIPPED_TOOL_TEXT, 'skipped');
-      }
-      if (jsonValueDepth(call.input) > MAX_JSON_DEPTH) {
-        // Serialising it would overflow the stack (issue 11): not run, not shown to hooks, and
-        // recorded without the input; a non-halting error like an unknown tool.
-        sink.emit({
-          type: 'tool_started',
-          call_id: call.id,
-          tool: call.name,
-          risk: risk ?? 'dangerous',
-          input: { truncated_json: `not recorded: nested more than ${MAX_JSON_DEPTH} levels deep` },
-          input_truncated: true,
-        });
-        return finishWithError(call, TOO_DEEP_INPUT_TEXT, 'error');
-      }
-      const bounded = await boundToolInput(call.input, { limitBytes, artifacts });
-      if (risk === undefined) {
-        // Nothing can run and no hook sees it; the records still pair up (SPEC §5). An unknown
-        // tool is recorded with the most cautious risk class.
-        sink.emit({
-          type: 'tool_started',
-          call_id: call.id,
-          tool: call.name,
-          risk: 'dangerous',
-          unknown_tool: true,
-          ...bounded,
-        });
-        return finishWithError(call, UNKNOWN_TOOL_TEXT, 'error');
-      }
-      const name = tool?.name ?? call.name;
-      const paths =
-        call.paths === undefined
-          ? toolPaths(tool, call.input, engine.projectDir)
-          : call.paths.map((item) => path.resolve(engine.projectDir, item));
-      sink.emit({ type: 'tool_started', call_id: call.id, tool: name, risk, ...bounded });
-      const info: ToolCallInfo = {
-        name,
-        call_id: call.id,
-        risk,
-        tags: [...new Set([risk, ...(call.tags ?? tool?.tags ?? [])])],
-        paths,
-        ...bounded,
-      };
-      const dialect = tool === undefined ? undefined : dialectView(tool, call.input);
-      const pre = await engine.run(
-        'PreToolUse',
-        { tool: info, ...(dialect === undefined ? {} : { dialect }) },
-        { signal, callId: call.id },
-      );
-      if (pre.decision === 'deny') {
-        const reason = pre.reason ?? 'denied';
-        sink.emit({
-          type: 'tool_denied',
-          call_id: call.id,
-          tool: name,
-          source: 'hook',
-          reason,
-          ...(pre.hookId ? { hook_id: pre.hookId } : {}),
-        });
-        denial ??= { callId: call.id, risk };
-        return closed(call, `denied by hook ${pre.hookId}: ${reason}`, 'denied');
-      }
-      // tool_started was recorded: close the call with its one tool_finished.
-      if (signal?.aborted) return finishWithError(call, ABORTED_TOOL_TEXT, 'error');
+  const release = <T extends ToolGateVerdict>(call: ToolCall, verdict: T): T => {
+    if (!verdict.run) active.delete(call.id);
+    return verdict;
+  };
 
-      const verdict = await askPermission(permission, {
-        call: { id: call.id, name: call.name, input: call.input },
-        tool: tool ?? { name, risk, ...(call.tags === undefined ? {} : { tags: call.tags }) },
-        risk,
-        paths,
-        ...(pre.ask === undefined ? {} : { hookAsk: pre.ask }),
-      });
-      if (!verdict.allow) {
-        sink.emit({
-          type: 'permission_denied',
-          call_id: call.id,
-          tool: name,
-          reason: verdict.reason,
-        });
-        sink.emit({
-          type: 'tool_denied',
-          call_id: call.id,
-          tool: name,
-          source: 'permission',
-          reason: verdict.reason,
-        });
-        denial ??= { callId: call.id, risk };
-        return closed(call, `denied by permission: ${verdict.reason}`, 'denied');
+  return {
+    before(call, callOptions = {}) {
+      try {
+        checkCall(call);
+      } catch (error) {
+        return Promise.reject(error);
       }
-      open.set(call.id, { call, info, dialect, started: performance.now() });
-      options.openCalls?.set(call.id, () => {
-        open.delete(call.id);
-        finishWithError(call, UNFINISHED_TOOL_TEXT, 'error');
-      });
-      return { run: true };
+      if (active.has(call.id)) {
+        return Promise.reject(
+          new LoopAdapterError({
+            code: 'INVALID_OPTIONS',
+            message: `gate.before: call id ${JSON.stringify(call.id)} is already in use by a call of this session that has not ended; give every call of a session its own id`,
+          }),
+        );
+      }
+      active.add(call.id);
+      const turn = previous.then(() => decide(call, callOptions));
+      previous = turn.catch(() => undefined);
+      return turn.then(
+        (verdict) => release(call, verdict),
+        (error: unknown) => {
+          active.delete(call.id);
+          throw error;
+        },
+      );
     },
 
     async after(id, executed, callOptions = {}) {
@@ -260,56 +211,199 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
         });
       }
       open.delete(id);
+      active.delete(id);
       options.openCalls?.delete(id);
-      const { call, info, dialect } = entry;
-      const signal = callOptions.signal ?? options.signal;
-      const durationMs = roundMs(performance.now() - entry.started);
-      const content = String(executed.content);
-      const isError = Boolean(executed.isError);
-      if (artifacts === undefined) {
-        throw new LoopAdapterError({
-          code: 'INVALID_OPTIONS',
-          message:
-            'the hook engine has no artifact store: create it with { artifacts } (openHookSession does)',
-        });
-      }
-      const { payload, artifactRef } = await boundToolResult(content, isError, {
-        limitBytes,
-        artifacts,
-      });
-      sink.emit({
-        type: 'tool_finished',
-        call_id: call.id,
-        tool: info.name,
-        is_error: isError,
-        bytes: payload.bytes,
-        ...(artifactRef ? { artifact_ref: artifactRef } : {}),
-        duration_ms: durationMs,
-        ...errorText(isError, content),
-      });
-      const result: ToolResult = {
-        callId: call.id,
-        name: call.name,
-        content,
-        isError,
-        status: isError ? 'error' : 'ok',
-        bytes: payload.bytes,
-        ...(artifactRef ? { artifactRef } : {}),
-      };
-      transcript?.toolResults([result]);
-      await engine.run(
-        'PostToolUse',
-        {
-          tool: info,
-          result: payload,
-          duration_ms: durationMs,
-          ...(dialect === undefined ? {} : { dialect }),
-        },
-        { signal, callId: call.id },
-      );
-      return result;
+      return finishCall(entry, executed, callOptions);
     },
   };
+
+  async function decide(
+    call: ToolGateCall,
+    callOptions: { signal?: AbortSignal },
+  ): Promise<ToolGateVerdict> {
+    const signal = callOptions.signal ?? options.signal;
+    const tool = tools?.get(call.name);
+    const risk = call.risk ?? tool?.risk;
+    transcript?.toolUse(call, tool === undefined ? undefined : dialectView(tool, call.input));
+    if (signal?.aborted) return closed(call, ABORTED_TOOL_TEXT, 'error');
+    if (denial && (denial.risk !== 'readonly' || risk !== 'readonly')) halted = true;
+    if (halted && denial) {
+      sink.emit({
+        type: 'tool_skipped',
+        call_id: call.id,
+        tool: call.name,
+        denied_call_id: denial.callId,
+      });
+      return closed(call, SKIPPED_TOOL_TEXT, 'skipped');
+    }
+    if (jsonValueDepth(call.input) > MAX_JSON_DEPTH) {
+      // Serialising it would overflow the stack (issue 11): not run, not shown to hooks, and
+      // recorded without the input; a non-halting error like an unknown tool.
+      sink.emit({
+        type: 'tool_started',
+        call_id: call.id,
+        tool: call.name,
+        risk: risk ?? 'dangerous',
+        input: { truncated_json: `not recorded: nested more than ${MAX_JSON_DEPTH} levels deep` },
+        input_truncated: true,
+      });
+      return finishWithError(call, TOO_DEEP_INPUT_TEXT, 'error');
+    }
+    const bounded = await boundToolInput(call.input, { limitBytes, artifacts });
+    if (risk === undefined) {
+      // Nothing can run and no hook sees it; the records still pair up (SPEC §5). An unknown
+      // tool is recorded with the most cautious risk class.
+      sink.emit({
+        type: 'tool_started',
+        call_id: call.id,
+        tool: call.name,
+        risk: 'dangerous',
+        unknown_tool: true,
+        ...bounded,
+      });
+      return finishWithError(call, UNKNOWN_TOOL_TEXT, 'error');
+    }
+    const name = tool?.name ?? call.name;
+    const paths =
+      call.paths === undefined
+        ? toolPaths(tool, name, call.input, engine.projectDir)
+        : call.paths.map((item) => path.resolve(engine.projectDir, item));
+    sink.emit({ type: 'tool_started', call_id: call.id, tool: name, risk, ...bounded });
+    const info: ToolCallInfo = {
+      name,
+      call_id: call.id,
+      risk,
+      tags: [...new Set([risk, ...(call.tags ?? tool?.tags ?? [])])],
+      paths,
+      ...bounded,
+    };
+    const dialect = tool === undefined ? undefined : dialectView(tool, call.input);
+    const pre = await engine.run(
+      'PreToolUse',
+      { tool: info, ...(dialect === undefined ? {} : { dialect }) },
+      { signal, callId: call.id },
+    );
+    if (pre.decision === 'deny') {
+      const reason = pre.reason ?? 'denied';
+      sink.emit({
+        type: 'tool_denied',
+        call_id: call.id,
+        tool: name,
+        source: 'hook',
+        reason,
+        ...(pre.hookId ? { hook_id: pre.hookId } : {}),
+      });
+      denial ??= { callId: call.id, risk };
+      return closed(call, `denied by hook ${pre.hookId}: ${reason}`, 'denied');
+    }
+    // tool_started was recorded: close the call with its one tool_finished.
+    if (signal?.aborted || pre.cancelled) return finishWithError(call, ABORTED_TOOL_TEXT, 'error');
+    if (isClosing()) return finishWithError(call, CLOSED_TOOL_TEXT, 'error');
+
+    const verdict = await askPermission(permission, {
+      call: { id: call.id, name: call.name, input: call.input },
+      tool: tool ?? { name, risk, ...(call.tags === undefined ? {} : { tags: call.tags }) },
+      risk,
+      paths,
+      ...(pre.ask === undefined ? {} : { hookAsk: pre.ask }),
+    });
+    if (!verdict.allow) {
+      sink.emit({
+        type: 'permission_denied',
+        call_id: call.id,
+        tool: name,
+        reason: verdict.reason,
+      });
+      sink.emit({
+        type: 'tool_denied',
+        call_id: call.id,
+        tool: name,
+        source: 'permission',
+        reason: verdict.reason,
+      });
+      denial ??= { callId: call.id, risk };
+      return closed(call, `denied by permission: ${verdict.reason}`, 'denied');
+    }
+    // The session began to close while the permission was asked: never run after close().
+    if (isClosing()) return finishWithError(call, CLOSED_TOOL_TEXT, 'error');
+    open.set(call.id, { call, info, dialect, started: performance.now() });
+    options.openCalls?.set(call.id, () => {
+      open.delete(call.id);
+      active.delete(call.id);
+      finishWithError(call, UNFINISHED_TOOL_TEXT, 'error');
+    });
+    return { run: true };
+  }
+
+  async function finishCall(
+    entry: OpenCall,
+    executed: ToolExecutionResult,
+    callOptions: { signal?: AbortSignal },
+  ): Promise<ToolResult> {
+    const { call, info, dialect } = entry;
+    const signal = callOptions.signal ?? options.signal;
+    const durationMs = roundMs(performance.now() - entry.started);
+    const content = String(executed.content);
+    const isError = Boolean(executed.isError);
+    if (artifacts === undefined) {
+      throw new LoopAdapterError({
+        code: 'INVALID_OPTIONS',
+        message:
+          'the hook engine has no artifact store: create it with { artifacts } (openHookSession does)',
+      });
+    }
+    const { payload, artifactRef } = await boundToolResult(content, isError, {
+      limitBytes,
+      artifacts,
+    });
+    sink.emit({
+      type: 'tool_finished',
+      call_id: call.id,
+      tool: info.name,
+      is_error: isError,
+      bytes: payload.bytes,
+      ...(artifactRef ? { artifact_ref: artifactRef } : {}),
+      duration_ms: durationMs,
+      ...errorText(isError, content),
+    });
+    const result: ToolResult = {
+      callId: call.id,
+      name: call.name,
+      content: resultForModel(content, payload.bytes, limitBytes, artifactRef),
+      isError,
+      status: isError ? 'error' : 'ok',
+      bytes: payload.bytes,
+      ...(artifactRef ? { artifactRef } : {}),
+    };
+    // The transcript bounds results its own way (head and tail of the whole text).
+    transcript?.toolResults([{ ...result, content }]);
+    await engine.run(
+      'PostToolUse',
+      {
+        tool: info,
+        result: payload,
+        duration_ms: durationMs,
+        ...(dialect === undefined ? {} : { dialect }),
+      },
+      { signal, callId: call.id },
+    );
+    return result;
+  }
+}
+
+/**
+ * What the model sees of a result: the content when it fits `inline_result_bytes`; else its head
+ * and tail with the byte count and where the full result is stored (SPEC §6, §11).
+ */
+function resultForModel(
+  content: string,
+  bytes: number,
+  limitBytes: number,
+  artifactRef: ArtifactRef | undefined,
+): string {
+  if (bytes <= limitBytes) return content;
+  const where = artifactRef === undefined ? '' : `; full result stored at ${artifactRef.path}`;
+  return `${summarizeText(content)}\n[tool result: ${bytes} bytes${where}]`;
 }
 
 function checkCall(call: ToolGateCall): void {
@@ -374,12 +468,29 @@ async function askPermission(
   }
 }
 
+// Our canonical tools whose call names one path, `input.path` (SPEC §11).
+const PATH_TOOLS: ReadonlySet<string> = new Set([
+  'read_file',
+  'write_file',
+  'edit_file',
+  'list_dir',
+  'grep',
+]);
+
 function toolPaths(
   tool: ToolDescription | undefined,
+  name: string,
   input: unknown,
   projectDir: string,
 ): string[] {
-  if (!tool?.paths) return [];
+  if (tool?.paths === undefined) {
+    // A host that gives neither paths nor a paths function still names a canonical tool: a
+    // path_prefix guard must never see an empty list for it.
+    if (!PATH_TOOLS.has(name)) return [];
+    const given = (input as { path?: unknown } | null | undefined)?.path;
+    const file = typeof given === 'string' ? given : name === 'grep' ? '.' : undefined;
+    return file === undefined ? [] : [path.resolve(projectDir, file)];
+  }
   try {
     return tool.paths(input).map((item) => path.resolve(projectDir, item));
   } catch {

@@ -156,6 +156,12 @@ function poolWith(options: {
 
 const answer = (id: number, output: unknown) => JSON.stringify({ id, output });
 
+// A request goes out after two turns of the event loop (the worker's earlier output is read
+// first), and a fresh worker's after its start and two more: a few turns cover both.
+async function sent(): Promise<void> {
+  for (let turn = 0; turn < 8; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+}
+
 describe('createWorkerPool', () => {
   it('starts one worker lazily and serves every call with it, records in order on one channel', async () => {
     const { pool, call, types, started } = poolWith({
@@ -189,13 +195,13 @@ describe('createWorkerPool', () => {
       return set(callback, ms);
     };
     const first = call();
-    await new Promise((resolve) => setImmediate(resolve));
+    await sent();
     // The first call is answered just before its timeout; the second begins at that moment.
     clock.advance(HOOK.timeoutSec * 1000 - 1);
     started[0]?.reply(answer(1, { decision: 'allow' }));
     expect(await first).toMatchObject({ kind: 'answered' });
     const second = call();
-    await Promise.resolve();
+    await sent();
     // Past the first call's deadline: the second still has (almost) all of its own.
     clock.advance(HOOK.timeoutSec * 1000 - 2);
     expect(started[0]?.killed).toBe(false);
@@ -205,7 +211,7 @@ describe('createWorkerPool', () => {
     clock.advance(HOOK.timeoutSec * 1000 * 3);
     expect(started[0]?.killed).toBe(false);
     const third = call();
-    await Promise.resolve();
+    await sent();
     clock.advance(HOOK.timeoutSec * 1000);
     expect(await third).toMatchObject({ kind: 'failed', failure: 'timeout' });
     expect(started[0]?.killed).toBe(true);
@@ -218,8 +224,7 @@ describe('createWorkerPool', () => {
   it('fails a call at its timeout on the fake clock, kills the worker, records worker_stopped after the call', async () => {
     const { pool, call, records, clock, started } = poolWith({});
     const pending = call();
-    await Promise.resolve();
-    await new Promise((resolve) => setImmediate(resolve));
+    await sent();
     expect(clock.pending()).toBe(1);
     clock.advance(HOOK.timeoutSec * 1000 - 1);
     expect(started[0]?.killed).toBe(false);
@@ -232,7 +237,7 @@ describe('createWorkerPool', () => {
     expect(records.at(-1)).toMatchObject({ reason: 'timeout', signal: 'SIGTERM' });
     // The next call starts a fresh worker.
     void call();
-    await new Promise((resolve) => setImmediate(resolve));
+    await sent();
     expect(started).toHaveLength(2);
     await pool.close();
   });
@@ -303,7 +308,7 @@ describe('createWorkerPool', () => {
   it('fails a call cut by close as aborted, with one worker_stopped', async () => {
     const { pool, call, records } = poolWith({});
     const pending = call();
-    await new Promise((resolve) => setImmediate(resolve));
+    await sent();
     await pool.close();
     expect(await pending).toMatchObject({ kind: 'failed', failure: 'aborted' });
     expect(records.filter((record) => record.type === 'worker_stopped')).toEqual([
@@ -315,7 +320,7 @@ describe('createWorkerPool', () => {
     const { pool, call, records, started } = poolWith({});
     const controller = new AbortController();
     const pending = call(controller.signal);
-    await new Promise((resolve) => setImmediate(resolve));
+    await sent();
     controller.abort();
     expect(await pending).toMatchObject({ kind: 'failed', failure: 'aborted' });
     expect(started[0]?.killed).toBe(true);
@@ -329,11 +334,76 @@ describe('createWorkerPool', () => {
     });
     await call();
     started[0]?.reply(answer(2, { decision: 'allow' }));
-    await new Promise((resolve) => setImmediate(resolve));
+    await sent();
     expect(started[0]?.killed).toBe(true);
     expect(records.at(-1)).toMatchObject({ type: 'worker_stopped', reason: 'protocol_error' });
     await call();
     expect(started).toHaveLength(2);
     await pool.close();
+  });
+  it('takes calls of two callers at once in turns: one request in flight, each call its own answer', async () => {
+    const inFlight = { now: 0, most: 0 };
+    const { pool, call, started } = poolWith({
+      behaviour: (worker, { id }) => {
+        inFlight.now += 1;
+        inFlight.most = Math.max(inFlight.most, inFlight.now);
+        // Answers later, in the order asked, with the request's own id in the reason.
+        setImmediate(() => {
+          inFlight.now -= 1;
+          worker.reply(answer(id, { decision: 'deny', reason: `for ${id}` }));
+        });
+      },
+    });
+    const outcomes = await Promise.all([call(), call(), call()]);
+    expect(outcomes.map((outcome) => (outcome as { output?: unknown }).output)).toEqual([
+      { decision: 'deny', reason: 'for 1' },
+      { decision: 'deny', reason: 'for 2' },
+      { decision: 'deny', reason: 'for 3' },
+    ]);
+    expect(inFlight.most).toBe(1);
+    expect(started).toHaveLength(1);
+    await pool.close();
+  });
+
+  it("never takes a line written before the request for that request's answer", async () => {
+    const { pool, call, records, started } = poolWith({
+      behaviour: (worker, { id }) => {
+        if (worker === started[0]) {
+          worker.reply(answer(id, { decision: 'deny' }));
+          // The answer to the next request, before that request is sent.
+          setImmediate(() => worker.reply(answer(id + 1, { decision: 'allow' })));
+        } else worker.reply(answer(id, { decision: 'deny', reason: 'fresh worker' }));
+      },
+    });
+    const first = call();
+    // The next call is asked for at once, as a host that does not wait for anything else would.
+    const second = first.then(() => call());
+    expect(await first).toMatchObject({ output: { decision: 'deny' } });
+    expect(await second).toMatchObject({ output: { decision: 'deny', reason: 'fresh worker' } });
+    expect(started[0]?.killed).toBe(true);
+    expect(started[0]?.requests.map((request) => request.id)).toEqual([1]);
+    expect(records).toContainEqual(
+      expect.objectContaining({ type: 'worker_stopped', reason: 'protocol_error' }),
+    );
+    await pool.close();
+  });
+
+  it('never sends a call that waits its turn when close cuts it or its signal cancels it', async () => {
+    const { pool, call, started } = poolWith({});
+    const controller = new AbortController();
+    const first = call();
+    const cancelled = call(controller.signal);
+    const cut = call();
+    await sent();
+    controller.abort();
+    expect(await cancelled).toMatchObject({ kind: 'failed', failure: 'aborted' });
+    await pool.close();
+    expect(await first).toMatchObject({ kind: 'failed', failure: 'aborted' });
+    expect(await cut).toMatchObject({
+      kind: 'failed',
+      failure: 'aborted',
+      message: 'the session ended before the call was sent to the worker',
+    });
+    expect(started[0]?.requests.map((request) => request.id)).toEqual([1]);
   });
 });

@@ -96,7 +96,10 @@ export interface WorkerCallRequest<T> {
 export interface WorkerPool {
   /**
    * Makes sure the hook has a live worker, sends it one request, waits for the answer and lets
-   * `settle` decide: `worker_started`, `hook_started`, the call's records, `worker_stopped`.
+   * `settle` decide: `worker_started`, `hook_started`, the call's records, `worker_stopped`. Calls of
+   * one hook take turns (one request in flight per worker, whoever the callers are); a call's
+   * timeout runs from its request. A call cancelled or cut by `close` while it waits is never sent
+   * (`aborted`).
    */
   call<T>(request: WorkerCallRequest<T>): Promise<T>;
   /**
@@ -104,6 +107,26 @@ export interface WorkerPool {
    * gone. Idempotent.
    */
   close(): Promise<void>;
+}
+
+// The calls of one hook: the one being served, and those waiting for their turn.
+interface Queue {
+  current: Promise<unknown> | undefined;
+  waiting: Job[];
+}
+
+interface Job {
+  request: WorkerCallRequest<unknown>;
+  startedAt: number;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+  onAbort?: (() => void) | undefined;
+}
+
+// Two turns of the event loop: the second comes after a poll phase that began after this call,
+// so a line the worker wrote before now has been read (and handled) by then.
+function pendingOutputRead(): Promise<void> {
+  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 }
 
 interface InFlight {
@@ -157,6 +180,9 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   const timers = options.timers ?? REAL_TIMERS;
   const { emit } = options;
   const slots = new Map<string, Slot>();
+  const queues = new Map<string, Queue>();
+  // Kills of workers that misbehaved between calls, still under way.
+  const killing = new Set<Promise<void>>();
   const starts = new Map<string, number[]>();
   const exhausted = new Set<string>();
   let closing: Promise<void> | undefined;
@@ -192,6 +218,9 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   // A stdout line: the answer to the call in flight, a log line, or (between calls) stray output.
   function onLine(slot: Slot, line: string): void {
     const { call } = slot;
+    // The pool is closing: what a stopping worker still prints between calls is not recorded (the
+    // session's log closes when the pool has closed).
+    if (call === undefined && closing !== undefined) return;
     const parsed = parseLine(line);
     if (call === undefined) {
       if (parsed.kind === 'text') {
@@ -206,7 +235,10 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
         message: `worker wrote ${clip(line)} between requests; it is stopped and the next call starts a fresh one`,
       });
       if (claimStop(slot, 'protocol_error')) {
-        void slot.worker.kill().then((exit) => stopped(slot, 'protocol_error', exit));
+        const stopping = slot.worker.kill().then((exit) => stopped(slot, 'protocol_error', exit));
+        // close() waits for it: its worker_stopped goes in before the log closes.
+        killing.add(stopping);
+        void stopping.finally(() => killing.delete(stopping));
       }
       return;
     }
@@ -297,10 +329,16 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     return slot;
   }
 
-  function failed(message: string, durationMs: number): HookRunOutcome {
+  // A call that never reached the worker's answer: closed or aborted while queued, or a worker that
+  // is out of restarts.
+  function unanswered(
+    failure: 'aborted' | 'worker_exited',
+    message: string,
+    durationMs: number,
+  ): HookRunOutcome {
     return {
       kind: 'failed',
-      failure: 'worker_exited',
+      failure,
       message,
       exitCode: null,
       signal: null,
@@ -311,37 +349,129 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   }
 
   return {
-    call(request) {
+    call<T>(request: WorkerCallRequest<T>): Promise<T> {
       if (closing !== undefined) return Promise.reject(new Error('the worker pool is closed'));
-      const { hook, ids } = request;
-      const startedAt = performance.now();
-      // A live worker is taken without a turn of the event loop; only a start awaits.
-      const live = liveSlot(hook, ids);
-      if (live !== undefined) return callSlot(live, request, startedAt);
-      return ensure(hook, ids, request.start).then((ensured) => {
-        if ('budget' in ensured) {
-          hookStarted(request);
-          return request.settle(failed(ensured.budget, performance.now() - startedAt));
-        }
-        if ('error' in ensured) {
-          hookStarted(request);
-          return request.settle(outcomeOfStartError(ensured.error, performance.now() - startedAt));
-        }
-        return callSlot(ensured, request, startedAt);
+      return new Promise<T>((resolve, reject) => {
+        const queue = queueOf(request.hook.id);
+        const job: Job = {
+          request: request as WorkerCallRequest<unknown>,
+          startedAt: performance.now(),
+          resolve: resolve as (value: unknown) => void,
+          reject,
+        };
+        queue.waiting.push(job);
+        if (queue.current === undefined) runNext(queue);
+        else watchWhileWaiting(queue, job);
       });
     },
     close() {
-      closing ??= Promise.all(
-        [...slots.values()].map(async (slot) => {
-          if (!claimStop(slot, 'session_end')) return;
-          slot.call?.finish({ kill: 'session_end' });
-          const exit = await slot.worker.stop();
-          stopped(slot, 'session_end', exit);
-        }),
-      ).then(() => undefined);
+      closing ??= (async () => {
+        // Calls still waiting for their turn are never sent.
+        for (const queue of queues.values()) {
+          for (const job of queue.waiting.splice(0)) {
+            unwatch(job);
+            settleUnsent(job, 'the session ended before the call was sent to the worker');
+          }
+        }
+        await Promise.all(
+          [...slots.values()].map(async (slot) => {
+            if (!claimStop(slot, 'session_end')) return;
+            slot.call?.finish({ kill: 'session_end' });
+            const exit = await slot.worker.stop();
+            stopped(slot, 'session_end', exit);
+          }),
+        );
+        // A call between its turn and its request (reading the worker's earlier output) ends too,
+        // and so does the kill of a worker that wrote between calls.
+        await Promise.all([
+          ...[...queues.values()].map((queue) => queue.current?.catch(() => undefined)),
+          ...killing,
+        ]);
+      })();
       return closing;
     },
   };
+
+  function queueOf(hookId: string): Queue {
+    let queue = queues.get(hookId);
+    if (queue === undefined) {
+      queue = { current: undefined, waiting: [] };
+      queues.set(hookId, queue);
+    }
+    return queue;
+  }
+
+  // One request in flight per worker (SPEC §8), also for callers that do not wait for each other
+  // (two gates of one session, two proxies sharing it): calls of one hook take turns.
+  function runNext(queue: Queue): void {
+    const job = queue.waiting.shift();
+    if (job === undefined) {
+      queue.current = undefined;
+      return;
+    }
+    unwatch(job);
+    const current = runJob(job);
+    queue.current = current;
+    current.then(job.resolve, job.reject).finally(() => runNext(queue));
+  }
+
+  // A waiting call cancelled before its turn: recorded and settled as aborted, never sent.
+  function watchWhileWaiting(queue: Queue, job: Job): void {
+    const { signal } = job.request;
+    if (signal === undefined) return;
+    job.onAbort = () => {
+      const at = queue.waiting.indexOf(job);
+      if (at === -1) return;
+      queue.waiting.splice(at, 1);
+      settleUnsent(job, 'the run was cancelled before the call was sent to the worker');
+    };
+    signal.addEventListener('abort', job.onAbort, { once: true });
+  }
+
+  function unwatch(job: Job): void {
+    if (job.onAbort !== undefined) job.request.signal?.removeEventListener('abort', job.onAbort);
+    job.onAbort = undefined;
+  }
+
+  function settleUnsent(job: Job, message: string): void {
+    hookStarted(job.request);
+    try {
+      job.resolve(job.request.settle(unanswered('aborted', message, performance.now() - job.startedAt)));
+    } catch (error) {
+      job.reject(error);
+    }
+  }
+
+  async function runJob(job: Job): Promise<unknown> {
+    const { request, startedAt } = job;
+    const { hook, ids } = request;
+    for (;;) {
+      // What the worker wrote before this request is read first: a line that came while no
+      // request was in flight stops the worker, and can never pass for this call's answer.
+      await pendingOutputRead();
+      if (closing !== undefined || request.signal?.aborted === true) {
+        hookStarted(request);
+        const message =
+          closing !== undefined
+            ? 'the session ended before the call was sent to the worker'
+            : 'the run was cancelled before the call was sent to the worker';
+        return request.settle(unanswered('aborted', message, performance.now() - startedAt));
+      }
+      const live = liveSlot(hook, ids);
+      if (live !== undefined) return callSlot(live, request, startedAt);
+      const ensured = await ensure(hook, ids, request.start);
+      if ('budget' in ensured) {
+        hookStarted(request);
+        return request.settle(unanswered('worker_exited', ensured.budget, performance.now() - startedAt));
+      }
+      if ('error' in ensured) {
+        hookStarted(request);
+        return request.settle(outcomeOfStartError(ensured.error, performance.now() - startedAt));
+      }
+      // A fresh worker: the loop reads what it printed at start before the first request goes out
+      // (and takes it when it is still trusted, or starts another within the restart budget).
+    }
+  }
 
   function hookStarted(request: WorkerCallRequest<unknown>): void {
     emit(request.ids, { type: 'hook_started', command: request.hook.command });

@@ -8,6 +8,8 @@ describe('index', () => {
       'MCP_MAX_MESSAGE_BYTES',
       'MCP_MAX_MESSAGE_DEPTH',
       'MCP_PATH_ARGUMENTS',
+      'MCP_PROXY_ERROR_CODES',
+      'McpProxyError',
       'WorkerTransport',
       'createMcpHookProxy',
       'mcpToolPaths',

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MCP_MAX_MESSAGE_DEPTH } from './index.js';
+import { MCP_MAX_MESSAGE_DEPTH, McpProxyError } from './index.js';
 import {
   cleanUp,
   connectThroughProxy,
@@ -253,7 +253,12 @@ describe('createMcpHookProxy', () => {
       expect(await eventually(() => fs.existsSync(pidFile))).toBe(true);
       const hookPid = readPid(pidFile);
       await upstream.server.close();
-      await proxy.closed;
+      const ended = await proxy.closed.then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(ended).toBeInstanceOf(McpProxyError);
+      expect(ended).toMatchObject({ code: 'UPSTREAM_CLOSED' });
       expect(proxy.endReason).toBe('upstream_closed');
       expect(await eventually(() => !isAlive(hookPid))).toBe(true);
       // Allowing the hook now changes nothing: nothing is forwarded afterwards.

@@ -1,12 +1,14 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import {
+  allowUnlessAsked,
   type HookSessionHandle,
   LoopAdapterError,
   openHookSession,
   type PermissionCallback,
 } from '@soong-agent/loop-adapter';
 import { jsonValueDepth, type RiskClass } from '@soong-agent/protocol';
+import { McpProxyError, type McpServerExit } from './mcp-proxy-error.js';
 import { mcpToolPaths } from './tool-paths.js';
 
 /** Messages nested deeper than this are refused (serialising them would overflow the stack). */
@@ -77,9 +79,14 @@ export interface McpHookProxy {
   readonly eventLog: string;
   /** Why the session ended, once it has. */
   readonly endReason: McpProxyEndReason | undefined;
-  /** Resolves once the session has ended: hooks stopped, both transports closed, the log closed. Never rejects. */
+  /**
+   * Settles once the session has ended: hooks stopped, both transports closed, the log closed.
+   * Resolves when the client left or `close()` was called; rejects with {@link McpProxyError}
+   * `UPSTREAM_CLOSED` (the server's exit when the transport knows it) when the server ended the
+   * connection on its own, e.g. it could not start. An unawaited rejection does not crash the host.
+   */
   readonly closed: Promise<void>;
-  /** Ends the session (pending calls get an error answer) and resolves with {@link closed}. Idempotent. */
+  /** Ends the session (pending calls get an error answer) and resolves once it has ended. Idempotent; never rejects. */
   close(): Promise<void>;
 }
 
@@ -141,7 +148,6 @@ export async function createMcpHookProxy(options: McpHookProxyOptions): Promise<
   const forwarded = new Map<number, Forwarded>();
   const forwardedByClient = new Map<RequestId, number>();
   let nextUpstreamId = 1;
-  let callCount = 0;
   let queue: Promise<void> = Promise.resolve();
   let backlogBytes = 0;
   let backlogSends = 0;
@@ -191,10 +197,11 @@ export async function createMcpHookProxy(options: McpHookProxyOptions): Promise<
 
   const hostPermission: PermissionCallback =
     options.permission ??
-    (async ({ risk }) =>
-      config.settings.permissions[risk] === 'deny'
-        ? { allow: false, reason: `[permissions] ${risk} = "deny" in config.toml` }
-        : { allow: true });
+    (async (request) =>
+      config.settings.permissions[request.risk] === 'deny'
+        ? { allow: false, reason: `[permissions] ${request.risk} = "deny" in config.toml` }
+        : // No one to ask behind a proxy: a hook's "ask" is a refusal.
+          allowUnlessAsked(request));
   const permission: PermissionCallback = async (request) => {
     const { unresolvable } = mcpToolPaths(request.call.input);
     if (unresolvable.length > 0) {
@@ -253,8 +260,8 @@ export async function createMcpHookProxy(options: McpHookProxyOptions): Promise<
       }
       const server = serverName ?? 'unknown';
       const name = `mcp__${server}__${plainName(call.toolName)}`;
-      callCount += 1;
-      const id = `mcp_${callCount}`;
+      // Unique within the session, also when several proxies share it.
+      const id = `mcp_${nextCallNumber(session)}`;
       // One gate per call: each call is its own step (no halting across calls of one client).
       const gate = session.toolGate({ permission, signal });
       const verdict = await gate.before({
@@ -486,7 +493,8 @@ export async function createMcpHookProxy(options: McpHookProxyOptions): Promise<
   downstream.onclose = () => end('client_closed');
   upstream.onclose = () => end('upstream_closed');
 
-  const closed = (async () => {
+  let upstreamEnded: McpProxyError | undefined;
+  const ending = (async () => {
     await ended;
     await queue;
     // Both sides end with the session (each transport's close is idempotent enough to call once).
@@ -494,18 +502,28 @@ export async function createMcpHookProxy(options: McpHookProxyOptions): Promise<
       endReason === 'client_closed' ? undefined : downstream.close(),
       endReason === 'upstream_closed' ? undefined : upstream.close(),
     ]);
+    if (endReason === 'upstream_closed') upstreamEnded = upstreamClosedError(upstream);
     const reason = endReason === 'upstream_closed' ? 'error' : 'completed';
-    // The session's loop ends with the connection: `events` shows it as a whole session.
-    session.sink.emit({ type: 'loop_ended', reason });
+    // The session's loop ends with the connection: `events` shows it as a whole session, and why.
+    session.sink.emit({
+      type: 'loop_ended',
+      reason,
+      ...(upstreamEnded === undefined ? {} : { message: upstreamEnded.message }),
+    });
     if (owned) await session.close(reason);
   })().catch((error: unknown) => warn(`closing the session failed: ${describe(error)}`));
+  const closed = ending.then(() => {
+    if (upstreamEnded !== undefined) throw upstreamEnded;
+  });
+  // Handled here too: a host that never awaits `closed` is not crashed by its rejection.
+  closed.catch(() => undefined);
 
   try {
     await upstream.start();
     await downstream.start();
   } catch (error) {
     end('closed');
-    await closed;
+    await ending;
     throw error;
   }
 
@@ -521,13 +539,42 @@ export async function createMcpHookProxy(options: McpHookProxyOptions): Promise<
     closed,
     async close() {
       end('closed');
-      await closed;
+      await ending;
     },
   };
 }
 
+// Why the server's side ended, in words, with its exit when the transport knows it
+// (`WorkerTransport.exit`; another transport only says that it closed).
+function upstreamClosedError(upstream: Transport): McpProxyError {
+  const exit = (upstream as { exit?: McpServerExit }).exit;
+  const how =
+    exit === undefined
+      ? 'closed the connection'
+      : exit.signal != null
+        ? `was killed by ${exit.signal}`
+        : `exited with code ${exit.exitCode}`;
+  return new McpProxyError({
+    code: 'UPSTREAM_CLOSED',
+    message: `the MCP server ${how} before the client left; the proxy session ended`,
+    exit,
+  });
+}
+
 const UPSTREAM_GONE = 'the MCP server exited before it answered';
 const SESSION_ENDED = 'the proxy session ended before the MCP server answered';
+
+// Call numbers per session, shared by every proxy on it (a gate refuses an id in use).
+const callNumbers = new WeakMap<object, { last: number }>();
+function nextCallNumber(session: object): number {
+  let counter = callNumbers.get(session);
+  if (counter === undefined) {
+    counter = { last: 0 };
+    callNumbers.set(session, counter);
+  }
+  counter.last += 1;
+  return counter.last;
+}
 
 // A name usable in matchers (letters, digits, `_ . : -`): anything else becomes `_`.
 function plainName(name: string): string {

@@ -31,8 +31,6 @@ export interface AgentLoopOptions {
   session: HookSessionHandle;
   /** The conversation so far, ending with the user prompt; the loop appends to it. */
   messages: ChatMessage[];
-  /** `hooks.inline_result_bytes`: larger tool results reach the model as head + tail + artifact path. */
-  inlineResultBytes: number;
   /** Model calls before the loop ends with `max_turns`. @default DEFAULT_MAX_TURNS */
   maxTurns?: number;
   /** Aborts the loop: in-flight hooks and tools are killed, the loop ends with `aborted`. @default undefined */
@@ -81,17 +79,6 @@ export function boundRecordText(text: string): string {
   return text.length <= RECORD_TEXT_MAX_CHARS
     ? text
     : summarizeText(text, { headBytes: 2048, tailBytes: 1024 });
-}
-
-/**
- * What the model sees of a tool result: the content when small; otherwise head and tail with the
- * byte count and, when stored, the artifact path (the full result stays in the artifact store).
- */
-export function toolResultForModel(result: ToolResult, inlineResultBytes: number): string {
-  if (result.bytes <= inlineResultBytes) return result.content;
-  const where =
-    result.artifactRef === undefined ? '' : `; full result stored at ${result.artifactRef.path}`;
-  return `${summarizeText(result.content)}\n[tool result: ${result.bytes} bytes${where}]`;
 }
 
 function messageText(message: ChatMessage | undefined): {
@@ -201,7 +188,8 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
             role: 'tool',
             callId: result.callId,
             name: result.name,
-            content: toolResultForModel(result, options.inlineResultBytes),
+            // Bounded by the gate (SPEC §11): what the model must see.
+            content: result.content,
             isError: result.isError,
           });
         }

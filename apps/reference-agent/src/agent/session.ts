@@ -234,7 +234,6 @@ export async function startSession(options: StartSessionOptions): Promise<AgentS
         tools,
         session,
         messages,
-        inlineResultBytes: config.settings.hooks.inline_result_bytes,
         ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
         ...(options.onText === undefined ? {} : { onText: options.onText }),
         ...signalOption,

@@ -119,14 +119,16 @@ function tagsOf(tool: SubjectTool): string[] {
 }
 
 /**
- * Warnings that mean a hook can never run or never match: `hooks validate --strict` fails on them
- * (exit 2), since the guard they describe would silently never fire.
+ * Warnings that mean a hook can never run or never match, since the guard they describe would
+ * silently never fire, or that it runs a file the project supplies (`COMMAND_IN_PROJECT`: any
+ * project you open could plant its code): `hooks validate --strict` fails on them (exit 2).
  */
 export const STRICT_WARNING_CODES: ReadonlySet<ConfigWarningCode> = new Set([
   'UNKNOWN_TOOL',
   'COMMAND_NOT_FOUND',
   'COMMAND_NOT_EXECUTABLE',
   'AGENT_HOME_MISSING',
+  'COMMAND_IN_PROJECT',
 ]);
 
 // On stderr, so a --json answer on stdout stays pure JSON.
@@ -139,7 +141,8 @@ const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ?
 /**
  * `soong-agent hooks validate [--strict]`: exit 0 valid, 2 invalid with the precise errors. Warnings
  * go to stderr and the last line is `valid, N warnings`; with `--strict` a warning that means a hook
- * can never run or match ({@link STRICT_WARNING_CODES}) makes it exit 2.
+ * can never run or match, or runs a file inside the project ({@link STRICT_WARNING_CODES}), makes
+ * it exit 2.
  */
 export async function validateAction(
   options: CommonOptions & { strict?: boolean },
@@ -162,7 +165,7 @@ export async function validateAction(
   const fatal = warnings.filter((warning) => STRICT_WARNING_CODES.has(warning.code));
   if (options.strict === true && fatal.length > 0) {
     process.stderr.write(
-      `soong-agent: --strict: ${fatal.length === 1 ? '1 warning means' : `${fatal.length} warnings mean`} a hook can never run or never match (${[...new Set(fatal.map((warning) => warning.code))].join(', ')})\n`,
+      `soong-agent: --strict: ${fatal.length === 1 ? '1 warning means' : `${fatal.length} warnings mean`} a hook can never run or never match, or runs a file the project supplies (${[...new Set(fatal.map((warning) => warning.code))].join(', ')})\n`,
     );
   }
   process.stdout.write(`valid, ${plural(warnings.length, 'warning')}\n`);
@@ -403,8 +406,8 @@ function parseStop(text: string | undefined): StopFlags {
  * `soong-agent hooks test EVENT`: builds the event's input like a session would (risk and tags from
  * the tool registry, paths from the tool plus `--path`, `--result` bounded with an artifact, Stop
  * counters from `--stop`), writes a transcript for Claude Code hooks, runs the matching hooks
- * in a scratch session (openHookSession, no SessionStart/SessionEnd) and prints every hook run; exit 3 when a deny stands, else
- * 0. A flag that does not apply to EVENT is a usage error.
+ * in a scratch session (openHookSession, no SessionStart/SessionEnd) and prints every hook run; exit 3 when a deny stands, 1
+ * when the runner's spawn helper was lost during a hook run (`helper_failed`), else 0. A flag that does not apply to EVENT is a usage error.
  */
 export async function testAction(eventName: string, options: TestOptions): Promise<number> {
   const event = parseEvent(eventName);
@@ -555,6 +558,14 @@ async function runHooksTest({
     colors: colorEnabled(process.stdout),
   });
   process.stdout.write(`${report.join('\n')}\n`);
-  const denied = outcome.decision === 'deny';
-  return denied ? EXIT_CODES.denied : EXIT_CODES.ok;
+  if (outcome.decision === 'deny') return EXIT_CODES.denied;
+  // The agent's own machinery failed, not the hook: never "passed" (exit 0).
+  const lost = outcome.results.filter((result) => result.failure === 'helper_failed').length;
+  if (lost > 0) {
+    process.stderr.write(
+      `soong-agent: the runner's spawn helper was lost while ${lost === 1 ? 'the hook ran' : `${lost} hooks ran`}: their answers are unknown (see the failure above); run the test again\n`,
+    );
+    return EXIT_CODES.runtime;
+  }
+  return EXIT_CODES.ok;
 }

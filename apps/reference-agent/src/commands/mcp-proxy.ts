@@ -80,7 +80,8 @@ export async function mcpProxyAction(
   process.stdin.once('end', clientGone);
   process.stdin.once('close', clientGone);
   try {
-    await proxy.closed;
+    // Rejects when the server ended on its own: said below, from the transport's exit.
+    await proxy.closed.catch(() => undefined);
     await session.close(proxy.endReason === 'upstream_closed' ? 'error' : 'completed');
     if (proxy.endReason === 'upstream_closed') {
       const exit = upstream.exit;

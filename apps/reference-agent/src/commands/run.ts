@@ -58,7 +58,10 @@ export async function runWithPresentation(
   const timeline = json
     ? undefined
     : createTimeline({ stream: process.stderr, protocols: hookProtocols(config) });
+  // Hook runs whose answer was lost with the runner's spawn helper: the run cannot exit 0.
+  let helperLost = 0;
   const onRecord = (record: EventRecord) => {
+    if (record.type === 'hook_failed' && record.failure === 'helper_failed') helperLost += 1;
     if (timeline === undefined) process.stdout.write(`${JSON.stringify(record)}\n`);
     else timeline.onRecord(record);
   };
@@ -96,7 +99,13 @@ export async function runWithPresentation(
     signals.dispose();
     timeline?.close();
   }
-  const exitCode = exitCodeFor(outcome, signals.received());
+  let exitCode = exitCodeFor(outcome, signals.received());
+  if (helperLost > 0 && exitCode === EXIT_CODES.ok) {
+    exitCode = EXIT_CODES.runtime;
+    process.stderr.write(
+      `soong-agent: the runner's spawn helper was lost during ${helperLost} hook run${helperLost === 1 ? '' : 's'} (hook_failed helper_failed in the event log); the session went on, each of those hooks handled by its on_failure\n`,
+    );
+  }
   if (outcome.reason === 'error') {
     const message = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
     process.stderr.write(`soong-agent: ${message}\n`);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type LoadedConfig, loadConfig } from '@soong-agent/config';
+import type { BuiltInDialectName } from '@soong-agent/dialects';
 import { type EventRecord, EventRecordSchema } from '@soong-agent/protocol';
 import { expect } from 'vitest';
 import { createFileArtifactStore } from '../artifact-store.js';
@@ -43,7 +44,7 @@ export interface HookSpec {
   timeout?: number;
   working_dir?: string;
   on_failure?: 'ignore' | 'deny';
-  protocol?: 'soong' | 'claude-code';
+  protocol?: BuiltInDialectName;
   mode?: 'spawn' | 'worker';
 }
 
