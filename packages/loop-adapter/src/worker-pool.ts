@@ -436,7 +436,9 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   function settleUnsent(job: Job, message: string): void {
     hookStarted(job.request);
     try {
-      job.resolve(job.request.settle(unanswered('aborted', message, performance.now() - job.startedAt)));
+      job.resolve(
+        job.request.settle(unanswered('aborted', message, performance.now() - job.startedAt)),
+      );
     } catch (error) {
       job.reject(error);
     }
@@ -462,7 +464,9 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       const ensured = await ensure(hook, ids, request.start);
       if ('budget' in ensured) {
         hookStarted(request);
-        return request.settle(unanswered('worker_exited', ensured.budget, performance.now() - startedAt));
+        return request.settle(
+          unanswered('worker_exited', ensured.budget, performance.now() - startedAt),
+        );
       }
       if ('error' in ensured) {
         hookStarted(request);
