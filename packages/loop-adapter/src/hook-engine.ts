@@ -12,7 +12,12 @@ import {
   TOOL_EVENTS,
   type ToolCallInfo,
 } from '@soong-agent/protocol';
-import { onRunnerWarning, runCommand, type startWorker } from '@soong-agent/runner';
+import {
+  onRunnerWarning,
+  runCommand,
+  type startWorker,
+  warmSpawnHelper,
+} from '@soong-agent/runner';
 import type { ArtifactStore } from './artifact-store.js';
 import { type BoundedToolInput, boundToolInputSoon, isPlainObject } from './bound-tool-io.js';
 import {
@@ -182,6 +187,14 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
   const projectDir = path.resolve(options.projectDir ?? config.projectDir);
   const agentHome = path.resolve(config.home);
   const runner = options.runner ?? runCommand;
+  // The first spawn hook of the session should cost what the tenth does: the runner's spawn
+  // helper starts now, while the host talks to its model, not inside the first tool call.
+  if (
+    options.runner === undefined &&
+    config.hooksEnabled &&
+    config.hooks.rules.some((rule) => rule.hooks.some((hook) => hook.mode === 'spawn'))
+  )
+    warmSpawnHelper();
   const reportedUnknownKeys = new Set<string>();
   const allowedRoots = [projectDir, agentHome];
   const transcriptPath = path.resolve(

@@ -25,6 +25,7 @@ describe('index', () => {
         'onRunnerWarning',
         'setSpawnHelper',
         'spawnHelperStatus',
+        'warmSpawnHelper',
         'runCommand',
         'startWorker',
       ].sort(),

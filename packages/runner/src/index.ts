@@ -35,5 +35,6 @@ export {
   type SpawnHelperStatus,
   setSpawnHelper,
   spawnHelperStatus,
+  warmSpawnHelper,
 } from './spawn-helper.js';
 export { startWorker, type Worker, type WorkerExit, type WorkerOptions } from './start-worker.js';

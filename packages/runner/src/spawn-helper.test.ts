@@ -170,6 +170,39 @@ describe.runIf(helperOn && process.platform === 'linux')('spawn helper', () => {
     60_000,
   );
 
+  it('warmSpawnHelper starts the helper before any run, the first run uses it, and it never holds the host', async () => {
+    const script = `
+      const { runCommand, spawnHelperStatus, warmSpawnHelper, setSpawnHelper } = await import(${JSON.stringify(builtEntryUrl())});
+      const lines = [spawnHelperStatus().state];
+      warmSpawnHelper();
+      const warmed = spawnHelperStatus();
+      warmSpawnHelper(); // a second call starts nothing new
+      lines.push(warmed.state, String(spawnHelperStatus().pid === warmed.pid));
+      const result = await runCommand({ command: 'echo $PPID' });
+      lines.push(String(Number(result.stdout) === warmed.pid));
+      process.stdout.write(lines.join(' ') + '\\n');
+      // Off: a warm-up starts nothing.
+      setSpawnHelper(false);
+      warmSpawnHelper();
+      process.stdout.write(spawnHelperStatus().state + '\\n');
+    `;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
+      timeout: 60_000,
+    });
+    expect(stdout.split('\n')).toEqual(['idle starting true true', 'off', '']);
+    // A host whose only act is a warm-up ends by itself (the helper is unref'd, then exits).
+    const lone = await run(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const r = await import(${JSON.stringify(builtEntryUrl())}); r.warmSpawnHelper(); process.stdout.write(String(r.spawnHelperStatus().pid));`,
+      ],
+      { timeout: 60_000 },
+    );
+    expect(await eventually(() => !isAlive(Number(lone.stdout)))).toBe(true);
+  }, 90_000);
+
   it('kills a stopped helper and what it started when the host exits', async () => {
     const cwd = makeTempDir();
     const script = `

@@ -126,6 +126,18 @@ export function onRunnerWarning(listener: (warning: RunnerWarning) => void): () 
   };
 }
 
+/**
+ * Starts the spawn helper now, when it is on and none is running or starting, so that the first
+ * run does not wait for it (a Node start and execa's load: 50–300 ms on a small, busy machine). A
+ * host calls it when it knows runs will come (a session with command hooks), off its critical
+ * path. Returns at once; never keeps the host alive; never throws (a helper that cannot start is
+ * said once through {@link onRunnerWarning}, and runs then spawn from the host).
+ */
+export function warmSpawnHelper(): void {
+  if (unavailable !== undefined || !enabled || helper !== undefined) return;
+  startHelper();
+}
+
 /** Use another helper entry file (tests running from TypeScript sources). @internal */
 export function setSpawnHelperEntry(file: string | undefined): void {
   entryOverride = file;
