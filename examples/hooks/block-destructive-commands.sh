@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# block-destructive-commands.sh: a soong-agent PreToolUse hook for the `bash` tool.
+# block-destructive-commands.sh: a soong-agent PreToolUse hook for shell tools (`bash`, or any tool
+# whose input has a string `command`).
 #
 # What it does
 #   Denies shell commands that destroy a machine or a shared history, and allows everything else:
@@ -20,7 +21,12 @@
 #   also in `metadata.pattern`. An allowed command gets an explicit {"decision":"allow"}.
 #
 # Events
-#   PreToolUse, matcher "bash" (any other event or tool is allowed untouched).
+#   PreToolUse, on any tool whose input has a string `command` (`tool.input.command`), whatever the
+#   tool is called: the reference agent's `bash`, an AI SDK tool such as `runShell`, an MCP tool. A
+#   string command in the input is taken as a shell command. A call without one (write_file, a
+#   command that is not a string) and any other event are allowed untouched. The matcher below
+#   only saves a process start for other tools: name your shell tool there (`"runShell"`), or leave
+#   the matcher out to check every tool.
 #
 # Configure (hooks.json in the agent home; needs bash and jq on PATH)
 #   "PreToolUse": [
@@ -76,19 +82,23 @@ readonly JQ_FLAT_COMMAND='
     | implode
     | split(" ") | map(select(. != "")) | join(" ");'
 
-# One jq call: tool name (empty unless PreToolUse), project dir, the full input's file when the
-# agent truncated the input, the flattened command, and a "." line that keeps an empty last field.
+# One jq call: "command" when this is a PreToolUse whose input has a string `command` (whatever the
+# tool is called: a shell tool may be `bash`, `runShell`, `run_shell_command`...), else empty;
+# project dir, the full input's file when the agent truncated the input, the flattened command,
+# and a "." line that keeps an empty last field.
 if [[ ! $payload =~ [^[:space:]] ]] || ! fields=$(jq -r "$JQ_FLAT_COMMAND"'
     if type != "object" then error("the input is not a JSON object") else . end
-    | (if .event == "PreToolUse" then .tool.name // "" | tostring else "" end),
+    | ((.tool | objects | .input | objects | .command | strings) // null) as $command
+    | (if .event == "PreToolUse" and $command != null then "command" else "" end),
       (.project_dir // "" | tostring),
-      (if .tool.input_truncated == true then .tool.input_artifact_ref.path // "?" else "" end),
-      (.tool.input.command // "" | flat_command),
+      (if $command != null and .tool.input_truncated == true
+       then .tool.input_artifact_ref.path // "?" else "" end),
+      ($command // "" | flat_command),
       "."' <<<"$payload"); then
   echo "$HOOK_NAME: stdin is not a hook input (a JSON object was expected)" >&2
   exit 1
 fi
-tool_name=${fields%%$'\n'*}
+has_command=${fields%%$'\n'*}
 rest=${fields#*$'\n'}
 project_dir=${rest%%$'\n'*}
 rest=${rest#*$'\n'}
@@ -110,7 +120,7 @@ deny() {
   exit 0
 }
 
-[[ $tool_name == bash ]] || allow
+[[ $has_command == command ]] || allow
 
 # A long command reaches hooks with its middle elided; the whole input is in an artifact file.
 if [[ -n $full_input_file ]]; then

@@ -42,10 +42,16 @@
 //   - The agent passes only allowlisted environment variables (PATH, HOME, ...) to hooks; a suite
 //     that needs more must get it from a file, or the variable must be added to
 //     `[runner] env_allowlist` in config.toml.
-//   - On timeout the test command's process group gets SIGTERM, then SIGKILL 2 s later; a process
-//     that left the group (setsid, a daemon) is beyond its reach.
+//   - On timeout it walks the process tree under the test command (Linux: /proc; elsewhere:
+//     `ps -A -o pid=,ppid=,pgid=`) and sends SIGTERM to every process group it finds there, the
+//     command's own and those its descendants started (turbo, for one, runs each task in a group of
+//     its own), then SIGKILL 2 s later or when the command exits, walking again first (also from
+//     what the first walk found, whose parent may have died since). A descendant that had already
+//     left the tree before a walk (a double fork, a daemon: its parent exited and it was
+//     reparented to init) cannot be found, so it is beyond its reach. When the command ends by
+//     itself, only its own process group is killed (whatever still runs in it).
 
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -127,6 +133,39 @@ function missingTestScript(projectDir) {
   return undefined;
 }
 
+/** The live processes now: pid -> { ppid, pgid } (Linux: /proc; elsewhere: ps). */
+function processTable() {
+  const table = new Map();
+  if (process.platform === 'linux') {
+    let names = [];
+    try {
+      names = fs.readdirSync('/proc');
+    } catch {
+      return table;
+    }
+    for (const name of names) {
+      if (!/^\d+$/.test(name)) continue;
+      let stat;
+      try {
+        stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      } catch {
+        continue; // gone since the listing
+      }
+      // The command name is in parentheses and may hold anything: the fields follow the last ')'.
+      const [state, ppid, pgid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (state === 'Z' || state === 'X') continue; // a zombie has nothing left to kill
+      table.set(Number(name), { ppid: Number(ppid), pgid: Number(pgid) });
+    }
+    return table;
+  }
+  const listed = spawnSync('ps', ['-A', '-o', 'pid=,ppid=,pgid='], { encoding: 'utf8' });
+  for (const line of (listed.stdout ?? '').split('\n')) {
+    const [pid, ppid, pgid] = line.trim().split(/\s+/).map(Number);
+    if (pid > 0) table.set(pid, { ppid, pgid });
+  }
+  return table;
+}
+
 function runTests(command, cwd, timeoutMs) {
   return new Promise((resolve) => {
     const started = Date.now();
@@ -144,11 +183,46 @@ function runTests(command, cwd, timeoutMs) {
       detached: true, // its own process group, so that a timeout reaches everything it started
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const killGroup = (signal) => {
+    const killGroup = (group, signal) => {
       try {
-        process.kill(-child.pid, signal);
+        process.kill(-group, signal);
       } catch {
         // the group is gone already
+      }
+    };
+    // Test runners such as turbo start tasks in process groups of their own, which a kill of the
+    // command's group misses. Node cannot make this hook a subreaper, so before each kill it walks
+    // the tree under the command and remembers every process and group it met: a process whose
+    // parent was killed by the previous signal is reparented, and only this memory still finds it
+    // (and its own children) at the next walk.
+    const trackedPids = new Map(); // pid -> pgid when it was found
+    const trackedGroups = new Set();
+    const killTree = (signal) => {
+      const table = processTable();
+      const children = new Map();
+      for (const [pid, entry] of table) {
+        if (!children.has(entry.ppid)) children.set(entry.ppid, []);
+        children.get(entry.ppid).push(pid);
+      }
+      // A remembered pid counts only while it is still in the group it was found in (not reused).
+      const pending = [child.pid];
+      for (const [pid, pgid] of trackedPids) if (table.get(pid)?.pgid === pgid) pending.push(pid);
+      const seen = new Set();
+      while (pending.length > 0) {
+        const pid = pending.pop();
+        if (seen.has(pid)) continue;
+        seen.add(pid);
+        const entry = table.get(pid);
+        if (entry !== undefined) {
+          trackedPids.set(pid, entry.pgid);
+          trackedGroups.add(entry.pgid);
+        }
+        pending.push(...(children.get(pid) ?? []));
+      }
+      trackedGroups.add(child.pid);
+      const ownGroup = table.get(process.pid)?.pgid;
+      for (const group of trackedGroups) {
+        if (group > 1 && group !== ownGroup) killGroup(group, signal);
       }
     };
     const keep = (chunk) => {
@@ -163,7 +237,11 @@ function runTests(command, cwd, timeoutMs) {
       clearTimeout(timeoutTimer);
       clearTimeout(graceTimer);
       clearTimeout(drainTimer);
-      if (child.pid !== undefined) killGroup('SIGKILL'); // nothing it started outlives the hook
+      // Nothing it started outlives the hook: after a timeout, every group the walks found.
+      if (child.pid !== undefined) {
+        if (timedOut) killTree('SIGKILL');
+        else killGroup(child.pid, 'SIGKILL');
+      }
       child.stdout.destroy();
       child.stderr.destroy();
       resolve({
@@ -177,8 +255,8 @@ function runTests(command, cwd, timeoutMs) {
     };
     timeoutTimer = setTimeout(() => {
       timedOut = true;
-      killGroup('SIGTERM');
-      graceTimer = setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS);
+      killTree('SIGTERM');
+      graceTimer = setTimeout(() => killTree('SIGKILL'), KILL_GRACE_MS);
     }, timeoutMs);
 
     child.stdout.on('data', keep);

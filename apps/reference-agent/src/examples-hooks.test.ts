@@ -452,7 +452,46 @@ describe('block-destructive-commands.sh', () => {
   );
 
   it(
-    'reads all of a large stdin and allows when the tool is not bash',
+    'checks the command of a tool of any name when its input has a string command',
+    async () => {
+      const workspace = makeWorkspace();
+      const decide = async (name: string, input: Record<string, unknown>) =>
+        decisionOf(await runHook(BLOCK, workspace, preToolUse(workspace, toolCall(name, input))));
+
+      const denied = await decide('runShell', { command: 'rm -rf /' });
+      expect(denied.decision).toBe('deny');
+      expect(metadataOf(denied).pattern).toBe('rm-rf-root');
+      const mcp = await decide('mcp__shell__exec', { command: 'git push --force origin main' });
+      expect(metadataOf(mcp).pattern).toBe('git-force-push-main');
+
+      expect((await decide('runShell', { command: 'ls -la' })).decision).toBe('allow');
+      expect((await decide('runShell', { command: 'rm -rf ./build' })).decision).toBe('allow');
+      expect((await decide('fetchUrl', { url: 'https://example.com' })).decision).toBe('allow');
+      // Not a string: not a shell command this guard can read.
+      expect((await decide('runShell', { command: ['rm', '-rf', '/'] })).decision).toBe('allow');
+    },
+    PROCESS_TEST_MS,
+  );
+
+  it(
+    'allows a truncated input without a command instead of reading its artifact',
+    async () => {
+      const workspace = makeWorkspace();
+      const sha256 = 'b'.repeat(64);
+      const missing = path.join(workspace.agentHome, 'no-such-artifact.json');
+      const tool = {
+        ...toolCall('write_file', { path: 'big.txt', content: 'yyyy…[elided]…yyyy' }),
+        input_truncated: true,
+        input_artifact_ref: { id: sha256, path: missing, bytes: 30_000, sha256 },
+      };
+      const output = decisionOf(await runHook(BLOCK, workspace, preToolUse(workspace, tool)));
+      expect(output.decision).toBe('allow');
+    },
+    PROCESS_TEST_MS,
+  );
+
+  it(
+    'reads all of a large stdin and allows when the tool input has no command',
     async () => {
       const workspace = makeWorkspace();
       const big = 'y'.repeat(2 * 1024 * 1024);
@@ -858,6 +897,41 @@ describe('require-tests-before-stop.mjs', () => {
       );
       expect(output.decision).toBe('deny');
       expect(metadataOf(output).timed_out).toBe(true);
+    },
+    PROCESS_TEST_MS,
+  );
+
+  it(
+    'kills the processes the tests started in process groups of their own when --timeout hits',
+    async () => {
+      const workspace = makeWorkspace();
+      const pidFile = path.join(workspace.projectDir, 'grandchildren.pid');
+      // Like turbo: the test command starts its work in new process groups, then waits. One of them
+      // ignores SIGTERM, so only the SIGKILL after its parent died can end it.
+      writeFiles(workspace.projectDir, {
+        'starter.mjs': `import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+const options = { detached: true, stdio: 'ignore' };
+const plain = spawn('sleep', ['600'], options);
+const stubborn = spawn('sh', ['-c', "trap '' TERM; exec sleep 600"], options);
+fs.writeFileSync(process.argv[2], plain.pid + ' ' + stubborn.pid + '\\n');
+setInterval(() => {}, 1000);
+`,
+      });
+      const command = `'${process.execPath}' starter.mjs '${pidFile}'`;
+      // --timeout only has to be long enough for node to start and spawn the two groups.
+      const output = decisionOf(
+        await runHook(REQUIRE_TESTS, workspace, stopInput(workspace), {
+          args: ['--timeout', '10', command],
+        }),
+      );
+      expect(output.decision).toBe('deny');
+      expect(metadataOf(output).timed_out).toBe(true);
+      const pids = fs.readFileSync(pidFile, 'utf8').trim().split(' ').map(Number);
+      expect(pids).toHaveLength(2);
+      for (const pid of pids) {
+        await expect.poll(() => isAlive(pid), { timeout: 20_000, interval: 100 }).toBe(false);
+      }
     },
     PROCESS_TEST_MS,
   );

@@ -196,4 +196,29 @@ describe('root README', () => {
       expect(plain.stdout + plain.stderr).not.toContain('\x1b[');
     }
   }, 120_000);
+
+  it("gives each package's own npm test the same colour prelude, which leaves the choice to the root inside a turbo task", async () => {
+    for (const group of ['packages', 'apps']) {
+      for (const name of fs.readdirSync(path.join(REPO_ROOT, group))) {
+        const file = path.join(REPO_ROOT, group, name, 'package.json');
+        if (!fs.existsSync(file)) continue;
+        const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as {
+          scripts: Record<string, string>;
+        };
+        const prelude = (manifest.scripts.test ?? '').split('&&')[0]?.trim();
+        expect(prelude, file).toBe('. ../../scripts/plain-unless-tty.sh');
+      }
+    }
+    const env = { ...cliEnv(makeTempDir('soong-agent-os-home-')), TERM: 'xterm' };
+    delete (env as Record<string, string>).NO_COLOR;
+    const decide = (extra: Record<string, string>) =>
+      runShell('. ./scripts/plain-unless-tty.sh && echo "NO_COLOR=$' + '{NO_COLOR:-unset}"', {
+        cwd: REPO_ROOT,
+        env: { ...env, ...extra },
+      });
+    // Its own stdout is a pipe here: plain.
+    expect((await decide({})).stdout.trim()).toBe('NO_COLOR=1');
+    // In a turbo task stdout is always turbo's pipe; the root's prelude already decided.
+    expect((await decide({ TURBO_HASH: 'abc123' })).stdout.trim()).toBe('NO_COLOR=unset');
+  }, 120_000);
 });

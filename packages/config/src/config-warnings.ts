@@ -2,10 +2,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isPathInside, type RealpathMemo, realPathOfLongestAncestor } from '@soong-agent/paths';
 import { BLOCKING_EVENTS } from '@soong-agent/protocol';
-import { analyzeCommand, findProgramInPath, hookCommandVariables } from './command-words.js';
+import {
+  analyzeCommand,
+  type CommandWordsOptions,
+  findProgramInPath,
+  hookCommandVariables,
+} from './command-words.js';
 import type { HookRuleConfig } from './compiled-hooks.js';
 import type { HooksFileInput } from './hooks-file-schema.js';
 import { createIssue, type IssueText, type JsonPath, type Position } from './issues.js';
+import { parseShellWords } from './shell-words.js';
 
 /** Every code a {@link ConfigWarning} can carry. */
 export const CONFIG_WARNING_CODES = [
@@ -147,7 +153,7 @@ export function hookWarnings(options: {
       // Claude Code hook CLAUDE_PROJECT_DIR, SPEC §7) expanded, `bash -c` bodies followed. Only
       // what is run as a program or a script is a path: a jq filter, a sed expression or
       // `node -e` code never is.
-      const analysis = analyzeCommand(hook.command, {
+      const wordsOptions = {
         cwd: base,
         homeDir,
         variables: hookCommandVariables({
@@ -155,7 +161,8 @@ export function hookWarnings(options: {
           projectDir: options.projectDir,
           protocol: hook.protocol,
         }),
-      });
+      };
+      const analysis = analyzeCommand(hook.command, wordsOptions);
       for (const target of analysis.targets) {
         if (target.path === undefined) {
           // A bare name is looked up in PATH when the hook runs; a builtin is never there.
@@ -177,6 +184,7 @@ export function hookWarnings(options: {
             continue;
           }
           if (target.leading !== true) continue;
+          if (target.text === programAllowedToFail(hook.command, wordsOptions)) continue;
           warn('COMMAND_NOT_FOUND', 'command', {
             problem: `${target.text} is neither a shell builtin nor a program on PATH: this hook will fail every time`,
             fix: 'install it, or write the path of the script',
@@ -231,6 +239,27 @@ export function hookWarnings(options: {
 // Why a hook file inside the project is a warning (`hooks validate --strict` fails on it).
 const PROJECT_CODE =
   "a home hook runs in every project, so whichever project the agent runs in supplies this file: any project you open (a cloned repo) can plant the code it runs, and the agent's own write tools can change it mid-session";
+
+// `CMD || true`, `CMD || :`, `CMD; true`: what comes before the final `true` or `:`.
+const ACCEPTED_FAILURE = /^([\s\S]*)(?:\|\||;|\n)[ \t]*(?:true|:)[\s;]*$/;
+
+/**
+ * The PATH program of `command` when the command is that one simple command followed by `|| true`,
+ * `|| :` or `; true` (`notify-send "done" || true`): the user accepted that it may be missing, and
+ * the hook then exits 0 with no decision, so it does not fail every time. A list before the `true`
+ * (`jq … && echo '{"decision":"deny"}' || true`) does not count: there the missing program is what
+ * would decide, and the guard would never deny.
+ */
+function programAllowedToFail(
+  command: string,
+  options: CommandWordsOptions & { cwd: string },
+): string | undefined {
+  const first = ACCEPTED_FAILURE.exec(command)?.[1];
+  if (first === undefined || parseShellWords(first, options).commands.length !== 1)
+    return undefined;
+  const program = analyzeCommand(first, options).targets[0];
+  return program?.role === 'program' && program.path === undefined ? program.text : undefined;
+}
 
 // Names the shell runs itself: never looked up in PATH.
 const SHELL_BUILTINS = new Set(

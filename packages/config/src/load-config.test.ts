@@ -1192,4 +1192,26 @@ describe('loadConfig warnings for a program found on PATH', () => {
       process.env.PATH = saved;
     }
   });
+
+  it('warns COMMAND_NOT_FOUND about a missing program only when a final || true, || : or ; true does not accept its failure', () => {
+    const missing = 'soong-missing-notifier';
+    const commands = [
+      `${missing} "done" || true`,
+      `${missing} done || :`,
+      `${missing} done; true`,
+      `${missing} done\ntrue\n`,
+      `timeout 5 ${missing} done ||true;`,
+      `${missing} done`,
+      `${missing} -e x && echo '{"decision":"deny"}' || true`,
+      `bash -c '${missing} done' || true`,
+      `${missing} done || false`,
+    ];
+    layout.write(
+      'hooks.json',
+      hooksJson({ Stop: [{ hooks: commands.map((command) => ({ type: 'command', command })) }] }),
+    );
+    expect(load().warnings.map((warning) => [warning.code, warning.path])).toEqual(
+      [5, 6, 7, 8].map((index) => ['COMMAND_NOT_FOUND', `hooks.Stop[0].hooks[${index}].command`]),
+    );
+  });
 });

@@ -37,7 +37,7 @@ export interface OpenHookSessionOptions {
   source?: 'startup' | 'resume' | undefined;
   /** Tools by name (a `ToolRegistry`, or descriptions without `execute`), for gate calls that do not give their risk, tags, paths or dialect names. @default none */
   tools?: ToolDescriptions | undefined;
-  /** Asked for each call the PreToolUse hooks allowed. @default every call is allowed */
+  /** Asked for each call the PreToolUse hooks allowed. @default allowUnlessAsked (a call a hook asked to confirm is refused: no one to ask) */
   permission?: PermissionCallback | undefined;
   /** Prevented stops honoured per loop (0 = no limit). @default config `hooks.stop_loop_limit` */
   stopLimit?: number | undefined;

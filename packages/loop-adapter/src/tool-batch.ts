@@ -111,7 +111,7 @@ export interface ExecuteToolBatchOptions {
   tools: ToolRegistry;
   /** Runs PreToolUse / PostToolUse hooks; tool records go to its sink, large results to its artifact store. */
   engine: HookEngine;
-  /** Called for each call that the hooks did not deny. @default every call is allowed (with `gate`: the gate's) */
+  /** Called for each call that the hooks did not deny. @default allowUnlessAsked (with `gate`: the gate's) */
   permission?: PermissionCallback | undefined;
   /** Cancels the batch: the running hook or tool is stopped and the remaining calls get `aborted` results. @default undefined */
   signal?: AbortSignal | undefined;

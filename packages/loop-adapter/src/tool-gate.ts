@@ -81,7 +81,7 @@ export interface ToolGate {
 export interface ToolGateOptions {
   /** Runs the hooks; its sink and artifact store take the records and large results. */
   engine: HookEngine;
-  /** Asked for each call the PreToolUse hooks did not deny. @default every call is allowed */
+  /** Asked for each call the PreToolUse hooks did not deny. @default allowUnlessAsked (a call a hook asked to confirm is refused: no one to ask) */
   permission?: PermissionCallback | undefined;
   /** Tools by name: risk, tags, paths and dialect names of a call that does not give them. @default none */
   tools?: ToolDescriptions | undefined;
