@@ -15,8 +15,8 @@ import {
   startWorker,
 } from '../dist/index.js';
 
-const SMALL_RUNS = 200;
-const BIG_RUNS = 60;
+const SMALL_RUNS = Number(process.env.BENCH_SMALL_RUNS ?? 200);
+const BIG_RUNS = Number(process.env.BENCH_BIG_RUNS ?? 60);
 const BIG_BYTES = 1.2e9;
 const WORKER_CALLS = 2000;
 const COMMAND = `cat >/dev/null; echo '{"decision":"allow"}'`;
@@ -209,3 +209,41 @@ for (const hangCase of hangCases) {
 }
 console.log(`\nHang cases with timeoutMs ${TIMEOUT_MS}, killGraceMs ${DEFAULT_KILL_GRACE_MS}\n`);
 console.table(rows);
+
+// The first run of a fresh host against its tenth, each host started anew: cold (the first run
+// starts the helper), and after warmSpawnHelper() with 500 ms of other work first (a session
+// talking to its model), as a hook engine with spawn hooks does.
+const FIRST_HOSTS = 5;
+const entry = new URL('../dist/index.js', import.meta.url).href;
+const hostScript = (warm) => `
+  const r = await import(${JSON.stringify(entry)});
+  ${warm ? 'r.warmSpawnHelper(); await new Promise((res) => setTimeout(res, 500));' : ''}
+  const times = [];
+  for (let i = 0; i < 10; i += 1) {
+    const start = performance.now();
+    await r.runCommand({ command: ${JSON.stringify(COMMAND)}, input: ${JSON.stringify(INPUT)} });
+    times.push(performance.now() - start);
+  }
+  process.stdout.write(JSON.stringify(times));
+`;
+const firstRows = {};
+for (const warm of [false, true]) {
+  const firsts = [];
+  const tenths = [];
+  for (let i = 0; i < FIRST_HOSTS; i += 1) {
+    const { spawnSync } = await import('node:child_process');
+    const out = spawnSync(process.execPath, ['--input-type=module', '-e', hostScript(warm)], {
+      encoding: 'utf8',
+    });
+    const times = JSON.parse(out.stdout);
+    firsts.push(times[0]);
+    tenths.push(times[9]);
+  }
+  firstRows[warm ? 'after warmSpawnHelper()' : 'cold host'] = {
+    'first run': fmt(median(firsts)),
+    'tenth run': fmt(median(tenths)),
+    'first / tenth': (median(firsts) / median(tenths)).toFixed(2),
+  };
+}
+console.log(`\nFirst run against the tenth, medians over ${FIRST_HOSTS} fresh hosts\n`);
+console.table(firstRows);

@@ -6,7 +6,7 @@ import net from 'node:net';
 import { createInterface } from 'node:readline';
 import { killAllRuns } from './live-runs.js';
 import { loadSpawner } from './process-group.js';
-import { runPlan } from './run-command.js';
+import { type RunPlan, runPlan } from './run-command.js';
 import type { HelperReply, HelperRequest } from './spawn-helper.js';
 import { CONTROL_FD, type HelperControl } from './spawn-helper-control.js';
 
@@ -33,7 +33,29 @@ function reply(message: HelperReply): void {
   }
 }
 
+// A run of a no-op through the same path as a real run (an input file, execa, the collectors), not
+// counted as a run and not answered: it warms what the first real run needs.
+const WARM_UP: RunPlan = {
+  file: '/bin/sh',
+  args: ['-c', 'cat >/dev/null'],
+  shell: true,
+  cwd: '/',
+  env: {},
+  input: '{}',
+  timeoutMs: 5000,
+  killGraceMs: 100,
+  maxOutputBytes: 1024,
+  tailBytes: 256,
+  stopOnOutputLimit: false,
+};
+
 function onRequest(request: HelperRequest): void {
+  if (request.t === 'warm') {
+    void loadSpawner()
+      .then(() => runPlan(WARM_UP, undefined))
+      .catch(noop);
+    return;
+  }
   lastRunId = request.id;
   const run: Run = { abort: new AbortController() };
   runs.set(request.id, run);
@@ -95,3 +117,5 @@ process.on('disconnect', () => {
 reply({ t: 'ready' });
 // Load the spawner while the host sends the first run.
 void loadSpawner();
+
+function noop(): void {}

@@ -15,7 +15,10 @@ import { CONTROL_FD, type HelperControl } from './spawn-helper-control.js';
 // small one; the helper stays small whatever the host grows to.
 
 /** Host → helper, on the IPC channel. */
-export type HelperRequest = { t: 'run'; id: number; plan: RunPlan };
+export type HelperRequest =
+  | { t: 'run'; id: number; plan: RunPlan }
+  // From warmSpawnHelper: spawn a throwaway run now, so the first real one finds every path warm.
+  | { t: 'warm' };
 
 /** Helper → host. */
 export type HelperReply =
@@ -75,6 +78,8 @@ interface Helper {
   readyTimer?: NodeJS.Timeout;
   /** Set when the host gave up on the helper: why (the runs in flight fail with it). */
   lost?: string;
+  /** Started by warmSpawnHelper: once ready with no run to send, it is asked to warm up. */
+  warm?: boolean;
 }
 
 let enabled = true;
@@ -135,7 +140,8 @@ export function onRunnerWarning(listener: (warning: RunnerWarning) => void): () 
  */
 export function warmSpawnHelper(): void {
   if (unavailable !== undefined || !enabled || helper !== undefined) return;
-  startHelper();
+  const started = startHelper();
+  if (started !== undefined) started.warm = true;
 }
 
 /** Use another helper entry file (tests running from TypeScript sources). @internal */
@@ -314,6 +320,9 @@ function onReply(current: Helper, message: HelperReply): void {
     current.ready = true;
     clearTimeout(current.readyTimer);
     for (const [id, run] of current.runs) send(current, id, run);
+    // Its first spawn costs several times a later one (execa's and Node's first spawn, the first
+    // message each way): paid now, off the critical path, unless a run is already waiting.
+    if (current.warm === true && current.runs.size === 0) post(current, { t: 'warm' });
     return;
   }
   const run = current.runs.get(message.id);
