@@ -1,7 +1,18 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { HOOK_EVENTS } from '@soong-agent/protocol';
 import { describe, expect, it } from 'vitest';
-import { makeWorkspace, parseRecords, runCli, startCli, writeScript } from './test-helpers/cli.js';
+import {
+  CLI,
+  makeWorkspace,
+  parseRecords,
+  runCli,
+  startCli,
+  writeScript,
+} from './test-helpers/cli.js';
+import { makeTempDir } from './test-helpers/temp.js';
 
 const COMMANDS = [
   ['run'],
@@ -25,13 +36,56 @@ const denyCommand = (reason: string) =>
 
 describe('soong-agent', () => {
   it(
-    'prints the package version and exits 0 when given --version',
+    'prints the package version and the commit of the clone it was built in, and exits 0, when given --version',
     async () => {
       const manifest = JSON.parse(
         fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
       ) as { version: string };
-      const result = await runCli(['--version']);
-      expect(result).toMatchObject({ code: 0, stdout: `${manifest.version}\n` });
+      // The test runs in this repository's clone; git itself says which commit is checked out.
+      const head = execFileSync('git', ['rev-parse', 'HEAD'], {
+        cwd: path.dirname(CLI),
+        encoding: 'utf8',
+      }).trim();
+      for (const flag of ['--version', '-V']) {
+        const result = await runCli([flag]);
+        expect(result).toMatchObject({
+          code: 0,
+          stdout: `${manifest.version} (commit ${head.slice(0, 7)}, from a clone)\n`,
+        });
+      }
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'prints the bare package version when installed in a project that is itself a git clone',
+    async () => {
+      const project = makeTempDir('soong-agent-installed-');
+      const installed = path.join(project, 'node_modules', '@soong-agent', 'reference-agent');
+      fs.mkdirSync(installed, { recursive: true });
+      fs.cpSync(path.dirname(CLI), path.join(installed, 'dist'), { recursive: true });
+      fs.copyFileSync(
+        new URL('../package.json', import.meta.url),
+        path.join(installed, 'package.json'),
+      );
+      // Its dependencies, where an install puts them.
+      fs.symlinkSync(
+        fileURLToPath(new URL('../node_modules', import.meta.url)),
+        path.join(installed, 'node_modules'),
+      );
+      fs.mkdirSync(path.join(project, '.git'));
+      fs.writeFileSync(path.join(project, '.git', 'HEAD'), `${'1'.repeat(40)}\n`);
+      const manifest = JSON.parse(
+        fs.readFileSync(path.join(installed, 'package.json'), 'utf8'),
+      ) as {
+        version: string;
+      };
+      const stdout = execFileSync(
+        process.execPath,
+        [path.join(installed, 'dist', 'cli.js'), '--version'],
+        { cwd: project, encoding: 'utf8' },
+      );
+      expect(stdout).toBe(`${manifest.version}\n`);
     },
     TIMEOUT,
   );
@@ -43,6 +97,17 @@ describe('soong-agent', () => {
       expect(result.code).toBe(0);
       expect(result.stdout).toContain('--home <dir>');
       expect(result.stdout).toContain('--project <dir>');
+    },
+    TIMEOUT,
+  );
+
+  it.each([['explain'], ['test']])(
+    'lists every event of the protocol when running hooks %s --help',
+    async (command) => {
+      const result = await runCli(['hooks', command, '--help']);
+      expect(result.code).toBe(0);
+      // commander wraps long descriptions: compare with the whitespace folded.
+      expect(result.stdout.replace(/\s+/g, ' ')).toContain(HOOK_EVENTS.join(' | '));
     },
     TIMEOUT,
   );

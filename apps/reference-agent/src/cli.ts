@@ -30,7 +30,9 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-  process.stdout.write(`${packageVersion()}\n`);
+  // Only here is .git read (a few small files, no `git` process): a plain start reads nothing.
+  const { describeVersion } = await import('./version.js');
+  process.stdout.write(`${describeVersion(packageVersion(), new URL('..', import.meta.url))}\n`);
 } else {
   const { main } = await import('./program.js');
   const code = await main(process.argv, packageVersion());

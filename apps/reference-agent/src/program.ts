@@ -5,6 +5,7 @@ import {
   InvalidArgumentError,
   type OptionValues,
 } from '@commander-js/extra-typings';
+import { HOOK_EVENTS } from '@soong-agent/protocol/events';
 import { CliError, EXIT_CODES } from './errors.js';
 
 /** Options every command takes (SPEC §6). */
@@ -14,6 +15,9 @@ export interface CommonOptions {
   /** `--project DIR`: the project dir. @default the current dir */
   project?: string;
 }
+
+// From the protocol's one list (a module without zod, so --help stays fast).
+const EVENT_CHOICES = HOOK_EVENTS.join(' | ');
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
@@ -155,7 +159,7 @@ export function createProgram(
     .action(bind(async () => (await import('./commands/hooks.js')).listAction));
   withCommonOptions(hooks.command('explain'))
     .description('for each rule of EVENT: matched, or which criterion failed')
-    .argument('<event>', 'SessionStart | UserPromptSubmit | PreToolUse | PostToolUse | Stop')
+    .argument('<event>', EVENT_CHOICES)
     .option('--tool <name>', 'canonical tool name')
     .option('--risk <class>', 'risk class of a --tool the agent does not know')
     .option('--path <path>', 'a tool-call path (repeatable)', collect, [])
@@ -165,7 +169,7 @@ export function createProgram(
     .description(
       'run the hooks matching EVENT exactly as a session would; exit 3 when a deny stands',
     )
-    .argument('<event>', 'SessionStart | UserPromptSubmit | PreToolUse | PostToolUse | Stop')
+    .argument('<event>', EVENT_CHOICES)
     .option('--tool <name>', 'canonical tool name (tool events)')
     .option('--risk <class>', 'risk class of a --tool the agent does not know')
     .option('--input <json>', "the tool call's input object, as JSON")

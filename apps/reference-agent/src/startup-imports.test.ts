@@ -32,7 +32,7 @@ function startupGraph(...entries: string[]): Map<string, string[]> {
 }
 
 describe('cli.ts startup imports', () => {
-  it('loads only commander, the environment guard and its own small modules before a command runs', () => {
+  it('loads only commander, the environment guard, the event names and its own small modules before a command runs', () => {
     // cli.ts imports program.ts (commander's tree, which answers --help) before any command.
     const graph = startupGraph('cli.ts', 'program.ts');
     expect([...graph.keys()].sort()).toEqual(['cli.ts', 'errors.ts', 'program.ts']);
@@ -41,6 +41,7 @@ describe('cli.ts startup imports', () => {
       .filter((specifier) => !specifier.startsWith('.') && !specifier.startsWith('node:'));
     expect([...new Set(packages)].sort()).toEqual([
       '@commander-js/extra-typings',
+      '@soong-agent/protocol/events',
       '@soong-agent/runner/process-environment',
     ]);
   });

@@ -166,6 +166,11 @@ describe('soong-agent hooks test with a worker hook', () => {
       );
       expect(result.code, result.stderr).toBe(3);
       expect(result.stdout).toMatch(/policy.*deny/);
+      // It ran: answered by the worker, which did not exit (issue 32: this said "not run").
+      expect(result.stdout).toMatch(
+        /policy PreToolUse {2}deny {2}answered by its worker \(pid \d+\) · /,
+      );
+      expect(result.stdout).not.toContain('not run');
       const pid = Number(/worker (\d+)/.exec(result.stdout)?.[1]);
       expect(pid).toBeGreaterThan(0);
       expect(await eventually(() => !isAlive(pid))).toBe(true);

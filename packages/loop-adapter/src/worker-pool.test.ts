@@ -261,6 +261,54 @@ describe('createWorkerPool', () => {
     await pool.close();
   });
 
+  it('says the third crash within the window is the last one: the worker is not restarted', async () => {
+    const { pool, call, clock, started } = poolWith({
+      behaviour: (worker) => worker.exit({ exitCode: 1 }),
+    });
+    const texts: string[] = [];
+    for (let index = 0; index < WORKER_MAX_STARTS; index += 1) {
+      const outcome = (await call()) as HookRunOutcome & { message: string };
+      expect(outcome).toMatchObject({ kind: 'failed', failure: 'worker_exited' });
+      texts.push(outcome.message);
+      clock.advance(1000);
+    }
+    expect(
+      texts.slice(0, -1).every((text) => text.endsWith('the next call starts a fresh one')),
+    ).toBe(true);
+    expect(texts.at(-1)).toMatch(
+      new RegExp(
+        `exited with code 1 while serving request 1; it was started ${WORKER_MAX_STARTS} times within ${WORKER_RESTART_WINDOW_MS / 1000} s, so it is not restarted again in this session`,
+      ),
+    );
+    // What it said holds, also after the window.
+    clock.advance(WORKER_RESTART_WINDOW_MS * 2);
+    expect(await call()).toMatchObject({ failure: 'worker_exited' });
+    expect(started).toHaveLength(WORKER_MAX_STARTS);
+    await pool.close();
+  });
+
+  it('asks whether it is a worker when a call times out before the worker ever answered', async () => {
+    const { pool, call, clock, started } = poolWith({});
+    const first = call();
+    await sent();
+    clock.advance(HOOK.timeoutSec * 1000);
+    const silent = (await first) as HookRunOutcome & { message: string };
+    expect(silent).toMatchObject({ kind: 'failed', failure: 'timeout' });
+    expect(silent.message).toContain('the worker never answered a request line: is it a worker?');
+    // A fresh worker that answers once and then hangs is a worker that hung: no such hint.
+    const answered = call();
+    await sent();
+    started[1]?.reply(answer(1, { decision: 'allow' }));
+    expect(await answered).toMatchObject({ kind: 'answered' });
+    const second = call();
+    await sent();
+    clock.advance(HOOK.timeoutSec * 1000);
+    const hung = (await second) as HookRunOutcome & { message: string };
+    expect(hung).toMatchObject({ kind: 'failed', failure: 'timeout' });
+    expect(hung.message).not.toContain('never answered');
+    await pool.close();
+  });
+
   it('restarts again when the earlier starts fell out of the window', async () => {
     const { pool, call, clock, started } = poolWith({
       behaviour: (worker) => worker.exit({ exitCode: 1 }),

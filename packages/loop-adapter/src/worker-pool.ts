@@ -160,6 +160,8 @@ interface Slot {
   stopReason: WorkerStopReason | undefined;
   /** The call timeout (the hook's, fixed): made for the first call, restarted for each one after. */
   timer: unknown;
+  /** True once this worker answered a request (a timeout before that suggests it is no worker). */
+  answered: boolean;
 }
 
 const REAL_TIMERS: WorkerPoolTimers = {
@@ -186,6 +188,18 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   const starts = new Map<string, number[]>();
   const exhausted = new Set<string>();
   let closing: Promise<void> | undefined;
+
+  // Called when a call stops its worker: true when the hook has had its starts within the window,
+  // so it is given up now (SPEC §8) and the call's message can say it is not restarted.
+  const giveUpWhenSpent = (hookId: string): boolean => {
+    const at = now();
+    const recent = (starts.get(hookId) ?? []).filter(
+      (time) => at - time < WORKER_RESTART_WINDOW_MS,
+    );
+    if (recent.length < WORKER_MAX_STARTS) return false;
+    exhausted.add(hookId);
+    return true;
+  };
 
   const stopped = (slot: Slot, reason: WorkerStopReason, exit: WorkerExit): void => {
     flushStderr(slot, slot.ids);
@@ -248,6 +262,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       return;
     }
     if (parsed.kind === 'object' && parsed.value.id === call.id) {
+      slot.answered = true;
       call.finish({ output: parsed.value.output });
       return;
     }
@@ -300,6 +315,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       call: undefined,
       stopReason: undefined,
       timer: undefined,
+      answered: false,
     };
     try {
       slot.worker = await start({
@@ -539,10 +555,14 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
           ? `was killed by ${exit.signal ?? 'a signal'}`
           : `exited with code ${exit.exitCode}`;
       if (claimStop(slot, 'exited')) stop = { reason: 'exited', exit: Promise.resolve(exit) };
+      const next =
+        stop !== undefined && giveUpWhenSpent(hook.id)
+          ? notRestartedNote()
+          : 'the next call starts a fresh one';
       result = {
         kind: 'failed',
         failure: 'worker_exited',
-        message: `worker of hook ${hook.id} ${how} while serving request ${id}; the next call starts a fresh one`,
+        message: `worker of hook ${hook.id} ${how} while serving request ${id}; ${next}`,
         exitCode: exit.exitCode,
         signal: exit.signal,
         ...base,
@@ -555,9 +575,9 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       }
       const exit = stop === undefined ? undefined : await stop.exit;
       const failure = outcome.kill === 'session_end' ? 'aborted' : outcome.kill;
-      const message =
+      const reason =
         outcome.kill === 'timeout'
-          ? timeoutMessage(hook.timeoutSec)
+          ? `${timeoutMessage(hook.timeoutSec)}${slot.answered ? '' : NEVER_ANSWERED_HINT}`
           : outcome.kill === 'output_too_large'
             ? outputTooLargeMessage(options.maxLineBytes)
             : outcome.kill === 'session_end'
@@ -565,6 +585,11 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
               : outcome.kill === 'aborted'
                 ? 'the run was cancelled'
                 : (outcome.message ?? 'invalid worker response');
+      // The worker this call killed was the last its restart budget allows: say so.
+      const message =
+        stop !== undefined && giveUpWhenSpent(hook.id)
+          ? `${reason}; ${notRestartedNote()}`
+          : reason;
       result = {
         kind: 'failed',
         failure,
@@ -683,6 +708,15 @@ function intendedDeny(
 
 function clip(text: string): string {
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
+// A timeout before the worker ever answered: most likely a spawn hook marked "mode": "worker" (it
+// waits for the end of stdin, which a worker's stdin never reaches).
+const NEVER_ANSWERED_HINT =
+  '; the worker never answered a request line: is it a worker? A worker answers each {"id":N,"input":...} line on its stdin with one {"id":N,"output":...} line on stdout; a hook that reads stdin to its end is a spawn hook (remove "mode": "worker")';
+
+function notRestartedNote(): string {
+  return `it was started ${WORKER_MAX_STARTS} times within ${WORKER_RESTART_WINDOW_MS / 1000} s, so it is not restarted again in this session (its later calls fail at once)`;
 }
 
 function budgetMessage(hookId: string): string {

@@ -1,22 +1,12 @@
 import { z } from 'zod';
+import { HOOK_EVENTS } from './hook-events.js';
 import { parseOrThrow } from './protocol-error.js';
+
+// Defined without zod in hook-events.ts (the `./events` subpath); part of this module's API too.
+export { HOOK_EVENTS };
 
 /** Version of the hook protocol; sent as `protocol_version` in every hook input. */
 export const PROTOCOL_VERSION = 1;
-
-/**
- * The hook events: the five of the design note in the order a session meets them, then the two
- * observe-only events every other agent has (SPEC §2.3): `SessionEnd` and `Notification`.
- */
-export const HOOK_EVENTS = [
-  'SessionStart',
-  'UserPromptSubmit',
-  'PreToolUse',
-  'PostToolUse',
-  'Stop',
-  'SessionEnd',
-  'Notification',
-] as const;
 
 /** A hook event name (`SessionStart`, `UserPromptSubmit`, `PreToolUse`, `PostToolUse`, `Stop`, `SessionEnd`, `Notification`). */
 export const HookEventSchema = z.enum(HOOK_EVENTS);

@@ -33,10 +33,34 @@ function formatDuration(ms: number): string {
   return ms < 1000 ? `${ms.toFixed(1)}ms` : `${(ms / 1000).toFixed(2)}s`;
 }
 
-function ended(result: HookRunResult): string {
+// Failures that leave a run with neither exit code nor signal because nothing ran: never started
+// (or refused), cancelled before it was sent, a worker out of restarts, the spawn helper lost.
+const NOT_RUN: ReadonlySet<string> = new Set([
+  'cwd_invalid',
+  'spawn_error',
+  'aborted',
+  'worker_exited',
+  'helper_failed',
+]);
+
+function ended(result: HookRunResult, workerPid: number | undefined): string {
   if (result.signal !== null) return `signal ${result.signal}`;
   if (result.exitCode !== null) return `exit ${result.exitCode}`;
-  return 'not run';
+  if (result.status === 'failed' && NOT_RUN.has(result.failure ?? '')) return 'not run';
+  // A worker answers and stays alive for the session's later calls: it ran, without exiting.
+  return workerPid === undefined
+    ? 'answered by its worker'
+    : `answered by its worker (pid ${workerPid})`;
+}
+
+// Hook id → pid of its worker, from the worker_started records (they come before a call's
+// hook_started, so they are not among any run's own records).
+function workerPids(records: readonly EventRecord[]): Map<string, number> {
+  const pids = new Map<string, number>();
+  for (const record of records) {
+    if (record.type === 'worker_started') pids.set(record.hook_id, record.pid);
+  }
+  return pids;
 }
 
 function streamBlock(name: string, tail: string, bytes: number, c: Colors): string[] {
@@ -54,11 +78,11 @@ function streamBlock(name: string, tail: string, bytes: number, c: Colors): stri
   ];
 }
 
-function headline(run: HookRun, c: Colors): string {
+function headline(run: HookRun, c: Colors, workerPid: number | undefined): string {
   const { result } = run;
   const failed = run.records.find((record) => record.type === 'hook_failed');
   const event = run.records.find((record) => 'event' in record)?.event;
-  const facts = [ended(result), formatDuration(result.durationMs)];
+  const facts = [ended(result, workerPid), formatDuration(result.durationMs)];
   let verdict: string;
   if (result.status === 'failed') {
     const policy =
@@ -92,9 +116,10 @@ export function formatHookReport(options: {
 }): string[] {
   const c = picocolors.createColors(options.colors ?? false);
   const lines: string[] = [];
+  const workers = workerPids(options.records);
   for (const run of groupRuns(options.records, options.outcome.results)) {
     const { result } = run;
-    lines.push(headline(run, c));
+    lines.push(headline(run, c, workers.get(result.hookId)));
     if (result.reason !== undefined) lines.push(`  reason: ${printable(result.reason)}`);
     if (result.failureMessage !== undefined)
       lines.push(`  ${c.yellow('failure')}: ${printable(result.failureMessage)}`);

@@ -301,3 +301,44 @@ describe('a failing hook of another agent', () => {
     expect(lines[1]).toContain('hook mine PreToolUse failed:protocol_error');
   });
 });
+
+describe('a hook stderr tail on the timeline', () => {
+  it("keeps the end of a long stderr, a Python traceback's error line, and the head of a logs line", async () => {
+    const out = capture();
+    const timeline = createTimeline({ stream: out.stream, colors: false, live: false });
+    const frames = Array.from(
+      { length: 6 },
+      (_, index) =>
+        `  File "/home/u/.soong-agent/hooks/guard.py", line ${index + 10}, in step_${index}\n    step_${index + 1}()`,
+    );
+    const traceback = `Traceback (most recent call last):\n${frames.join('\n')}\nKeyError: 'tool'\n`;
+    const logs = `first words of a long log line ${'x'.repeat(300)} last words`;
+    for (const [source, message] of [
+      ['stderr', traceback],
+      ['logs', logs],
+    ] as const) {
+      timeline.onRecord(
+        record({ type: 'hook_log', hook_id: 'guard', event: 'PreToolUse', source, message }),
+      );
+    }
+    timeline.onRecord(
+      record({
+        type: 'hook_failed',
+        hook_id: 'guard',
+        event: 'PreToolUse',
+        failure: 'exit_code',
+        message: 'hook exited with code 1',
+        exit_code: 1,
+        on_failure: 'ignore',
+        duration_ms: 3,
+      }),
+    );
+    timeline.close();
+    await new Promise((resolve) => setImmediate(resolve));
+    const [, stderr, logged] = out.text().split('\n');
+    expect(stderr).toMatch(/^ {4}stderr: …/);
+    expect(stderr).toMatch(/step_6\(\) KeyError: 'tool'$/);
+    expect(stderr).not.toContain('Traceback');
+    expect(logged).toMatch(/^ {4}logs: first words of a long log line x+…$/);
+  });
+});

@@ -40,6 +40,13 @@ function oneLine(text: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
+// The end of `text` on one line: what a hook's stderr says last is what matters (a Python
+// traceback ends with its error line, a test run with its summary).
+function oneLineTail(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `…${flat.slice(flat.length - (max - 1))}` : flat;
+}
+
 interface RenderState {
   /** Hook id → its protocol, when known (the session's config). */
   protocols?: ReadonlyMap<string, string>;
@@ -208,8 +215,13 @@ function formatPrintableRecord(
     case 'hook_finished':
     case 'hook_failed':
       return hookLine(record, c, state.protocols);
-    case 'hook_log':
-      return `    ${c.dim(`${record.source}: ${oneLine(record.message, 160)}`)}`;
+    case 'hook_log': {
+      const message =
+        record.source === 'stderr'
+          ? oneLineTail(record.message, 160)
+          : oneLine(record.message, 160);
+      return `    ${c.dim(`${record.source}: ${message}`)}`;
+    }
     case 'hook_decision_ignored':
       return `    ${c.dim(`deny ignored: ${record.event} is observe-only`)}`;
     case 'stop_hook_prevented':
