@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { OutputCollector } from './output-collector.js';
+import { chunkBytes, OutputCollector } from './output-collector.js';
 
 /** Split `bytes` at the given (sorted, deduplicated) cut points. */
 function chunksOf(bytes: Uint8Array, cuts: number[]): Uint8Array[] {
@@ -88,5 +88,18 @@ describe('OutputCollector', () => {
     const collector = new OutputCollector(100);
     collector.push(Uint8Array.from([0x61, 0xe2, 0x82]));
     expect(collector.finish()).toBe('a\uFFFD');
+  });
+});
+
+describe('chunkBytes', () => {
+  it('takes the string chunks Bun delivers as their UTF-8 bytes', () => {
+    const collector = new OutputCollector(4, 8);
+    expect(collector.push('aé')).toBe(false);
+    expect(collector.push('bc')).toBe(true);
+    expect(collector.bytes).toBe(5);
+    expect(collector.finish()).toBe('aéb');
+    expect(collector.tail()).toBe('aébc');
+    expect(chunkBytes(Buffer.from('x'))).toEqual(Buffer.from('x'));
+    expect(chunkBytes('é')).toEqual(Buffer.from([0xc3, 0xa9]));
   });
 });

@@ -1,6 +1,15 @@
 const EMPTY = new Uint8Array(0);
 
 /**
+ * One chunk of a child's stream as bytes. Node delivers Buffers; Bun (OpenCode runs plugins in it)
+ * may deliver strings from a stream it decoded itself, which the byte counting and the line
+ * splitting cannot take as they are.
+ */
+export function chunkBytes<T extends Uint8Array>(chunk: T | string): T | Buffer {
+  return typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+}
+
+/**
  * Counts every byte of one output stream, keeps at most `limit` of them (the head), and keeps a
  * rolling window of the last `tailLimit` bytes (the tail), both decoded as UTF-8. Decoding of the
  * head is incremental (`stream: true`), so a character split across chunks decodes right.
@@ -24,7 +33,8 @@ export class OutputCollector {
   ) {}
 
   /** Account for one chunk; returns true when this chunk passed the limit. */
-  push(chunk: Uint8Array): boolean {
+  push(data: Uint8Array | string): boolean {
+    const chunk = chunkBytes(data);
     this.pushTail(chunk);
     const room = this.limit - this.bytes;
     this.bytes += chunk.length;

@@ -154,7 +154,7 @@ export function runPlan(
       (started) => {
         group = started;
         const collect = (stream: Readable | null, collector: OutputCollector, isStdout: boolean) =>
-          stream?.on('data', (chunk: Buffer) => {
+          stream?.on('data', (chunk: Buffer | string) => {
             if (started.settled) return;
             if (collector.push(chunk) && isStdout && plan.stopOnOutputLimit) {
               stdoutLimitExceeded = true;

@@ -139,7 +139,7 @@ export function onRunnerWarning(listener: (warning: RunnerWarning) => void): () 
  * said once through {@link onRunnerWarning}, and runs then spawn from the host).
  */
 export function warmSpawnHelper(): void {
-  if (unavailable !== undefined || !enabled || helper !== undefined) return;
+  if (!enabled || helper !== undefined || !helperRuntimeFits()) return;
   const started = startHelper();
   if (started !== undefined) started.warm = true;
 }
@@ -158,7 +158,7 @@ export function runThroughHelper(
   signal: AbortSignal | undefined,
   direct: (plan: RunPlan, signal: AbortSignal | undefined) => Promise<RunResult>,
 ): Promise<RunResult> {
-  if (unavailable !== undefined) return direct(plan, signal);
+  if (!helperRuntimeFits()) return direct(plan, signal);
   const current = helper ?? startHelper();
   if (current === undefined) return direct(plan, signal);
   return new Promise<RunResult>((resolve, reject) => {
@@ -202,6 +202,41 @@ export function runThroughHelper(
 }
 
 const NOT_STARTED = Symbol('spawn helper not started');
+
+/**
+ * Why this runtime cannot run the spawn helper, or undefined when it can. The helper is
+ * `process.execPath` running a Node script with an IPC channel whose `ref`/`unref` keep or release
+ * the host. Bun has neither: in OpenCode (plugins run in-process under Bun) `process.execPath` is
+ * the opencode binary, which takes the script for a project dir, and Bun's IPC channel has no
+ * `unref`. There every run spawns from the host, with the same bounds.
+ * @internal
+ */
+export function spawnHelperRuntimeGap(): string | undefined {
+  const bun = (process.versions as Record<string, string | undefined>).bun;
+  if (bun !== undefined)
+    return `this runtime is Bun ${bun} (process.execPath ${process.execPath} is not a Node that runs the helper's script, and Bun's IPC channel has no unref)`;
+  return undefined;
+}
+
+// True unless the helper was found unusable here (said once, through onRunnerWarning).
+function helperRuntimeFits(): boolean {
+  if (unavailable !== undefined) return false;
+  const gap = spawnHelperRuntimeGap();
+  if (gap === undefined) return true;
+  giveUp(gap);
+  return false;
+}
+
+// Another runtime's child process may lack parts of Node's IPC channel: checked before use, so a
+// missing method makes the helper unavailable (runs spawn directly) instead of failing every run.
+function channelLacks(child: ChildProcess): string | undefined {
+  if (typeof child.send !== 'function') return 'its child process has no send()';
+  const { channel } = child;
+  if (channel === undefined || channel === null) return 'its child process has no IPC channel';
+  if (typeof channel.ref !== 'function' || typeof channel.unref !== 'function')
+    return 'its IPC channel has no ref()/unref()';
+  return undefined;
+}
 
 function send(current: Helper, id: number, run: PendingRun): void {
   run.sent = true;
@@ -283,6 +318,12 @@ function startHelper(): Helper | undefined {
     } as Parameters<typeof spawn>[2]);
   } catch (error) {
     giveUp(describe(error));
+    return undefined;
+  }
+  const lacks = channelLacks(child);
+  if (lacks !== undefined) {
+    giveUp(lacks);
+    child.kill('SIGKILL');
     return undefined;
   }
   const current: Helper = { child, ready: false, runs: new Map() };

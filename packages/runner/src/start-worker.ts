@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { buildChildEnv } from './child-env.js';
 import { DEFAULT_MAX_OUTPUT_BYTES } from './defaults.js';
 import { assertExecutable } from './executable.js';
+import { chunkBytes } from './output-collector.js';
 import { type ProcessGroup, startProcessGroup } from './process-group.js';
 import { normalizeRunOptions, type RunOptions, SHELL_PATH } from './run-options.js';
 import { RunnerError } from './runner-error.js';
@@ -204,7 +205,8 @@ function readLines(stream: Readable | null, maxLineBytes: number, sink: LineSink
     pendingBytes = 0;
     overflowed = false;
   };
-  stream.on('data', (chunk: Buffer) => {
+  stream.on('data', (data: Buffer | string) => {
+    const chunk = chunkBytes(data);
     let start = 0;
     for (let newline = chunk.indexOf(10); newline !== -1; newline = chunk.indexOf(10, start)) {
       push(chunk.subarray(start, newline));
