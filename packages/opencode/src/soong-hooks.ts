@@ -210,7 +210,14 @@ export const SoongHooks: OpencodePlugin = async (input) => {
     },
 
     'chat.message': async ({ sessionID }, output) => {
-      const state = stateFor(sessionID, 'resume');
+      let state: SessionState;
+      try {
+        state = stateFor(sessionID, 'resume');
+      } catch (error) {
+        // A broken config stops the tool calls (tool.execute.before), not the conversation.
+        log('error', refusal(error as Error));
+        return;
+      }
       const text = output.parts
         .filter((part) => part.type === 'text' && part.synthetic !== true && part.ignored !== true)
         .map((part) => part.text ?? '')
