@@ -203,7 +203,7 @@ describe('SoongHooks in the real OpenCode', () => {
       expect(refusal).toContain('soong-agent hooks could not load');
       expect(refusal).toMatch(/hooks\.json:3:5/);
       // The factory did not throw: the plugin loaded and logged the error in OpenCode's log.
-      expect(run.stderr).toMatch(/service=soong-hooks.*could not load/);
+      expect(run.stderr).toMatch(/level=ERROR.*soong-agent hooks could not load.*hooks\.json:3:5/);
       console.info(`broken-config run: ${run.durationMs} ms`);
     },
     CASE_BOUND_MS,
