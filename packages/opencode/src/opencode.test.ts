@@ -79,6 +79,7 @@ describe('SoongHooks in the real OpenCode', () => {
       importClaudeGuard(world);
       const postLog = path.join(world.root, 'post-tool-use.jsonl');
       const stopMarker = path.join(world.root, 'stopped-once');
+      const endLog = path.join(world.root, 'session-end.json');
       addHooks(world, {
         PostToolUse: [
           {
@@ -86,6 +87,7 @@ describe('SoongHooks in the real OpenCode', () => {
             hooks: [{ type: 'command', command: `cat >> '${postLog}'; echo >> '${postLog}'` }],
           },
         ],
+        SessionEnd: [{ hooks: [{ type: 'command', command: `cat > '${endLog}'` }] }],
         Stop: [
           {
             hooks: [
@@ -171,6 +173,18 @@ describe('SoongHooks in the real OpenCode', () => {
         console.info(
           `guarded session (run --attach until the Stop continuation answered): ${sessionMs} ms`,
         );
+
+        // OpenCode disposes the instance (as at a clean shutdown): the plugin ends the session.
+        const disposed = await fetch(
+          `http://127.0.0.1:${port}/instance/dispose?directory=${encodeURIComponent(world.project)}`,
+          { method: 'POST' },
+        );
+        expect(disposed.ok).toBe(true);
+        await waitFor(() => fs.existsSync(endLog) && fs.readFileSync(endLog, 'utf8') !== '');
+        expect(JSON.parse(fs.readFileSync(endLog, 'utf8'))).toMatchObject({
+          event: 'SessionEnd',
+          reason: 'completed',
+        });
       } finally {
         killGroup(server, 'SIGTERM');
         const end = await Promise.race([
@@ -180,7 +194,7 @@ describe('SoongHooks in the real OpenCode', () => {
         if (end === undefined) killGroup(server);
         const log = (await served).stderr;
         // OpenCode's own log says how many hooks are active and where the event log is.
-        expect(log).toMatch(/soong-agent hooks: 3 hooks in 3 rules active from .*hooks\.json/);
+        expect(log).toMatch(/soong-agent hooks: 4 hooks in 4 rules active from .*hooks\.json/);
         expect(log).toContain(path.join(world.soongHome, 'sessions'));
       }
     },
