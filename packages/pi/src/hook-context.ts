@@ -20,9 +20,7 @@ export type HookContextDelivery =
  * in hook order. `undefined` for no nodes. For a `before_agent_start` handler, which can add one
  * message to the prompt.
  */
-export function hookContextMessage(
-  nodes: readonly HookContextNode[],
-): PiCustomMessage | undefined {
+export function hookContextMessage(nodes: readonly HookContextNode[]): PiCustomMessage | undefined {
   if (nodes.length === 0) return undefined;
   return {
     customType: HOOK_CONTEXT_MESSAGE_TYPE,

@@ -14,7 +14,7 @@ export type {
   PiToolCallEvent,
   PiToolResultEvent,
 } from './pi-types.js';
-export { createSoongHooks, STATUS_KEY, type SoongHooksOptions } from './soong-hooks.js';
+export { createSoongHooks, type SoongHooksOptions, STATUS_KEY } from './soong-hooks.js';
 
 /**
  * The pi extension (SPEC §14): `export { default } from "@soong-agent/pi";` in

@@ -29,7 +29,11 @@ export function piToolDescription(name: string, projectDir: string): ToolDescrip
     case 'bash':
       return { name: 'bash', risk: 'dangerous' };
     case 'read':
-      return { name: 'read_file', risk: 'readonly', paths: (input) => inProject(field(input, 'path')) };
+      return {
+        name: 'read_file',
+        risk: 'readonly',
+        paths: (input) => inProject(field(input, 'path')),
+      };
     case 'write':
       return {
         name: 'write_file',

@@ -7,7 +7,11 @@ import {
   type ToolGate,
 } from '@soong-agent/loop-adapter';
 import type { HookContextNode } from '@soong-agent/protocol';
-import { deliverHookContext, type HookContextDelivery, hookContextMessage } from './hook-context.js';
+import {
+  deliverHookContext,
+  type HookContextDelivery,
+  hookContextMessage,
+} from './hook-context.js';
 import { PI_TOOL_NAMES, piToolDescription } from './pi-tools.js';
 import type {
   PiAgentEndEvent,
@@ -156,7 +160,11 @@ function registerSoongHooks(pi: PiExtensionAPI, options: SoongHooksOptions): voi
         ],
       };
     } catch (error) {
-      say(ctx, `soong-agent hooks: PostToolUse of ${event.toolName}: ${describe(error)}`, 'warning');
+      say(
+        ctx,
+        `soong-agent hooks: PostToolUse of ${event.toolName}: ${describe(error)}`,
+        'warning',
+      );
       return undefined;
     }
   });
@@ -233,8 +241,10 @@ function announce(ctx: PiExtensionContext, session: HookSessionHandle): void {
     ? `${hooks} hook${hooks === 1 ? '' : 's'} active from ${config.hooksFile}`
     : `hooks are off (hooks.enabled = false in ${config.configFile})`;
   say(ctx, `soong-agent hooks: ${state}; event log ${session.eventLog}`, 'info');
-  for (const warning of config.warnings) say(ctx, `soong-agent hooks: ${warning.message}`, 'warning');
-  if (ctx.hasUI) ctx.ui.setStatus(STATUS_KEY, config.hooksEnabled ? `hooks: ${hooks}` : 'hooks: off');
+  for (const warning of config.warnings)
+    say(ctx, `soong-agent hooks: ${warning.message}`, 'warning');
+  if (ctx.hasUI)
+    ctx.ui.setStatus(STATUS_KEY, config.hooksEnabled ? `hooks: ${hooks}` : 'hooks: off');
 }
 
 function blockedReason(error: Error): string {
