@@ -127,7 +127,7 @@ export interface PiToolResultPatch {
 type Handler<E, R = undefined> = (
   event: E,
   ctx: PiExtensionContext,
-) => Promise<R | undefined> | R | undefined | void;
+) => Promise<R | undefined> | R | undefined;
 
 /** The part of pi's `ExtensionAPI` this package uses. */
 export interface PiExtensionAPI {

@@ -117,6 +117,7 @@ function registerSoongHooks(pi: PiExtensionAPI, options: SoongHooksOptions): voi
   pi.on('turn_start', () => {
     // One model step, one gate: SPEC §4's deny state of a step ends with it.
     gate = undefined;
+    return undefined;
   });
 
   pi.on('tool_call', async (event, ctx) => {
@@ -169,7 +170,7 @@ function registerSoongHooks(pi: PiExtensionAPI, options: SoongHooksOptions): voi
     }
   });
 
-  pi.on('agent_end', (event, ctx) => {
+  pi.on('agent_end', async (event, ctx) => {
     const ended = continuation;
     continuation = undefined;
     const handling = stopping.then(async () => {
@@ -182,7 +183,7 @@ function registerSoongHooks(pi: PiExtensionAPI, options: SoongHooksOptions): voi
       }
     });
     stopping = handling;
-    return handling;
+    await handling;
   });
 
   const handleStop = async (event: PiAgentEndEvent, ctx: PiExtensionContext) => {
