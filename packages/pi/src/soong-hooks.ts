@@ -85,8 +85,12 @@ function registerSoongHooks(pi: PiExtensionAPI, options: SoongHooksOptions): voi
       deliver(ctx, pendingContext(opened), 'next-prompt');
       return opened;
     } catch (error) {
+      const previous = startError?.message;
       startError = error instanceof Error ? error : new Error(String(error));
-      say(ctx, `soong-agent hooks: ${blockedReason(startError)}`, 'error');
+      // Said once per problem: each tool call tries again, and each blocked call carries it anyway.
+      if (startError.message !== previous) {
+        say(ctx, `soong-agent hooks: ${blockedReason(startError)}`, 'error');
+      }
       return undefined;
     }
   };
