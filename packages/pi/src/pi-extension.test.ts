@@ -11,6 +11,7 @@ import {
   type PiRun,
   type PiWorkspace,
   runPi,
+  runPiRpc,
   runSoongAgent,
   sessionRecords,
   writeScript,
@@ -366,5 +367,55 @@ describe('deliverHookContext in the real pi', () => {
     );
     expect(toolIndex).toBeGreaterThan(0);
     expect(nodeIndex).toBeGreaterThan(toolIndex);
+  });
+});
+
+describe("@soong-agent/pi in pi's UI", () => {
+  it('notifies how many hooks are active and where the log is, and sets a footer status', async () => {
+    const { workspace } = await setUp([]);
+    fs.writeFileSync(
+      path.join(workspace.soongHome, 'hooks.json'),
+      JSON.stringify({
+        version: 1,
+        hooks: {
+          PreToolUse: [{ matcher: 'bash', hooks: [{ type: 'command', command: 'true' }] }],
+          Stop: [{ hooks: [{ type: 'command', command: 'true' }] }],
+        },
+      }),
+    );
+    installExtension(workspace);
+    const uiRequests = (stdout: string) =>
+      stdout
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line))
+        .filter((message) => message.type === 'extension_ui_request');
+
+    const run = await timed(
+      'rpc ui',
+      runPiRpc(
+        workspace,
+        (stdout) => uiRequests(stdout).some((request) => request.method === 'setStatus'),
+        { env: { SOONG_AGENT_HOME: workspace.soongHome } },
+      ),
+    );
+
+    const requests = uiRequests(run.stdout);
+    const notify = requests.find((request) => request.method === 'notify');
+    expect(notify?.notifyType).toBe('info');
+    expect(notify?.message).toMatch(
+      /^soong-agent hooks: 2 hooks active from .*hooks\.json; event log .*events\.jsonl$/,
+    );
+    expect(requests).toContainEqual(
+      expect.objectContaining({
+        method: 'setStatus',
+        statusKey: 'soong-hooks',
+        statusText: 'hooks: 2',
+      }),
+    );
+    // The log the notification names is the session's.
+    const eventLog = String(notify?.message).replace(/^.*event log /, '');
+    expect(fs.existsSync(eventLog)).toBe(true);
+    expect(run.stderr).not.toContain('soong-agent hooks');
   });
 });

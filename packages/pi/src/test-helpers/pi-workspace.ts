@@ -128,6 +128,53 @@ export function runPi(
   });
 }
 
+/**
+ * Starts `pi --mode rpc` (pi's UI protocol on stdout: `extension_ui_request` lines for `notify` and
+ * `setStatus`) in the project, ends its stdin once `done(stdout)` holds, and resolves when pi exits.
+ */
+export function runPiRpc(
+  workspace: PiWorkspace,
+  done: (stdout: string) => boolean,
+  options: { env?: Record<string, string> } = {},
+): Promise<PiRun> {
+  const started = performance.now();
+  const child = spawn(
+    process.execPath,
+    [piCli(), '--mode', 'rpc', '--offline', '--provider', 'fake', '--model', 'fake-model'],
+    {
+      cwd: workspace.project,
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: workspace.home,
+        NO_COLOR: '1',
+        ...options.env,
+      },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      timeout: 120_000,
+    },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+    // pi in RPC mode ends when its input ends.
+    if (done(stdout)) child.stdin.end();
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      if (code === null) {
+        reject(new Error(`pi ended by ${signal}\nstdout: ${stdout}\nstderr: ${stderr}`));
+        return;
+      }
+      resolve({ exitCode: code, stdout, stderr, durationMs: performance.now() - started });
+    });
+  });
+}
+
 /** Runs `soong-agent ARGS` with the workspace's HOME; returns stdout, throws on a non-zero exit. */
 export function runSoongAgent(workspace: PiWorkspace, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
