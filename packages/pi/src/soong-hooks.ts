@@ -211,10 +211,12 @@ function registerSoongHooks(pi: PiExtensionAPI, options: SoongHooksOptions): voi
 
   pi.on('session_shutdown', async () => {
     for (;;) {
-      await stopping;
+      const handling = stopping;
+      await handling;
       const next = continuation;
-      if (next === undefined) break;
-      await next.promise;
+      if (next !== undefined) await next.promise;
+      // An agent_end may have come while this waited: wait for its Stop handling too.
+      else if (stopping === handling) break;
     }
     const current = session;
     session = undefined;
