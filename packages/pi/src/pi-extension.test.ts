@@ -3,7 +3,7 @@
 // OpenAI-compatible model on 127.0.0.1 with `pi -p --offline`, installed the way the README says.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { messageText, type SentMessage, startFakeOpenAI } from './test-helpers/fake-openai.js';
 import {
   installExtension,
@@ -40,7 +40,7 @@ async function timed(name: string, run: Promise<PiRun>): Promise<PiRun> {
   timings.push({ name, ms: Math.round(result.durationMs) });
   return result;
 }
-process.on('exit', () => {
+afterAll(() => {
   if (timings.length > 0) {
     console.log(`pi runs (ms): ${timings.map(({ name, ms }) => `${name} ${ms}`).join(', ')}`);
   }
