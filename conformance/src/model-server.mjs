@@ -279,8 +279,9 @@ function sideReply(path) {
  * @param {Script} script
  */
 export async function startModelServer(script) {
-  /** @type {{ method: string, path: string, wire: string | undefined, body: any }[]} */
+  /** @type {{ method: string, path: string, wire: string | undefined, atMs: number, body: any }[]} */
   const requests = [];
+  const startedAt = performance.now();
   const server = createServer((req, res) => {
     const chunks = [];
     req.on('data', (chunk) => chunks.push(chunk));
@@ -294,7 +295,13 @@ export async function startModelServer(script) {
       }
       const path = req.url ?? '';
       const wire = req.method === 'POST' ? wireOf(path) : undefined;
-      requests.push({ method: req.method ?? '', path, wire, body });
+      requests.push({
+        method: req.method ?? '',
+        path,
+        wire,
+        atMs: Math.round(performance.now() - startedAt),
+        body,
+      });
       if (wire === undefined || /count_tokens/.test(path)) {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify(sideReply(path)));
