@@ -4,6 +4,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
+ * The dummy key every agent gets. Copilot CLI masks its provider key wherever it appears (the prompt
+ * included), so it is a string no prompt, path or token contains.
+ */
+const DUMMY_KEY = 'dummy-key-7f3a9c';
+
+/**
  * One hook as a case asks for it, in our event names (the adapter renames it).
  * @typedef {{ event: Event, matcher?: 'shell' | 'other', command: string, timeoutSec?: number }} HookEntry
  * @typedef {'PreToolUse' | 'PostToolUse' | 'UserPromptSubmit' | 'SessionStart' | 'Stop'} Event
@@ -94,7 +100,7 @@ const claude = {
     env: {
       HOME: home,
       ANTHROPIC_BASE_URL: url,
-      ANTHROPIC_API_KEY: 'sk-ant-conformance',
+      ANTHROPIC_API_KEY: DUMMY_KEY,
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
       // Claude Code refuses bypassPermissions as root unless it is told it runs in a sandbox.
       IS_SANDBOX: '1',
@@ -153,7 +159,7 @@ const codex = {
         '--skip-git-repo-check',
         prompt,
       ],
-      env: { HOME: home, CODEX_HOME: codexHome, CONFORMANCE_API_KEY: 'conformance' },
+      env: { HOME: home, CODEX_HOME: codexHome, CONFORMANCE_API_KEY: DUMMY_KEY },
     };
   },
 };
@@ -195,7 +201,7 @@ const gemini = {
     env: {
       HOME: home,
       GOOGLE_GEMINI_BASE_URL: url,
-      GEMINI_API_KEY: 'conformance',
+      GEMINI_API_KEY: DUMMY_KEY,
       GEMINI_CLI_TRUST_WORKSPACE: 'true',
       GEMINI_CLI_NO_RELAUNCH: 'true',
     },
@@ -251,7 +257,7 @@ const copilot = {
       HOME: home,
       COPILOT_OFFLINE: 'true',
       COPILOT_PROVIDER_BASE_URL: `${url}/v1`,
-      COPILOT_PROVIDER_API_KEY: 'conformance',
+      COPILOT_PROVIDER_API_KEY: DUMMY_KEY,
       COPILOT_MODEL: 'gpt-4.1',
     },
   }),
