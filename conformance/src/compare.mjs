@@ -91,3 +91,23 @@ export function describe(observation) {
   if (observation.importNote !== undefined) parts.push('not imported');
   return parts.join(', ');
 }
+
+/**
+ * How ours' hook input differs from the real agent's, by key (`tool_input.command`), or undefined
+ * when they match or a side's hook did not run.
+ */
+export function inputKeyDifference(real, ours) {
+  if (real === undefined || ours === undefined) return undefined;
+  const realKeys = real.inputKeys ?? [];
+  const ourKeys = ours.inputKeys ?? [];
+  if (realKeys.length === 0 || ourKeys.length === 0) return undefined;
+  const missing = realKeys.filter((key) => !ourKeys.includes(key));
+  const extra = ourKeys.filter((key) => !realKeys.includes(key));
+  if (missing.length === 0 && extra.length === 0) return undefined;
+  return [
+    missing.length > 0 ? `ours lacks ${missing.join(', ')}` : '',
+    extra.length > 0 ? `ours adds ${extra.join(', ')}` : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
+}

@@ -29,8 +29,29 @@ const RUN_TIMEOUT_MS = 180_000;
  * @property {number | null} exitCode
  * @property {boolean} timedOut
  * @property {number} durationMs
+ * @property {string[]} inputKeys the keys of the hook's first stdin (nested objects as `a.b`):
+ *   shown, not compared (a dialect's encoder against the agent's)
  * @property {string} [importNote] ours: what `hooks import` said when it did not convert the hook
  */
+
+/** The keys of a JSON object, one level of nesting spelled `parent.key`, sorted. */
+function keysOf(text) {
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return ['(not JSON)'];
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return ['(not an object)'];
+  const keys = [];
+  for (const [key, inner] of Object.entries(value)) {
+    keys.push(key);
+    if (typeof inner === 'object' && inner !== null && !Array.isArray(inner))
+      for (const innerKey of Object.keys(inner)) keys.push(`${key}.${innerKey}`);
+  }
+  return keys.sort();
+}
 
 /** Replaces the case's placeholders in a hook spec string. */
 function fill(text, tokens) {
@@ -78,11 +99,11 @@ function prepareSide(dir, testCase, spec, tokens) {
 
 /** Reads what happened after a run. */
 function observe(side, server, tokens, result) {
-  const calls = existsSync(side.log)
+  const lines = existsSync(side.log)
     ? readFileSync(side.log, 'utf8')
         .split('\n')
-        .filter((line) => line !== '').length
-    : 0;
+        .filter((line) => line !== '')
+    : [];
   const turns = server.requests.filter((request) => {
     const body = request.body;
     if (request.wire === undefined || typeof body !== 'object' || body === null) return false;
@@ -94,11 +115,12 @@ function observe(side, server, tokens, result) {
     rewritten: existsSync(side.alt),
     toldReason: server.told(tokens.reason),
     toldContext: server.told(tokens.context),
-    hookCalls: calls,
+    hookCalls: lines.length,
     turns,
     exitCode: result.exitCode,
     timedOut: result.timedOut,
     durationMs: Math.round(result.durationMs),
+    inputKeys: lines.length === 0 ? [] : keysOf(JSON.parse(lines[0]).input),
   };
 }
 
