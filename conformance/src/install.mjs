@@ -42,6 +42,8 @@ export async function ensureInstalled(agent) {
       '--no-fund',
       '--no-package-lock',
       '--loglevel=error',
+      // Claude Code's package says node >=22, but its bin is a native executable: Node 20 runs it.
+      '--engine-strict=false',
       `${agent.packageName}@${agent.version}`,
     ],
     cwd: dir,
