@@ -72,7 +72,7 @@ const claude = {
   version: '2.1.328',
   bin: 'claude',
   events: CLAUDE_EVENTS,
-  shellCall: (_tools, command) => ({ name: 'Bash', input: { command, description: 'Run it' } }),
+  shellCall: (_tools, command) => ({ name: 'Bash', input: { command } }),
   writeHooks(home, entries) {
     const file = join(home, '.claude', 'settings.json');
     writeJson(file, {

@@ -20,6 +20,7 @@
  *   dialect; undefined = the case does not apply to that agent (it has no such output)
  * @property {'shell' | 'other'} [matcher] tool events: the shell tool (default) or other tools only
  * @property {number} [timeoutSec]
+ * @property {boolean} [toolFails] the model's shell command fails (exit 3) after touching its marker
  */
 
 const json = (value) => JSON.stringify(value);
@@ -199,6 +200,13 @@ export const CASES = [
     event: 'PostToolUse',
     checks: 'additionalContext after the tool ran',
     hook: (agent) => ({ stdout: json(contextJson(agent, 'PostToolUse')), exit: 0 }),
+  },
+  {
+    id: 'post-tool-failed',
+    event: 'PostToolUse',
+    toolFails: true,
+    checks: 'a PostToolUse hook when the command fails (Claude Code: only PostToolUseFailure runs)',
+    hook: () => ({ exit: 0 }),
   },
   // UserPromptSubmit
   {

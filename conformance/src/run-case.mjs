@@ -78,6 +78,7 @@ function prepareSide(dir, testCase, spec, tokens) {
       log,
     }),
   );
+  const marker = join(project, 'marker');
   /** @type {import('./agents.mjs').HookEntry} */
   const entry = {
     event: testCase.event,
@@ -92,7 +93,9 @@ function prepareSide(dir, testCase, spec, tokens) {
     project,
     log,
     entry,
-    marker: join(project, 'marker'),
+    marker,
+    // A failing command still leaves its marker: `ran` stays "the tool ran".
+    shellCommand: testCase.toolFails === true ? `touch ${marker}; exit 3` : `touch ${marker}`,
     alt: join(project, 'alt-marker'),
   };
 }
@@ -148,7 +151,7 @@ export async function runReal(agent, bin, testCase, spec, dir, tokens) {
   const side = prepareSide(dir, testCase, spec, tokens);
   agent.writeHooks(side.home, [side.entry]);
   const server = await startModelServer({
-    call: (tools) => agent.shellCall(tools, `touch ${side.marker}`),
+    call: (tools) => agent.shellCall(tools, side.shellCommand),
   });
   try {
     const { argv, env } = agent.command({
@@ -199,7 +202,7 @@ export async function runOurs(agent, testCase, spec, dir, tokens, options) {
     join(dir, 'import-output.txt'),
   );
   const server = await startModelServer({
-    call: () => ({ name: 'bash', input: { command: `touch ${side.marker}` } }),
+    call: () => ({ name: 'bash', input: { command: side.shellCommand } }),
   });
   try {
     const result = await runBounded(
