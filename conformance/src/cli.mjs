@@ -356,7 +356,9 @@ async function main() {
     selectedCases: options.cases,
   });
   const seconds = Math.round((performance.now() - started) / 1000);
-  console.log(`${summaryLine(judged)} in ${seconds}s (install ${Math.round(installedMs / 1000)}s)`);
+  console.log(
+    `${summaryLine(judged)} in ${seconds}s (setup and install ${Math.round(installedMs / 1000)}s)`,
+  );
   if (options.json !== undefined)
     writeFileSync(options.json, `${JSON.stringify(judged.report, null, 2)}\n`);
   if (options.keep) console.log(`work dir kept: ${workDir}`);
