@@ -201,6 +201,12 @@ export async function runOurs(agent, testCase, spec, dir, tokens, options) {
     side.project,
     join(dir, 'import-output.txt'),
   );
+  // Exit 2 = nothing converted (a refusal: the run goes on without the hook, as a user's would);
+  // anything else but 0 is the import itself failing, which no comparison can stand on.
+  if (imported.exitCode !== 0 && imported.exitCode !== 2) {
+    const line = imported.stderr.split('\n').find((text) => /Error/.test(text)) ?? '';
+    throw new Error(`hooks import failed (exit ${imported.exitCode}): ${line.trim()}`);
+  }
   const server = await startModelServer({
     call: () => ({ name: 'bash', input: { command: side.shellCommand } }),
   });
