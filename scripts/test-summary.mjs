@@ -10,20 +10,22 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const missing = [];
-for (const group of ['packages', 'apps']) {
-  for (const name of readdirSync(join(root, group))) {
-    const dir = join(root, group, name);
-    if (!existsSync(join(dir, 'package.json'))) continue;
-    const report = join(dir, 'test-report.json');
-    if (!existsSync(report)) {
-      missing.push(`${group}/${name}`);
-      continue;
-    }
-    const json = JSON.parse(readFileSync(report, 'utf8'));
-    passed += json.numPassedTests;
-    failed += json.numFailedTests;
-    skipped += json.numPendingTests + (json.numTodoTests ?? 0);
+// Every package and app, and the private conformance package (its own tests, not the real agents).
+const workspaces = ['packages', 'apps']
+  .flatMap((group) => readdirSync(join(root, group)).map((name) => `${group}/${name}`))
+  .concat('conformance');
+for (const workspace of workspaces) {
+  const dir = join(root, workspace);
+  if (!existsSync(join(dir, 'package.json'))) continue;
+  const report = join(dir, 'test-report.json');
+  if (!existsSync(report)) {
+    missing.push(workspace);
+    continue;
   }
+  const json = JSON.parse(readFileSync(report, 'utf8'));
+  passed += json.numPassedTests;
+  failed += json.numFailedTests;
+  skipped += json.numPendingTests + (json.numTodoTests ?? 0);
 }
 for (const name of missing) console.error(`no test report for ${name} (did its tests run?)`);
 const label = process.argv[2] === undefined ? '' : `${process.argv[2]}: `;
