@@ -1,0 +1,138 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { CLI, makeWorkspace, runCli, runShell, writeScript } from './test-helpers/cli.js';
+
+// What new users tripped on (issue 32), each through the real CLI in a temp agent home.
+
+const TIMEOUT = 60_000;
+const PTY_CHAT = fileURLToPath(new URL('./test-helpers/pty-chat.py', import.meta.url));
+
+function hooksJson(hooks: Record<string, unknown>): string {
+  return `${JSON.stringify({ version: 1, hooks }, null, 2)}\n`;
+}
+
+// A tool matcher that is a regex: an error with its line, column, JSON path and fix.
+const BROKEN_HOOKS = `{
+  "version": 1,
+  "hooks": {
+    "PreToolUse": [
+      { "matcher": { "tool": "Edit|Write" }, "hooks": [ { "type": "command", "command": "true" } ] }
+    ]
+  }
+}
+`;
+
+describe('a broken hooks.json', () => {
+  it(
+    'makes run exit 2 with the precise error and one line with the same command and --no-hooks, which runs',
+    async () => {
+      const workspace = makeWorkspace({ home: { 'hooks.json': BROKEN_HOOKS } });
+      const script = writeScript(workspace.root, [{ text: 'done without hooks' }]);
+      const args = [
+        'run',
+        "it's broken",
+        '--home',
+        workspace.home,
+        '--project',
+        workspace.project,
+        '--model',
+        `scripted:${script}`,
+      ];
+      const broken = await runCli(args, { env: workspace.env });
+      expect(broken.code).toBe(2);
+      const lines = broken.stderr.trimEnd().split('\n');
+      expect(lines[0]).toContain(`${path.join(workspace.home, 'hooks.json')}:5:`);
+      expect(lines[0]).toContain('hooks.PreToolUse[0].matcher.tool');
+      expect(lines[0]).toContain('["edit_file", "write_file"]');
+      const hint = lines.at(-1) ?? '';
+      expect(lines).toHaveLength(2);
+      expect(hint).toMatch(/^to run without hooks until hooks\.json is fixed \(--no-hooks\): /);
+      expect(fs.existsSync(path.join(workspace.home, 'sessions'))).toBe(false);
+      // The line is a command line the user can paste as it is.
+      const command = hint.slice(hint.indexOf('): ') + 3);
+      expect(command).toContain(' run --no-hooks ');
+      const rerun = await runShell(command, { env: workspace.env });
+      expect(rerun.code, rerun.stderr).toBe(0);
+      expect(rerun.stdout).toBe('done without hooks\n');
+      expect(rerun.stderr).toContain('hooks disabled (--no-hooks)');
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'makes chat on a terminal exit 2 with the error and the chat --no-hooks line',
+    async () => {
+      const workspace = makeWorkspace({ home: { 'hooks.json': BROKEN_HOOKS } });
+      const { stdout } = await promisify(execFile)(
+        'python3',
+        [
+          PTY_CHAT,
+          '[]',
+          '--',
+          process.execPath,
+          CLI,
+          'chat',
+          '--home',
+          workspace.home,
+          '--project',
+          workspace.project,
+        ],
+        { env: { ...workspace.env, TERM: 'xterm' } },
+      );
+      const { code, output } = JSON.parse(stdout) as { code: number; output: string };
+      expect(code).toBe(2);
+      expect(output).toContain(`${path.join(workspace.home, 'hooks.json')}:5:`);
+      expect(output).toMatch(
+        /to run without hooks until hooks\.json is fixed \(--no-hooks\): node \S+ chat --no-hooks --home /,
+      );
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'gets no --no-hooks line from commands without that flag, nor when the error is in config.toml',
+    async () => {
+      const workspace = makeWorkspace({ home: { 'hooks.json': BROKEN_HOOKS } });
+      const where = ['--home', workspace.home, '--project', workspace.project];
+      for (const args of [
+        ['hooks', 'validate'],
+        ['hooks', 'list'],
+        ['hooks', 'explain', 'PreToolUse'],
+      ]) {
+        const result = await runCli([...args, ...where], { env: workspace.env });
+        expect(result.code).toBe(2);
+        expect(result.stderr).toContain('hooks.PreToolUse[0].matcher.tool');
+        expect(result.stderr).not.toContain('--no-hooks');
+      }
+      const toml = makeWorkspace({
+        home: {
+          'config.toml': '[hooks]\non_failure = "sometimes"\n',
+          'hooks.json': hooksJson({}),
+        },
+      });
+      const script = writeScript(toml.root, [{ text: 'hi' }]);
+      const result = await runCli(
+        [
+          'run',
+          'hi',
+          '--home',
+          toml.home,
+          '--project',
+          toml.project,
+          '--model',
+          `scripted:${script}`,
+        ],
+        { env: toml.env },
+      );
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(path.join(toml.home, 'config.toml'));
+      // --no-hooks would not help: config.toml is read either way.
+      expect(result.stderr).not.toContain('--no-hooks');
+    },
+    TIMEOUT,
+  );
+});
