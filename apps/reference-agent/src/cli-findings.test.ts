@@ -136,3 +136,87 @@ describe('a broken hooks.json', () => {
     TIMEOUT,
   );
 });
+
+describe('hooks explain on a tool event without --tool', () => {
+  const command = [{ type: 'command', command: 'true' }];
+  const rules = hooksJson({
+    PreToolUse: [
+      { matcher: { tool: 'bash' }, hooks: command },
+      { matcher: { tool: ['write_file', 'edit_file'], path_prefix: 'src' }, hooks: command },
+      { matcher: { path_prefix: 'docs' }, hooks: command },
+      { matcher: { tag: 'readonly' }, hooks: command },
+      { matcher: { mcp_server: 'github' }, hooks: command },
+      { hooks: command },
+    ],
+  });
+
+  it(
+    'says once that --tool decides tool matchers and shows per rule what is decided without it',
+    async () => {
+      const workspace = makeWorkspace({ home: { 'hooks.json': rules } });
+      const where = ['--home', workspace.home, '--project', workspace.project];
+      const result = await runCli(
+        ['hooks', 'explain', 'PreToolUse', '--path', 'docs/guide.md', ...where],
+        { env: workspace.env },
+      );
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).not.toContain('(no tool)');
+      const lines = result.stdout.trimEnd().split('\n');
+      expect(lines.filter((line) => line.includes('give --tool NAME to evaluate'))).toHaveLength(1);
+      expect(lines[0]).toMatch(/^note: PreToolUse rules with a tool, tag or mcp_server matcher/);
+      expect(lines.slice(1)).toEqual([
+        'PreToolUse[0]  depends on --tool: matched for bash → runs PreToolUse[0][0]',
+        `PreToolUse[1]  not matched whatever the tool: path_prefix (expected ${path.join(workspace.project, 'src')}, got ${path.join(workspace.project, 'docs', 'guide.md')})`,
+        'PreToolUse[2]  matched → runs PreToolUse[2][0]',
+        'PreToolUse[3]  depends on --tool: matched for read_file, list_dir, grep → runs PreToolUse[3][0]',
+        'PreToolUse[4]  depends on --tool: matches no tool of this agent (mcp_server expects mcp__github__*); for a tool of another host give --tool NAME --risk CLASS',
+        'PreToolUse[5]  matched → runs PreToolUse[5][0]',
+      ]);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'gives the same in --json, and with --tool evaluates every rule for that tool with no note',
+    async () => {
+      const workspace = makeWorkspace({ home: { 'hooks.json': rules } });
+      const where = ['--home', workspace.home, '--project', workspace.project];
+      const json = await runCli(['hooks', 'explain', 'PreToolUse', '--json', ...where], {
+        env: workspace.env,
+      });
+      expect(json.code, json.stderr).toBe(0);
+      const explained = JSON.parse(json.stdout) as {
+        note?: string;
+        rules: { matched: boolean; needs_tool?: boolean; matched_tools?: string[] }[];
+      };
+      expect(explained.note).toContain('--tool NAME');
+      expect(explained.rules.map((rule) => rule.matched_tools ?? null)).toEqual([
+        ['bash'],
+        [],
+        null,
+        ['read_file', 'list_dir', 'grep'],
+        [],
+        null,
+      ]);
+      expect(explained.rules.map((rule) => rule.needs_tool === true)).toEqual([
+        true,
+        true,
+        false,
+        true,
+        true,
+        false,
+      ]);
+      const withTool = await runCli(
+        ['hooks', 'explain', 'PreToolUse', '--tool', 'bash', ...where],
+        { env: workspace.env },
+      );
+      expect(withTool.code, withTool.stderr).toBe(0);
+      expect(withTool.stdout).not.toContain('note:');
+      expect(withTool.stdout.split('\n')[0]).toBe('PreToolUse[0]  matched → runs PreToolUse[0][0]');
+      expect(withTool.stdout).toContain(
+        'PreToolUse[1]  not matched: tool (expected write_file | edit_file, got bash)',
+      );
+    },
+    TIMEOUT,
+  );
+});
