@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -216,6 +217,134 @@ describe('hooks explain on a tool event without --tool', () => {
       expect(withTool.stdout).toContain(
         'PreToolUse[1]  not matched: tool (expected write_file | edit_file, got bash)',
       );
+    },
+    TIMEOUT,
+  );
+});
+
+// Hooks that print bytes that are not UTF-8 (a Latin-1 "é", a lone 0xff): in stdout's JSON reason
+// and logs, on stderr, from a worker, and as a Claude Code hook's exit-2 reason on stderr.
+const LATIN1_HOOK =
+  "cat >/dev/null; printf 'stderr \\377 \\351t\\351\\n' >&2; " +
+  'printf \'{"decision":"deny","reason":"caf\\351 \\377","logs":["log \\376"]}\'';
+const LATIN1_WORKER = `import readline from 'node:readline';
+for await (const line of readline.createInterface({ input: process.stdin })) {
+  const { id } = JSON.parse(line);
+  process.stderr.write(Buffer.from([0x77, 0x20, 0xff, 0x0a]));
+  const answer = '{"id":' + id + ',"output":{"decision":"deny","reason":"worker ';
+  process.stdout.write(Buffer.concat([Buffer.from(answer), Buffer.from([0xe9]), Buffer.from('"}}\\n')]));
+}
+`;
+
+function latin1Workspace(hook: Record<string, unknown>) {
+  return makeWorkspace({
+    home: {
+      'worker.mjs': LATIN1_WORKER,
+      'hooks.json': hooksJson({
+        PreToolUse: [{ matcher: 'bash', hooks: [{ name: 'latin1', type: 'command', ...hook }] }],
+      }),
+    },
+  });
+}
+
+// `hooks test PreToolUse` for a bash call, in the workspace's home and project.
+function hooksTestBash(workspace: ReturnType<typeof makeWorkspace>) {
+  return runCli(
+    [
+      'hooks',
+      'test',
+      'PreToolUse',
+      '--tool',
+      'bash',
+      '--input',
+      '{"command":"ls"}',
+      '--home',
+      workspace.home,
+      '--project',
+      workspace.project,
+    ],
+    { env: workspace.env },
+  );
+}
+
+describe('hook output that is not UTF-8', () => {
+  it(
+    'shows each invalid byte as \\xHH in hooks test: reason, logs and stderr',
+    async () => {
+      const workspace = latin1Workspace({ command: LATIN1_HOOK });
+      const result = await hooksTestBash(workspace);
+      expect(result.code, result.stderr).toBe(3);
+      expect(result.stdout).not.toContain('\uFFFD');
+      expect(result.stdout).toContain('caf\\xe9 \\xff');
+      expect(result.stdout).toContain('log \\xfe');
+      expect(result.stdout).toContain('stderr \\xff \\xe9t\\xe9');
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'keeps the bytes escaped in the timeline, in events and in events.jsonl (valid UTF-8 JSON)',
+    async () => {
+      const workspace = latin1Workspace({ command: LATIN1_HOOK });
+      const script = writeScript(workspace.root, [
+        { tool_calls: [{ name: 'bash', input: { command: 'ls' } }] },
+        { text: 'denied' },
+      ]);
+      const where = ['--home', workspace.home, '--project', workspace.project];
+      const run = await runCli(['run', 'go', '--yes', '--model', `scripted:${script}`, ...where], {
+        env: workspace.env,
+      });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).not.toContain('\uFFFD');
+      expect(run.stderr).toContain('denied by hook latin1: caf\\xe9 \\xff');
+      expect(run.stderr).toContain('stderr: stderr \\xff \\xe9t\\xe9');
+      expect(run.stderr).toContain('logs: log \\xfe');
+      const events = await runCli(['events', ...where], { env: workspace.env });
+      expect(events.code, events.stderr).toBe(0);
+      expect(events.stdout).not.toContain('\uFFFD');
+      expect(events.stdout).toContain('caf\\xe9 \\xff');
+      expect(events.stdout).toContain('stderr \\xff \\xe9t\\xe9');
+      const [session] = fs.readdirSync(path.join(workspace.home, 'sessions'));
+      const log = fs.readFileSync(
+        path.join(workspace.home, 'sessions', session ?? '', 'events.jsonl'),
+      );
+      expect(isUtf8(log)).toBe(true);
+      const records = log
+        .toString('utf8')
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(records.find((record) => record.type === 'hook_denied')).toMatchObject({
+        reason: 'caf\\xe9 \\xff',
+      });
+      expect(
+        records.filter((record) => record.type === 'hook_log').map((record) => record.message),
+      ).toEqual(expect.arrayContaining(['log \\xfe', 'stderr \\xff \\xe9t\\xe9\n']));
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'escapes the bytes of a worker hook and of a Claude Code hook that blocks with exit 2',
+    async () => {
+      const worker = latin1Workspace({
+        command: 'node "$SOONG_AGENT_HOME/worker.mjs"',
+        mode: 'worker',
+      });
+      const claude = latin1Workspace({
+        command: "cat >/dev/null; printf 'blocked \\377' >&2; exit 2",
+        protocol: 'claude-code',
+      });
+      for (const [workspace, reason, stderr] of [
+        [worker, 'worker \\xe9', 'w \\xff'],
+        [claude, 'blocked \\xff', 'blocked \\xff'],
+      ] as const) {
+        const result = await hooksTestBash(workspace);
+        expect(result.code, result.stdout + result.stderr).toBe(3);
+        expect(result.stdout).not.toContain('\uFFFD');
+        expect(result.stdout).toContain(reason);
+        expect(result.stdout).toContain(stderr);
+      }
     },
     TIMEOUT,
   );

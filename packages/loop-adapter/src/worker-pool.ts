@@ -2,6 +2,7 @@ import type { HookCommandConfig } from '@soong-agent/config';
 import {
   type EventRecordBodyOf,
   type HookEvent,
+  jsonTextWithByteEscapes,
   safeParseHookOutput,
   type WorkerStopReason,
 } from '@soong-agent/protocol';
@@ -680,7 +681,7 @@ function parseLine(line: string): ParsedLine {
   if (!text.startsWith('{')) return { kind: 'text' };
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(jsonTextWithByteEscapes(text));
   } catch {
     return { kind: 'text' };
   }
