@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -345,6 +345,134 @@ describe('hook output that is not UTF-8', () => {
         expect(result.stdout).toContain(reason);
         expect(result.stdout).toContain(stderr);
       }
+    },
+    TIMEOUT,
+  );
+});
+
+// A workspace whose root is a git repository: the project dir lies below the git root.
+function workspaceInRepository(files: Parameters<typeof makeWorkspace>[0]) {
+  const workspace = makeWorkspace(files);
+  execFileSync('git', ['init', '-q', workspace.root]);
+  fs.mkdirSync(path.join(workspace.root, 'scripts'));
+  return workspace;
+}
+
+const gitRootLine = (workspace: { root: string; project: string }) =>
+  `the project dir ${workspace.project} lies below the git root ${workspace.root}: to work on the whole repository, make it the project dir (--project ${workspace.root})`;
+
+describe('a path refused as outside a project dir below a git root', () => {
+  it(
+    'gets a hint naming the git root and --project for a write tool, in the timeline, events and the result',
+    async () => {
+      const turns = [
+        {
+          tool_calls: [
+            { name: 'write_file', input: { path: '../shared/notes.txt', content: 'x' } },
+          ],
+        },
+        { text: 'refused' },
+      ];
+      const workspace = workspaceInRepository({});
+      const script = writeScript(workspace.root, turns);
+      const where = ['--home', workspace.home, '--project', workspace.project];
+      const run = await runCli(['run', 'go', '--yes', '--model', `scripted:${script}`, ...where], {
+        env: workspace.env,
+      });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toContain('is outside the project dir');
+      expect(run.stderr).toContain(`    hint ${gitRootLine(workspace)}\n`);
+      expect(fs.existsSync(path.join(workspace.root, 'shared'))).toBe(false);
+      const events = await runCli(['events', ...where], { env: workspace.env });
+      expect(events.stdout).toContain(`    hint ${gitRootLine(workspace)}\n`);
+      const json = await runCli(['events', '--json', ...where], { env: workspace.env });
+      const finished = json.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { type: string; error_text?: string })
+        .find((record) => record.type === 'tool_finished');
+      expect(finished?.error_text).toContain(`\nhint: ${gitRootLine(workspace)}`);
+      // Without a repository above the project dir there is nothing to hint at.
+      const plain = makeWorkspace({});
+      const plainScript = writeScript(plain.root, turns);
+      const alone = await runCli(
+        [
+          'run',
+          'go',
+          '--yes',
+          '--model',
+          `scripted:${plainScript}`,
+          '--home',
+          plain.home,
+          '--project',
+          plain.project,
+        ],
+        { env: plain.env },
+      );
+      expect(alone.code, alone.stderr).toBe(0);
+      expect(alone.stderr).toContain('is outside the project dir');
+      expect(alone.stderr).not.toContain('hint');
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "gets the hint in the config error of a hook's working_dir outside the project",
+    async () => {
+      const workspace = workspaceInRepository({
+        home: {
+          'hooks.json': hooksJson({
+            PreToolUse: [
+              { hooks: [{ type: 'command', command: 'true', working_dir: '../scripts' }] },
+            ],
+          }),
+        },
+      });
+      const where = ['--home', workspace.home, '--project', workspace.project];
+      const result = await runCli(['hooks', 'validate', ...where], { env: workspace.env });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('hooks.PreToolUse[0].hooks[0].working_dir');
+      expect(result.stderr).toContain(`; or ${gitRootLine(workspace)}`);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "gets the hint when the runner refuses a hook's working dir that became a link out of the project",
+    async () => {
+      // The link does not exist when the config is loaded (so it passes as written); SessionStart
+      // makes it, and the runner, resolving it, refuses the dir it leads to.
+      const workspace = workspaceInRepository({
+        home: {
+          'hooks.json': hooksJson({
+            SessionStart: [
+              {
+                hooks: [
+                  { type: 'command', command: 'ln -s ../scripts "$SOONG_AGENT_PROJECT_DIR/link"' },
+                ],
+              },
+            ],
+            PreToolUse: [
+              {
+                hooks: [{ name: 'linked', type: 'command', command: 'true', working_dir: 'link' }],
+              },
+            ],
+          }),
+        },
+      });
+      const script = writeScript(workspace.root, [
+        { tool_calls: [{ name: 'read_file', input: { path: 'link' } }] },
+        { text: 'done' },
+      ]);
+      const where = ['--home', workspace.home, '--project', workspace.project];
+      const run = await runCli(['run', 'go', '--yes', '--model', `scripted:${script}`, ...where], {
+        env: workspace.env,
+      });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toMatch(
+        /hook linked PreToolUse failed:cwd_invalid .*outside allowedRoots/,
+      );
+      expect(run.stderr).toContain(`    hint ${gitRootLine(workspace)}\n`);
     },
     TIMEOUT,
   );

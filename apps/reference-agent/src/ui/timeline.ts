@@ -145,17 +145,46 @@ function printableValue<T>(value: T): T {
   return value;
 }
 
+/** How a message carries a hint for the user on a line of its own (e.g. `gitRootHint`'s). */
+export const HINT_PREFIX = 'hint: ';
+
+/**
+ * `text` without its hint lines (lines after the first that start with {@link HINT_PREFIX}), and
+ * the hints: a one-line view shortens the text, never a hint.
+ */
+export function splitHints(text: string): { text: string; hints: string[] } {
+  const [head = '', ...rest] = text.split(`\n${HINT_PREFIX}`);
+  return { text: head, hints: rest };
+}
+
+// The text of a record that may end with hint lines: a failed tool's result, a hook's failure.
+function withoutHints(record: EventRecord): { record: EventRecord; hints: string[] } {
+  if (record.type === 'tool_finished' && record.error_text !== undefined) {
+    const { text, hints } = splitHints(record.error_text);
+    return { record: { ...record, error_text: text }, hints };
+  }
+  if (record.type === 'hook_failed') {
+    const { text, hints } = splitHints(record.message);
+    return { record: { ...record, message: text }, hints };
+  }
+  return { record, hints: [] };
+}
+
 /**
  * Renders one event record as a timeline line (without newline), or undefined for records the
  * timeline folds into others (`hook_started`, `hook_denied`, `permission_denied`, `tool_started`).
- * Control characters in the record's strings are shown escaped ({@link printable}).
+ * Control characters in the record's strings are shown escaped ({@link printable}). Hint lines of
+ * an error (a path refused outside the project below a git root) follow in full, one per line.
  */
 export function formatRecord(
   record: EventRecord,
   c: Colors,
   state: RenderState,
 ): string | undefined {
-  return formatPrintableRecord(printableValue(record), c, state);
+  const { record: main, hints } = withoutHints(record);
+  const line = formatPrintableRecord(printableValue(main), c, state);
+  if (line === undefined || hints.length === 0) return line;
+  return [line, ...hints.map((hint) => `    ${c.yellow('hint')} ${printable(hint)}`)].join('\n');
 }
 
 function formatPrintableRecord(
