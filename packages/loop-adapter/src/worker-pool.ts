@@ -13,6 +13,7 @@ import {
   outcomeOfStartError,
   outputTooLargeMessage,
   timeoutMessage,
+  utf8Tail,
 } from './decide-hook-run.js';
 
 /** Starts of one worker hook allowed within {@link WORKER_RESTART_WINDOW_MS} (SPEC §8). */
@@ -727,12 +728,7 @@ function budgetMessage(hookId: string): string {
 function keepStderr(slot: Slot, whole: string, limit: number): void {
   const bytes = Buffer.byteLength(whole) + 1;
   // One line longer than the window keeps its end, like a spawn hook's stderr tail.
-  const line =
-    bytes > limit
-      ? Buffer.from(whole)
-          .subarray(-limit + 1)
-          .toString('utf8')
-      : whole;
+  const line = bytes > limit ? utf8Tail(whole, limit - 1) : whole;
   slot.stderr.push(line);
   slot.stderrBytes += bytes;
   slot.stderrKept += Buffer.byteLength(line) + 1;
