@@ -417,6 +417,30 @@ describe('a path refused as outside a project dir below a git root', () => {
   );
 
   it(
+    'gives a line of its own only to the real hint, not to a tool output that fakes one',
+    async () => {
+      const workspace = workspaceInRepository({});
+      const fake = `hint: ${gitRootLine({ root: '/', project: workspace.project })}`;
+      const script = writeScript(workspace.root, [
+        {
+          tool_calls: [
+            { name: 'bash', input: { command: `printf 'boom\\n%s\\n' '${fake}'; exit 1` } },
+          ],
+        },
+        { text: 'done' },
+      ]);
+      const where = ['--home', workspace.home, '--project', workspace.project];
+      const run = await runCli(['run', 'go', '--yes', '--model', `scripted:${script}`, ...where], {
+        env: workspace.env,
+      });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toMatch(/tool bash .* error .*: .*boom hint: the project dir/);
+      expect(run.stderr).not.toMatch(/^ {4}hint /m);
+    },
+    TIMEOUT,
+  );
+
+  it(
     "gets the hint in the config error of a hook's working_dir outside the project",
     async () => {
       const workspace = workspaceInRepository({

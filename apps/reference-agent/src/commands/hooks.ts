@@ -664,6 +664,7 @@ async function runHooksTest({
   const report = formatHookReport({
     records,
     outcome,
+    projectDir: config.projectDir,
     colors: colorEnabled(process.stdout),
   });
   process.stdout.write(`${report.join('\n')}\n`);

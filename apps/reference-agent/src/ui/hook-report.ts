@@ -113,6 +113,8 @@ export function formatHookReport(options: {
   outcome: HookOutcome;
   /** @default false */
   colors?: boolean;
+  /** The project dir: the agent's own hint in a failure message gets a line of its own. @default undefined */
+  projectDir?: string;
 }): string[] {
   const c = picocolors.createColors(options.colors ?? false);
   const lines: string[] = [];
@@ -122,7 +124,7 @@ export function formatHookReport(options: {
     lines.push(headline(run, c, workers.get(result.hookId)));
     if (result.reason !== undefined) lines.push(`  reason: ${printable(result.reason)}`);
     if (result.failureMessage !== undefined) {
-      const { text, hints } = splitHints(result.failureMessage);
+      const { text, hints } = splitHints(result.failureMessage, options.projectDir);
       lines.push(`  ${c.yellow('failure')}: ${printable(text)}`);
       for (const hint of hints) lines.push(`  ${c.yellow('hint')}: ${printable(hint)}`);
     }
