@@ -1489,7 +1489,7 @@ describe('soong-agent run: hostile hook output', () => {
   );
 
   it(
-    'records invalid UTF-8 in a reason and in stderr as replacement characters in valid records',
+    'records invalid UTF-8 in a reason and in stderr as \\xHH escapes in valid records',
     async () => {
       const workspace = makeWorkspace({
         home: {
@@ -1503,9 +1503,9 @@ describe('soong-agent run: hostile hook output', () => {
         { text: 'done' },
       ]);
       const [denied] = ofType(result.records, 'hook_denied');
-      expect(denied?.reason).toContain('\uFFFD end');
+      expect(denied?.reason).toContain(' \\xff end');
       const [stderr] = ofType(result.records, 'hook_log').filter((r) => r.source === 'stderr');
-      expect(stderr?.message).toContain('\uFFFD\uFFFD bad bytes');
+      expect(stderr?.message).toContain('\\xff\\xfe bad bytes');
       // The log on disk parses line by line with the same records.
       const events = await runCli(['events', '--json', '--home', workspace.home], {
         env: workspace.env,

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { isPathInside, realPathOfLongestAncestor } from '@soong-agent/paths';
+import { gitRootHint, isPathInside, realPathOfLongestAncestor } from '@soong-agent/paths';
 import type { IssueText } from './issues.js';
 
 /**
@@ -27,6 +27,13 @@ export function workingDirProblem(options: {
   }
   return {
     problem: `${JSON.stringify(written)} resolves to ${real}, outside the project dir and the agent home: every run of this hook would fail (cwd_invalid)`,
-    fix: 'use a directory inside the project dir (relative paths resolve against it) or the agent home',
+    fix: withGitRootHint(
+      'use a directory inside the project dir (relative paths resolve against it) or the agent home',
+      gitRootHint({ target: resolved, projectDir: options.projectDir }),
+    ),
   };
+}
+
+function withGitRootHint(fix: string, hint: string | undefined): string {
+  return hint === undefined ? fix : `${fix}; or ${hint}`;
 }

@@ -1,5 +1,10 @@
 import path from 'node:path';
-import { type HookEvent, jsonTextDepth, MAX_JSON_DEPTH } from '@soong-agent/protocol';
+import {
+  type HookEvent,
+  jsonTextDepth,
+  jsonTextWithByteEscapes,
+  MAX_JSON_DEPTH,
+} from '@soong-agent/protocol';
 import type { DialectContext, DialectLog, DialectRun, DialectVerdict } from './dialect.js';
 
 /** Helpers the agent dialect files share: reading our input, building their payloads, verdicts. */
@@ -102,7 +107,9 @@ export type BoundedJson =
  * is, since the recursive walks after parsing (zod, key lists, `JSON.stringify` in a message)
  * would overflow the stack. Every parse of hook stdout in the dialects goes through here.
  */
-export function parseBoundedJson(text: string): BoundedJson {
+export function parseBoundedJson(written: string): BoundedJson {
+  // A raw invalid byte in a JSON string reached us as the runner's \xHH escape: keep it as text.
+  const text = jsonTextWithByteEscapes(written);
   if (jsonTextDepth(text) > MAX_JSON_DEPTH) {
     const pruned = pruneDeep(text, MAX_JSON_DEPTH);
     let shallow: unknown;

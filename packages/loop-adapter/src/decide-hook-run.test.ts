@@ -9,6 +9,7 @@ import {
   HOOK_REASON_BYTES,
   type HookRunOutcome,
   outcomeOfStartError,
+  utf8Tail,
 } from './decide-hook-run.js';
 import { ran } from './test-helpers/ran.js';
 
@@ -338,4 +339,14 @@ describe('decideHookRun with a dialect that throws', () => {
       expect(decided.records.map((record) => record.type)).toContain('hook_failed');
     },
   );
+});
+
+describe('utf8Tail', () => {
+  it('keeps the end in at most maxBytes, starting at a whole character, never a U+FFFD', () => {
+    // "é" is 2 bytes, "€" 3: a window that cuts into a character starts after it.
+    expect(utf8Tail('a€é€', 4)).toBe('€');
+    expect(utf8Tail('a€é€', 5)).toBe('é€');
+    expect(utf8Tail('a€é€', 100)).toBe('a€é€');
+    expect(utf8Tail('caf\\xe9 end', 7)).toBe('xe9 end');
+  });
 });

@@ -428,10 +428,20 @@ function boundLine(line: string): string {
 
 function tail(text: string): string {
   if (text.length <= HOOK_STDERR_LOG_BYTES / 4) return text;
+  return utf8Tail(text, HOOK_STDERR_LOG_BYTES);
+}
+
+/**
+ * @internal The end of `text` in at most `maxBytes` UTF-8 bytes, starting at a whole character:
+ * a character cut by the window is left out, never turned into U+FFFD.
+ */
+export function utf8Tail(text: string, maxBytes: number): string {
   const bytes = Buffer.from(text);
-  return bytes.length <= HOOK_STDERR_LOG_BYTES
-    ? text
-    : bytes.subarray(bytes.length - HOOK_STDERR_LOG_BYTES).toString('utf8');
+  if (bytes.length <= maxBytes) return text;
+  let start = bytes.length - maxBytes;
+  // Continuation bytes (10xxxxxx) at the cut belong to a character that starts before it.
+  while (start < bytes.length && ((bytes[start] as number) & 0xc0) === 0x80) start += 1;
+  return bytes.subarray(start).toString('utf8');
 }
 
 /** @internal A reason bounded to {@link HOOK_REASON_BYTES}. */

@@ -2,6 +2,7 @@ import type { HookCommandConfig } from '@soong-agent/config';
 import {
   type EventRecordBodyOf,
   type HookEvent,
+  jsonTextWithByteEscapes,
   safeParseHookOutput,
   type WorkerStopReason,
 } from '@soong-agent/protocol';
@@ -12,6 +13,7 @@ import {
   outcomeOfStartError,
   outputTooLargeMessage,
   timeoutMessage,
+  utf8Tail,
 } from './decide-hook-run.js';
 
 /** Starts of one worker hook allowed within {@link WORKER_RESTART_WINDOW_MS} (SPEC §8). */
@@ -680,7 +682,7 @@ function parseLine(line: string): ParsedLine {
   if (!text.startsWith('{')) return { kind: 'text' };
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(jsonTextWithByteEscapes(text));
   } catch {
     return { kind: 'text' };
   }
@@ -726,12 +728,7 @@ function budgetMessage(hookId: string): string {
 function keepStderr(slot: Slot, whole: string, limit: number): void {
   const bytes = Buffer.byteLength(whole) + 1;
   // One line longer than the window keeps its end, like a spawn hook's stderr tail.
-  const line =
-    bytes > limit
-      ? Buffer.from(whole)
-          .subarray(-limit + 1)
-          .toString('utf8')
-      : whole;
+  const line = bytes > limit ? utf8Tail(whole, limit - 1) : whole;
   slot.stderr.push(line);
   slot.stderrBytes += bytes;
   slot.stderrKept += Buffer.byteLength(line) + 1;

@@ -6,6 +6,8 @@ describe('index', () => {
     expect(Object.keys(paths).sort()).toEqual(
       [
         'expandHome',
+        'findGitRoot',
+        'gitRootHint',
         'isNormalizedPathInside',
         'isPathInside',
         'pathForms',

@@ -199,7 +199,11 @@ export const HookFailedRecordSchema = record('hook_failed', {
   duration_ms: durationMs,
 });
 
-/** `hook_log`: a hook's stderr tail, a `logs` line, or a protocol warning about the hook. */
+/**
+ * `hook_log`: a hook's stderr tail, a `logs` line, or a protocol warning about the hook. A byte of
+ * the hook's output that is not UTF-8 appears in `message` (as in a `reason`) as the four
+ * characters `\xHH`, never as U+FFFD: the record stays valid UTF-8 JSON and loses no byte.
+ */
 export const HookLogRecordSchema = record('hook_log', {
   ...hookFields,
   source: z.enum(['stderr', 'logs', 'warning']),

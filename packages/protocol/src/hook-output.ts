@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jsonTextWithByteEscapes } from './byte-escapes.js';
 import { jsonTextDepth, MAX_JSON_DEPTH, scanBrackets } from './json-depth.js';
 import {
   describeIssues,
@@ -90,7 +91,9 @@ function attempt(text: string): Attempt {
   }
   let value: unknown;
   try {
-    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    value = JSON.parse(
+      jsonTextWithByteEscapes(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text),
+    );
   } catch (cause) {
     return { ok: false, problem: `stdout is not valid JSON (${(cause as Error).message})`, cause };
   }
@@ -229,7 +232,7 @@ function firstDeny(
   for (const span of spans) {
     let value: unknown;
     try {
-      value = JSON.parse(span.text);
+      value = JSON.parse(jsonTextWithByteEscapes(span.text));
     } catch {
       continue;
     }

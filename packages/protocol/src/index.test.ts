@@ -56,6 +56,7 @@ describe('index', () => {
       'WorkerStoppedRecordSchema',
       'generateJsonSchemas',
       'jsonTextDepth',
+      'jsonTextWithByteEscapes',
       'jsonValueDepth',
       'parseEventRecord',
       'parseHookInput',

@@ -1,3 +1,4 @@
+export { jsonTextWithByteEscapes } from './byte-escapes.js';
 export {
   ConfigLoadedRecordSchema,
   EVENT_RECORD_TYPES,

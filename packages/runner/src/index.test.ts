@@ -20,6 +20,7 @@ describe('index', () => {
         'RUNNER_ERROR_CODES',
         'RunnerError',
         'buildChildEnv',
+        'decodeOutput',
         'hideProcessEnvironment',
         'killAllRuns',
         'onRunnerWarning',

@@ -1,4 +1,5 @@
 export { type BuildChildEnvOptions, buildChildEnv } from './child-env.js';
+export { decodeOutput } from './decode-output.js';
 export {
   DEFAULT_ENV_ALLOWLIST,
   DEFAULT_KILL_GRACE_MS,

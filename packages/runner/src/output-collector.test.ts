@@ -84,10 +84,25 @@ describe('OutputCollector', () => {
     expect(collector.bytes).toBe(6);
   });
 
-  it('replaces invalid bytes at the end of an untruncated stream', () => {
+  it('escapes each byte of a character left unfinished at the end of an untruncated stream', () => {
     const collector = new OutputCollector(100);
     collector.push(Uint8Array.from([0x61, 0xe2, 0x82]));
-    expect(collector.finish()).toBe('a\uFFFD');
+    expect(collector.finish()).toBe('a\\xe2\\x82');
+  });
+
+  it('escapes invalid bytes as \\xHH in the head and the tail, keeping characters split across chunks', () => {
+    const collector = new OutputCollector(100, 6);
+    // "é" split across chunks, then a lone 0xff, then "ok".
+    collector.push(Uint8Array.from([0x61, 0xc3]));
+    collector.push(Uint8Array.from([0xa9, 0xff, 0x6f, 0x6b]));
+    expect(collector.finish()).toBe('aé\\xffok');
+    expect(collector.tail()).toBe('aé\\xffok');
+  });
+
+  it('leaves out a character cut by the limit rather than escaping it', () => {
+    const collector = new OutputCollector(3);
+    collector.push(Uint8Array.from([0xff, 0x61, 0xe2, 0x82, 0xac]));
+    expect(collector.finish()).toBe('\\xffa');
   });
 });
 

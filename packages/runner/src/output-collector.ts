@@ -1,3 +1,5 @@
+import { decodeOutput, OutputDecoder } from './decode-output.js';
+
 const EMPTY = new Uint8Array(0);
 
 /**
@@ -11,8 +13,9 @@ export function chunkBytes<T extends Uint8Array>(chunk: T | string): T | Buffer 
 
 /**
  * Counts every byte of one output stream, keeps at most `limit` of them (the head), and keeps a
- * rolling window of the last `tailLimit` bytes (the tail), both decoded as UTF-8. Decoding of the
- * head is incremental (`stream: true`), so a character split across chunks decodes right.
+ * rolling window of the last `tailLimit` bytes (the tail), both decoded as UTF-8 with each invalid
+ * byte shown as `\xHH` ({@link decodeOutput}). Decoding of the head is incremental, so a character
+ * split across chunks decodes right.
  */
 export class OutputCollector {
   /** Bytes produced so far, kept or not. */
@@ -20,7 +23,7 @@ export class OutputCollector {
   /** True once a byte was dropped. */
   truncated = false;
   private text = '';
-  private readonly decoder = new TextDecoder('utf-8');
+  private readonly decoder = new OutputDecoder();
   // The tail: chunks from tailChunks[tailFirst] on, whose total length minus the first one's is
   // below tailLimit (an index, not shift(), so a flood of tiny chunks stays linear).
   private tailChunks: Uint8Array[] = [];
@@ -39,25 +42,29 @@ export class OutputCollector {
     const room = this.limit - this.bytes;
     this.bytes += chunk.length;
     if (room >= chunk.length) {
-      this.text += this.decoder.decode(chunk, { stream: true });
+      this.text += this.decoder.write(chunk);
       return false;
     }
-    if (room > 0) this.text += this.decoder.decode(chunk.subarray(0, room), { stream: true });
+    if (room > 0) this.text += this.decoder.write(chunk.subarray(0, room));
     const passed = !this.truncated;
     this.truncated = true;
     return passed;
   }
 
-  /** The kept text. When truncated, a character cut by the limit is left out, not replaced. */
+  /**
+   * The kept text. When truncated, a character cut by the limit is left out, not escaped; a
+   * character the child left unfinished at the end of its output is escaped byte by byte.
+   */
   finish(): string {
-    if (!this.truncated) this.text += this.decoder.decode();
+    if (this.truncated) this.decoder.drop();
+    else this.text += this.decoder.end();
     return this.text;
   }
 
   /**
    * The last `tailLimit` bytes of the stream, decoded. A character cut at the start of the window
-   * is left out, not replaced; invalid bytes (e.g. a character the child left unfinished) become
-   * U+FFFD.
+   * is left out, not escaped; invalid bytes (e.g. a character the child left unfinished) are shown
+   * as `\xHH`.
    */
   tail(): string {
     if (this.tailLength === 0) return '';
@@ -68,7 +75,7 @@ export class OutputCollector {
       const end = Math.min(start + 3, joined.length);
       while (start < end && ((joined[start] as number) & 0xc0) === 0x80) start += 1;
     }
-    return joined.subarray(start).toString('utf8');
+    return decodeOutput(joined.subarray(start));
   }
 
   private pushTail(chunk: Uint8Array): void {

@@ -28,7 +28,8 @@ export interface RunOptions {
   cwd?: string | undefined;
   /**
    * When given, the real path of `cwd` (symlinks resolved) must lie at or under the real path of
-   * one of these roots (whole path segments), else `CWD_INVALID`.
+   * one of these roots (whole path segments), else `CWD_INVALID`. Put the project dir first: when
+   * it lies below a git root that holds `cwd`, the error names that root and `--project`.
    * @default undefined (no root check)
    */
   allowedRoots?: readonly string[] | undefined;

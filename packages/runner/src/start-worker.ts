@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import { buildChildEnv } from './child-env.js';
+import { decodeOutput } from './decode-output.js';
 import { DEFAULT_MAX_OUTPUT_BYTES } from './defaults.js';
 import { assertExecutable } from './executable.js';
 import { chunkBytes } from './output-collector.js';
@@ -200,7 +201,7 @@ function readLines(stream: Readable | null, maxLineBytes: number, sink: LineSink
     pendingBytes += part.length;
   };
   const endLine = (): void => {
-    if (!overflowed || sink.keepHead) sink.line(Buffer.concat(pending).toString('utf8'));
+    if (!overflowed || sink.keepHead) sink.line(decodeOutput(Buffer.concat(pending)));
     pending = [];
     pendingBytes = 0;
     overflowed = false;

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { isPathInside } from '@soong-agent/paths';
+import { gitRootHint, isPathInside } from '@soong-agent/paths';
 import { RunnerError } from './runner-error.js';
 
 /**
@@ -56,8 +56,13 @@ export function resolveWorkingDir(
     dir === real
       ? JSON.stringify(dir)
       : `${JSON.stringify(dir)} (real path ${JSON.stringify(real)})`;
+  // The first root is the project dir for every caller that has one (SPEC §3): a repository
+  // above it is what the user most likely meant. On a line of its own, so that a one-line view
+  // that shortens the message keeps the hint.
+  const first = allowedRoots[0];
+  const hint = first === undefined ? undefined : gitRootHint({ target: real, projectDir: first });
   throw cwdInvalid(
-    `cwd ${shown} is outside allowedRoots ${JSON.stringify(realRoots.length > 0 ? realRoots : allowedRoots)}: run the command inside one of them`,
+    `cwd ${shown} is outside allowedRoots ${JSON.stringify(realRoots.length > 0 ? realRoots : allowedRoots)}: run the command inside one of them${hint === undefined ? '' : `\nhint: ${hint}`}`,
   );
 }
 

@@ -23,6 +23,7 @@ import { selectModelProvider } from '../model/select.js';
 import type { AskUser } from '../permissions.js';
 import { createToolRegistry } from '../tools/registry.js';
 import type { AgentTool, ToolContext } from '../tools/types.js';
+import { selfCommand, shellQuote } from '../ui/self-command.js';
 import { type AgentLoopResult, closeOpenToolCalls, runAgentLoop } from './loop.js';
 
 /** Where a command works: the agent home and the project dir, both absolute. */
@@ -70,13 +71,19 @@ function checkProjectDir(projectDir: string): void {
   }
 }
 
+/** A command that takes `--no-hooks` (SPEC §6): its config errors say how to run without hooks. */
+export type NoHooksCommand = 'run' | 'chat';
+
 /**
  * Loads config.toml and hooks.json once (the session's snapshot). A missing project dir is
- * `CliError` `USAGE`, a broken file `CliError` `CONFIG` (both exit 2).
+ * `CliError` `USAGE`, a broken file `CliError` `CONFIG` (both exit 2). With `noHooksCommand`, an
+ * error that lies only in hooks.json ends with a line giving the same command line with
+ * `--no-hooks`, the way to work until the file is fixed (config.toml is read either way, so a
+ * broken config.toml gets no such line).
  */
 export function loadConfigOrExit(
   locations: Locations,
-  options: { noHooks?: boolean } = {},
+  options: { noHooks?: boolean; noHooksCommand?: NoHooksCommand } = {},
 ): LoadedConfig {
   checkProjectDir(locations.projectDir);
   try {
@@ -86,24 +93,47 @@ export function loadConfigOrExit(
       noHooks: options.noHooks === true,
     });
   } catch (error) {
-    if (ConfigError.isInstance(error))
-      throw new CliError({ code: 'CONFIG', message: error.message, cause: error });
-    throw error;
+    if (!ConfigError.isInstance(error)) throw error;
+    const hooksFile = path.join(locations.home, 'hooks.json');
+    const onlyHooksJson = error.issues.every((issue) => issue.file === hooksFile);
+    const hint =
+      options.noHooksCommand !== undefined && onlyHooksJson
+        ? `\n${noHooksHint(options.noHooksCommand)}`
+        : '';
+    throw new CliError({ code: 'CONFIG', message: `${error.message}${hint}`, cause: error });
   }
+}
+
+// The user's own command line with --no-hooks after the command word, ready to paste.
+function noHooksHint(command: NoHooksCommand, argv: readonly string[] = process.argv): string {
+  const args = argv.slice(2);
+  const at = args.indexOf(command);
+  const rerun =
+    at === -1
+      ? [command, '--no-hooks', '…']
+      : [...args.slice(0, at + 1), '--no-hooks', ...args.slice(at + 1)].map(shellQuote);
+  return `to run without hooks until hooks.json is fixed (--no-hooks): ${selfCommand(argv)} ${rerun.join(' ')}`;
 }
 
 /**
  * What `run` and `chat` need before a session: the locations, the config snapshot and the model
  * (`--model` over `[model]`; a real provider's key is taken from the env here).
  */
-export function loadSessionSetup(options: {
-  home?: string;
-  project?: string;
-  model?: string;
-  baseUrl?: string;
-  hooks?: boolean;
-}): { config: LoadedConfig; provider: ModelProvider } {
-  const config = loadConfigOrExit(resolveLocations(options), { noHooks: options.hooks === false });
+export function loadSessionSetup(
+  options: {
+    home?: string;
+    project?: string;
+    model?: string;
+    baseUrl?: string;
+    hooks?: boolean;
+  },
+  /** The command when it takes `--no-hooks`: a broken hooks.json then says how to run without. */
+  command?: NoHooksCommand,
+): { config: LoadedConfig; provider: ModelProvider } {
+  const config = loadConfigOrExit(resolveLocations(options), {
+    noHooks: options.hooks === false,
+    ...(command === undefined ? {} : { noHooksCommand: command }),
+  });
   const provider = selectModelProvider({
     ...(options.model === undefined ? {} : { flag: options.model }),
     ...(options.baseUrl === undefined ? {} : { baseUrlFlag: options.baseUrl }),

@@ -46,7 +46,7 @@ export async function chatAction(options: ChatCommandOptions): Promise<number> {
         'chat needs a terminal (stdin and stderr); for a single prompt from a script or pipe use: soong-agent run PROMPT',
     });
   }
-  const { config, provider } = loadSessionSetup(options);
+  const { config, provider } = loadSessionSetup(options, 'chat');
   const stdin = process.stdin;
   const timeline = createTimeline({ stream: process.stderr, protocols: hookProtocols(config) });
   let streamed = false;

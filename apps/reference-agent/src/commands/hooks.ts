@@ -246,7 +246,119 @@ function buildSubject(
   return { subject, tool };
 }
 
-/** `soong-agent hooks explain EVENT`: per rule of the event, matched or the failing criterion key. */
+// Matcher keys that look at the tool call's tool: without --tool they cannot be decided.
+const TOOL_CRITERIA: ReadonlySet<string> = new Set(['tool', 'tag', 'mcp_server']);
+
+// The matcher as written: an object, or a bare string (shorthand for { "tool": … }).
+function dependsOnTool(rule: { matcher?: unknown }): boolean {
+  const { matcher } = rule;
+  if (typeof matcher === 'string') return true;
+  if (typeof matcher !== 'object' || matcher === null) return false;
+  return Object.keys(matcher).some((key) => TOOL_CRITERIA.has(key));
+}
+
+/** One rule of `hooks explain`, as printed (and as `--json` gives it). */
+interface RuleVerdict {
+  rule: string;
+  rule_index: number;
+  matched: boolean;
+  criterion?: string;
+  expected?: string;
+  actual?: string;
+  hooks: string[];
+  /** Without --tool: the rule has a tool, tag or mcp_server criterion, so its outcome depends on the tool. */
+  needs_tool?: true;
+  /** With `needs_tool`: the tools of the agent (and `[tools] known`) the rule matches, given the other flags. */
+  matched_tools?: string[];
+}
+
+/**
+ * Without --tool on a tool event, a rule with a tool-dependent criterion is tried with every tool
+ * the agent knows (its own, `[tools] known`): it matches for some of them, for none because of a
+ * criterion that no tool changes (e.g. `path_prefix`: decided without --tool), or for none because
+ * it names a tool of another host.
+ */
+function verdictsWithoutTool(
+  event: HookEvent,
+  config: LoadedConfig,
+  tools: ReadonlyMap<string, AgentTool>,
+  paths: readonly string[],
+): RuleVerdict[] {
+  const candidates: SubjectTool[] = [
+    ...tools.values(),
+    ...knownToolNames(config.settings)
+      .filter((name) => !tools.has(name))
+      .map((name): SubjectTool => ({ name, risk: 'dangerous' })),
+  ];
+  const perTool = candidates.map((tool) => ({
+    tool: tool.name,
+    explanations: config.hooks.explain({
+      event,
+      tool: tool.name,
+      tags: tagsOf(tool),
+      paths: [...paths],
+    }),
+  }));
+  return config.hooks.explain({ event, paths: [...paths] }).map((entry, position) => {
+    const verdict = toVerdict(event, entry);
+    if (!dependsOnTool(entry.rule)) return verdict;
+    const outcomes = perTool.map(({ tool, explanations }) => ({
+      tool,
+      entry: explanations[position] as typeof entry,
+    }));
+    const matchedTools = outcomes.filter(({ entry }) => entry.matched).map(({ tool }) => tool);
+    // A miss that no tool changes: a tool passed the tool criteria and still failed on another one.
+    const decided = outcomes.find(
+      ({ entry }) => !entry.matched && !TOOL_CRITERIA.has(entry.criterion),
+    )?.entry;
+    if (matchedTools.length === 0 && decided !== undefined && !decided.matched) {
+      return {
+        ...toVerdict(event, decided),
+        needs_tool: true,
+        matched_tools: [],
+      };
+    }
+    return { ...verdict, needs_tool: true, matched_tools: matchedTools };
+  });
+}
+
+function toVerdict(
+  event: HookEvent,
+  entry: ReturnType<LoadedConfig['hooks']['explain']>[number],
+): RuleVerdict {
+  return {
+    rule: `${event}[${entry.ruleIndex}]`,
+    rule_index: entry.ruleIndex,
+    matched: entry.matched,
+    ...(entry.matched
+      ? {}
+      : { criterion: entry.criterion, expected: entry.expected, actual: entry.actual }),
+    hooks: entry.rule.hooks.map((hook) => hook.id),
+  };
+}
+
+function describeVerdict(entry: RuleVerdict): string {
+  if (entry.needs_tool === true) {
+    const matchedTools = entry.matched_tools ?? [];
+    if (matchedTools.length > 0) {
+      return `depends on --tool: matched for ${matchedTools.join(', ')} → runs ${entry.hooks.join(', ')}`;
+    }
+    if (entry.criterion !== undefined && !TOOL_CRITERIA.has(entry.criterion)) {
+      return `not matched whatever the tool: ${entry.criterion} (expected ${entry.expected}, got ${entry.actual})`;
+    }
+    return `depends on --tool: matches no tool of this agent (${entry.criterion} expects ${entry.expected}); for a tool of another host give --tool NAME --risk CLASS`;
+  }
+  return entry.matched
+    ? `matched → runs ${entry.hooks.join(', ')}`
+    : `not matched: ${entry.criterion} (expected ${entry.expected}, got ${entry.actual})`;
+}
+
+/**
+ * `soong-agent hooks explain EVENT`: per rule of the event, matched or the failing criterion key.
+ * On a tool event without `--tool`, one note says that `--tool NAME` decides tool matchers, and a
+ * rule with a `tool`, `tag` or `mcp_server` criterion shows what is decided without it (the tools
+ * it matches, or a criterion that fails for every tool).
+ */
 export async function explainAction(
   eventName: string,
   options: SubjectOptions & { json?: boolean },
@@ -256,26 +368,23 @@ export async function explainAction(
   const tools = toolsOf(config);
   printWarnings(allWarnings(config, tools));
   const { subject } = buildSubject(event, options, config, tools);
-  const explanations = config.hooks.explain(subject).map((entry) => ({
-    rule: `${event}[${entry.ruleIndex}]`,
-    rule_index: entry.ruleIndex,
-    matched: entry.matched,
-    ...(entry.matched
-      ? {}
-      : { criterion: entry.criterion, expected: entry.expected, actual: entry.actual }),
-    hooks: entry.rule.hooks.map((hook) => hook.id),
-  }));
+  const withoutTool = TOOL_EVENTS.includes(event) && options.tool === undefined;
+  const explanations = withoutTool
+    ? verdictsWithoutTool(event, config, tools, subject.paths)
+    : config.hooks.explain(subject).map((entry) => toVerdict(event, entry));
+  const note = explanations.some((entry) => entry.needs_tool === true)
+    ? `${event} rules with a tool, tag or mcp_server matcher depend on the tool call: give --tool NAME to evaluate them for one tool; without it each is tried with every tool of the agent`
+    : undefined;
   if (options.json === true) {
-    process.stdout.write(`${JSON.stringify({ event, subject, rules: explanations }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ event, subject, ...(note === undefined ? {} : { note }), rules: explanations }, null, 2)}\n`,
+    );
     return EXIT_CODES.ok;
   }
   if (explanations.length === 0) process.stdout.write(`no rules for ${event}\n`);
+  if (note !== undefined) process.stdout.write(`note: ${note}\n`);
   for (const entry of explanations) {
-    const verdict =
-      'criterion' in entry
-        ? `not matched: ${entry.criterion} (expected ${entry.expected}, got ${entry.actual})`
-        : `matched → runs ${entry.hooks.join(', ')}`;
-    process.stdout.write(`${entry.rule}  ${verdict}\n`);
+    process.stdout.write(`${entry.rule}  ${describeVerdict(entry)}\n`);
   }
   return EXIT_CODES.ok;
 }
@@ -555,6 +664,7 @@ async function runHooksTest({
   const report = formatHookReport({
     records,
     outcome,
+    projectDir: config.projectDir,
     colors: colorEnabled(process.stdout),
   });
   process.stdout.write(`${report.join('\n')}\n`);

@@ -31,6 +31,8 @@ export interface RunCommandOptions extends CommonOptions {
 export interface RunPresentation {
   /** Ask on the terminal for `ask` permissions. @default true */
   interactive?: boolean;
+  /** The user typed `run` (it takes `--no-hooks`): a broken hooks.json says how to run without. @default false */
+  noHooksHint?: boolean;
 }
 
 /** The exit code of a finished session (SPEC §6): 0 completed, 1 max_turns or error, 130/143 aborted. */
@@ -53,7 +55,10 @@ export async function runWithPresentation(
   options: RunCommandOptions,
   presentation: RunPresentation = {},
 ): Promise<{ exitCode: number; outcome: SessionOutcome }> {
-  const { config, provider } = loadSessionSetup(options);
+  const { config, provider } = loadSessionSetup(
+    options,
+    presentation.noHooksHint === true ? 'run' : undefined,
+  );
   const json = options.json === true;
   const timeline = json
     ? undefined
@@ -122,5 +127,5 @@ export async function runWithPresentation(
 
 /** `soong-agent run PROMPT`. */
 export async function runAction(prompt: string, options: RunCommandOptions): Promise<number> {
-  return (await runWithPresentation(prompt, options)).exitCode;
+  return (await runWithPresentation(prompt, options, { noHooksHint: true })).exitCode;
 }

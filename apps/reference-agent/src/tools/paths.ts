@@ -1,6 +1,11 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { isPathInside, type RealpathMemo, realPathOfLongestAncestor } from '@soong-agent/paths';
+import {
+  gitRootHint,
+  isPathInside,
+  type RealpathMemo,
+  realPathOfLongestAncestor,
+} from '@soong-agent/paths';
 
 /** Resolves a tool's `path` input against the project dir. */
 export function resolveToolPath(projectDir: string, input: string): string {
@@ -30,7 +35,8 @@ export function writeRefusal(
   const projects = [projectDir, realPathOfLongestAncestor(projectDir, memo)];
   const resolved = forms[1] as string;
   if (!projects.some((project) => isPathInside(resolved, project))) {
-    return `refused: ${target} is outside the project dir (${context.projectDir}); write tools only write inside the project`;
+    const hint = gitRootHint({ target: absolute, projectDir });
+    return `refused: ${target} is outside the project dir (${context.projectDir}); write tools only write inside the project${hint === undefined ? '' : `\nhint: ${hint}`}`;
   }
   // A hard link is the same file under another name (e.g. one made by `bash` to the agent's
   // hooks.json): writing it writes every name. Paths cannot tell; the link count can.

@@ -1,7 +1,7 @@
 import type { HookOutcome, HookRunResult } from '@soong-agent/loop-adapter';
 import type { EventRecord } from '@soong-agent/protocol';
 import picocolors from 'picocolors';
-import { formatBytes, printable } from './timeline.js';
+import { formatBytes, printable, splitHints } from './timeline.js';
 
 type Colors = ReturnType<typeof picocolors.createColors>;
 
@@ -113,6 +113,8 @@ export function formatHookReport(options: {
   outcome: HookOutcome;
   /** @default false */
   colors?: boolean;
+  /** The project dir: the agent's own hint in a failure message gets a line of its own. @default undefined */
+  projectDir?: string;
 }): string[] {
   const c = picocolors.createColors(options.colors ?? false);
   const lines: string[] = [];
@@ -121,8 +123,11 @@ export function formatHookReport(options: {
     const { result } = run;
     lines.push(headline(run, c, workers.get(result.hookId)));
     if (result.reason !== undefined) lines.push(`  reason: ${printable(result.reason)}`);
-    if (result.failureMessage !== undefined)
-      lines.push(`  ${c.yellow('failure')}: ${printable(result.failureMessage)}`);
+    if (result.failureMessage !== undefined) {
+      const { text, hints } = splitHints(result.failureMessage, options.projectDir);
+      lines.push(`  ${c.yellow('failure')}: ${printable(text)}`);
+      for (const hint of hints) lines.push(`  ${c.yellow('hint')}: ${printable(hint)}`);
+    }
     if (result.stdoutBytes === 0 && result.stderrBytes === 0) {
       lines.push(`  ${c.dim('stdout, stderr: (empty)')}`);
     } else {

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { findGitRoot, gitRootHint } from '@soong-agent/paths';
 import type { EventRecord, EventRecordOf } from '@soong-agent/protocol';
 import picocolors from 'picocolors';
 
@@ -145,17 +146,64 @@ function printableValue<T>(value: T): T {
   return value;
 }
 
+/** How a message carries a hint for the user on a line of its own (`gitRootHint`'s). */
+export const HINT_PREFIX = 'hint: ';
+
+/**
+ * `text` without its hint line, and the hint, when the hint is the one the agent words for
+ * `projectDir` (`gitRootHint` of `@soong-agent/paths`: the git root above it and `--project`).
+ * Only that text gets a line of its own, never cut: a tool's output or a hook's message that
+ * merely contains `hint: …` (an attempt to fake one) stays in the one-line text, where it is seen
+ * as what it is.
+ */
+export function splitHints(
+  text: string,
+  projectDir: string | undefined,
+): { text: string; hints: string[] } {
+  const marker = `\n${HINT_PREFIX}`;
+  const at = text.lastIndexOf(marker);
+  if (at === -1 || projectDir === undefined) return { text, hints: [] };
+  const hint = text.slice(at + marker.length);
+  const root = findGitRoot(projectDir);
+  const genuine = root === undefined ? undefined : gitRootHint({ target: root, projectDir });
+  return hint === genuine ? { text: text.slice(0, at), hints: [hint] } : { text, hints: [] };
+}
+
+// The text of a record that may end with a hint line: a failed tool's result, a hook's failure.
+function withoutHints(
+  record: EventRecord,
+  projectDir: string | undefined,
+): { record: EventRecord; hints: string[] } {
+  if (record.type === 'tool_finished' && record.error_text !== undefined) {
+    const { text, hints } = splitHints(record.error_text, projectDir);
+    return { record: { ...record, error_text: text }, hints };
+  }
+  if (record.type === 'hook_failed') {
+    const { text, hints } = splitHints(record.message, projectDir);
+    return { record: { ...record, message: text }, hints };
+  }
+  return { record, hints: [] };
+}
+
 /**
  * Renders one event record as a timeline line (without newline), or undefined for records the
  * timeline folds into others (`hook_started`, `hook_denied`, `permission_denied`, `tool_started`).
- * Control characters in the record's strings are shown escaped ({@link printable}).
+ * Control characters in the record's strings are shown escaped ({@link printable}). The agent's
+ * hint at the end of an error (a path refused outside a project dir below a git root) follows in
+ * full on a line of its own ({@link splitHints}).
  */
 export function formatRecord(
   record: EventRecord,
   c: Colors,
   state: RenderState,
 ): string | undefined {
-  return formatPrintableRecord(printableValue(record), c, state);
+  const { record: main, hints } = withoutHints(
+    record,
+    record.type === 'session_started' ? record.project_dir : state.projectDir,
+  );
+  const line = formatPrintableRecord(printableValue(main), c, state);
+  if (line === undefined || hints.length === 0) return line;
+  return [line, ...hints.map((hint) => `    ${c.yellow('hint')} ${printable(hint)}`)].join('\n');
 }
 
 function formatPrintableRecord(
