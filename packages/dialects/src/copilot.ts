@@ -405,10 +405,11 @@ function convertEntry(
   if (timeout === false) return;
   if (timeout !== undefined) hook.timeout = timeout;
   if (cwd?.workingDir !== undefined) hook.working_dir = cwd.workingDir;
-  // A `cd` prefix is noted on `cwd`; the script is judged where Copilot would run it.
+  // With a `cd` prefix the script is judged where it runs: outside the project (any such folder,
+  // `../x` too, is outside: "/" says so), so only a project-dir variable makes it a project script.
   conversion.noteProjectScript(
     entryPath,
-    cwd?.cd === undefined ? hook : { ...hook, command: source, working_dir: cwd.written },
+    cwd?.cd === undefined ? hook : { ...hook, command: source, working_dir: '/' },
   );
   const label = `${entryPath} (${hook.name ?? 'unnamed'})`;
   if (event === 'PreToolUse') {
@@ -439,7 +440,7 @@ function copilotCwd(
   cwd: unknown,
   cwdPath: string,
   conversion: Conversion,
-): { workingDir?: string; cd?: string; written: string } | undefined | false {
+): { workingDir?: string; cd?: string } | undefined | false {
   if (cwd === undefined || cwd === null) return undefined;
   if (typeof cwd !== 'string' || cwd.includes('\0')) {
     conversion.refuse(cwdPath, `${JSON.stringify(cwd)} is not a directory path`);
@@ -456,14 +457,14 @@ function copilotCwd(
   } else {
     const relative = path.posix.normalize(written).replace(/\/+$/, '');
     if (relative === '.' || relative === '') return undefined;
-    if (relative !== '..' && !relative.startsWith('../')) return { workingDir: relative, written };
+    if (relative !== '..' && !relative.startsWith('../')) return { workingDir: relative };
     word = shellQuote(relative);
   }
   conversion.note(
     cwdPath,
     `${JSON.stringify(written)} lies outside the project dir, where a hook's working_dir may not point: the command starts with \`cd -- ${word} || exit;\` instead (a missing folder fails the hook, as in Copilot CLI)`,
   );
-  return { cd: `cd -- ${word} || exit; `, written };
+  return { cd: `cd -- ${word} || exit; ` };
 }
 
 /** A PascalCase entry: Claude Code's dialect, flat (`{"type": "command", "bash": …}`) or grouped. */

@@ -344,8 +344,8 @@ describe('cursor dialect: converter, user-level paths', () => {
             hooks: { stop: [{ command: './hooks/gate.sh --strict' }] },
           }),
           { file, scope: 'user', home: '/home/u' },
-        )?.hooks.hooks.Stop as { hooks: { command: string }[] }[]
-      )[0]?.hooks[0]?.command;
+        )?.hooks.hooks.Stop as { hooks: { command: string }[] }[] | undefined
+      )?.[0]?.hooks[0]?.command;
     expect(convert('/home/u/.cursor/hooks.json')).toBe('~/.cursor/hooks/gate.sh --strict');
     expect(convert('/home/u/my dir/.cursor/hooks.json')).toBe(
       "~/'my dir/.cursor/hooks/gate.sh' --strict",

@@ -317,6 +317,43 @@ describe('soong-agent hooks import --from claude: plugins', () => {
   );
 
   it(
+    'quotes a hostile marketplace folder name in the printed command, and ignores a source outside the marketplace',
+    async () => {
+      const evil = "m'$(touch PWNED)";
+      const made = workspace({
+        '.claude/settings.json': JSON.stringify({
+          enabledPlugins: { [`guard@${evil}`]: true, 'escape@tools': true },
+        }),
+        [`.claude/plugins/marketplaces/${evil}/.claude-plugin/marketplace.json`]: JSON.stringify({
+          plugins: [{ name: 'guard', source: './guard' }],
+        }),
+        [`.claude/plugins/marketplaces/${evil}/guard/hooks/hooks.json`]: pluginHooks,
+        '.claude/plugins/marketplaces/tools/.claude-plugin/marketplace.json': JSON.stringify({
+          plugins: [{ name: 'escape', source: '../../cache/x' }],
+        }),
+        '.claude/plugins/cache/x/hooks/hooks.json': pluginHooks,
+      });
+      const result = await made.run(['--from', 'claude']);
+      const notes = result.stderr.split('\n').filter((line) => line.includes('enabledPlugins'));
+      expect(notes.find((note) => note.includes('escape@tools'))).toContain('is not installed');
+      const guard = notes.find((note) => note.includes('guard@'));
+      const command = /with: (soong-agent .*?)(?:; |$)/.exec(guard ?? '')?.[1] ?? '';
+      expect(command).toContain(
+        "--plugin-root ~/'.claude/plugins/marketplaces/m'\\''$(touch PWNED)/guard'",
+      );
+      const cli = `node ${JSON.stringify(path.resolve('dist/cli.js'))}`;
+      const pasted = await runShell(
+        `${command.replace('soong-agent', cli)} --project ${made.project} --write`,
+        { env: made.env, cwd: made.root },
+      );
+      expect(pasted.code).toBe(0);
+      expect(fs.existsSync(path.join(made.root, 'PWNED'))).toBe(false);
+      expect(made.written().hooks.PreToolUse).toHaveLength(1);
+    },
+    TIMEOUT,
+  );
+
+  it(
     'importing from the versioned cache says the path breaks on update; an import of the next version updates in place',
     async () => {
       const made = workspace({
