@@ -110,6 +110,25 @@ describe('soong-agent hooks import --write, again', () => {
   );
 
   it(
+    'names the rules an earlier import made when the source has no hook left (nothing is written)',
+    async () => {
+      const made = workspace({
+        '.claude/settings.json': claudeSettings('~/.claude/hooks/bash_guard.sh'),
+      });
+      expect((await made.run(['--from', 'claude', '--write'])).code).toBe(0);
+      const before = fs.readFileSync(made.hooksFile, 'utf8');
+      made.write('.claude/settings.json', JSON.stringify({ hooks: {} }));
+      const emptied = await made.run(['--from', 'claude', '--write']);
+      expect(emptied.code).toBe(2);
+      expect(emptied.stderr).toContain(
+        `hooks.PreToolUse[0] (bash_guard) in ${made.hooksFile} was imported from this file, which no longer has its hook`,
+      );
+      expect(fs.readFileSync(made.hooksFile, 'utf8')).toBe(before);
+    },
+    TIMEOUT,
+  );
+
+  it(
     'adopts an identical rule written by an older import (without imported_from) instead of doubling it',
     async () => {
       const made = workspace({

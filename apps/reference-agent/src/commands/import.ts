@@ -152,6 +152,7 @@ export async function importAction(
     converted.refused.length === 0 ? '' : `; ${converted.refused.length} refused (listed above)`;
   if (hookCount === 0) {
     process.stderr.write(`nothing to import from ${shown}${refused}\n`);
+    if (options.write === true) reportLeftovers(files, options);
     return EXIT_CODES.usage;
   }
   process.stderr.write(
@@ -436,6 +437,34 @@ function writeImport(
     );
   }
   return EXIT_CODES.ok;
+}
+
+/**
+ * Nothing converts any more: rules an earlier import made from these files are named, for the
+ * user to delete (nothing is written when nothing converts).
+ */
+function reportLeftovers(files: readonly string[], options: ImportOptions): void {
+  const { home } = resolveLocations(options, { createsHome: true });
+  const hooksFile = path.join(home, HOOKS_FILE);
+  let before: ReturnType<typeof readExisting>;
+  try {
+    before = readExisting(hooksFile);
+  } catch {
+    return;
+  }
+  const events = before?.data.hooks;
+  if (typeof events !== 'object' || events === null) return;
+  const sources = new Set(files.map((file) => originKey(homeShown(file))));
+  for (const [event, rules] of Object.entries(events as Record<string, unknown>)) {
+    if (!Array.isArray(rules)) continue;
+    for (const [index, rule] of rules.entries()) {
+      if (ruleKey(rule, sources) === undefined) continue;
+      const name = (rule as ImportedRule).hooks[0]?.name;
+      process.stderr.write(
+        `hooks.${event}[${index}]${name === undefined ? '' : ` (${name})`} in ${hooksFile} was imported from this file, which no longer has its hook: delete it if you no longer want it\n`,
+      );
+    }
+  }
 }
 
 /** A rule as the converters write it (hooks with `imported_from` when the import records origins). */
