@@ -61,7 +61,7 @@ describe('soong-agent hooks import --write, again', () => {
       );
       const first = await made.run(['--from', 'claude', '--write']);
       expect(first.code).toBe(0);
-      expect(first.stdout).toContain('wrote 2 rules');
+      expect(first.stdout).toContain('wrote 2 new rules');
       expect(made.written().hooks.PreToolUse).toHaveLength(2);
 
       // The user edits the hook in Claude Code's settings (a new flag, a new timeout) and
@@ -72,7 +72,7 @@ describe('soong-agent hooks import --write, again', () => {
       );
       const second = await made.run(['--from', 'claude', '--write']);
       expect(second.code).toBe(0);
-      expect(second.stdout).toContain('wrote 0 rules');
+      expect(second.stdout).toContain(`updated ${made.hooksFile} (the previous file is kept`);
       expect(second.stdout).toContain('updated 1 rule in place');
       expect(second.stdout).toContain(
         'removed hooks.Stop[0]: it came from ~/.claude/settings.json hooks.Stop[0].hooks[0], which no longer has that hook',

@@ -166,7 +166,7 @@ describe('soong-agent hooks import', () => {
       const importArgs = ['hooks', 'import', '--from', 'claude', '--write', ...workspace.where];
       const written = await runCli(importArgs, { env: workspace.env });
       expect(written.code).toBe(0);
-      expect(written.stdout).toContain(`wrote ${NOTIFICATION ? 4 : 3} rules to ${hooksFile}`);
+      expect(written.stdout).toContain(`wrote ${NOTIFICATION ? 4 : 3} new rules to ${hooksFile}`);
       expect(fs.readFileSync(`${hooksFile}.bak`, 'utf8')).toBe(old);
       expect(fs.statSync(hooksFile).mode & 0o777).toBe(0o600);
       const merged = JSON.parse(fs.readFileSync(hooksFile, 'utf8'));

@@ -428,8 +428,12 @@ function writeImport(
     merge.removed.length === 0 ? '' : `; removed ${plural(merge.removed.length, 'rule')}`;
   const duplicates =
     merge.unchanged === 0 ? '' : `; ${plural(merge.unchanged, 'rule')} already there`;
+  const lead =
+    merge.added > 0
+      ? `wrote ${plural(merge.added, 'new rule')} to ${hooksFile}`
+      : `updated ${hooksFile}`;
   process.stdout.write(
-    `wrote ${plural(merge.added, 'rule')} to ${hooksFile}${kept}${updated}${removedText}${duplicates}; check them with: soong-agent hooks list\n`,
+    `${lead}${kept}${updated}${removedText}${duplicates}; check them with: soong-agent hooks list\n`,
   );
   if (fromProject) {
     process.stdout.write(
