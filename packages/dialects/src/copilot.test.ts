@@ -328,3 +328,25 @@ describe('copilot dialect: converter, cwd', () => {
     expect(notes?.[0]?.match(/SOONG_AGENT_/g)).toHaveLength(1);
   });
 });
+
+describe('copilot dialect: converter, cwd on a PascalCase entry', () => {
+  it('is converted as on a camelCase one, not dropped', () => {
+    const result = copilotDialect.convertConfig?.(
+      JSON.stringify({
+        hooks: {
+          Stop: [{ type: 'command', bash: './gate.sh', cwd: '/opt/tools' }],
+          PreToolUse: [{ type: 'command', bash: './guard.sh', cwd: 'scripts', matcher: 'Bash' }],
+        },
+      }),
+    );
+    const hook = (event: string) =>
+      (result?.hooks.hooks[event] as { hooks: Record<string, unknown>[] }[] | undefined)?.[0]
+        ?.hooks[0];
+    expect(hook('Stop')).toMatchObject({
+      command: 'cd -- /opt/tools || exit; ./gate.sh',
+      protocol: 'claude-code',
+    });
+    expect(hook('PreToolUse')).toMatchObject({ command: './guard.sh', working_dir: 'scripts' });
+    expect(result?.notes.some((note) => note.includes('unknown key "cwd"'))).toBe(false);
+  });
+});

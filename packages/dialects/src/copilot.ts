@@ -491,7 +491,17 @@ function convertPascalEntry(
   addConvertedHooks(
     handlers,
     'Copilot CLI',
-    (hook, context) => convertClaudeHook(hook, context, 'Copilot CLI'),
+    (hook, context) => {
+      // Copilot's `cwd` on a PascalCase entry too: converted as on a camelCase one.
+      const { cwd: written, ...rest } = hook;
+      const cwd = copilotCwd(written, `${context.path}.cwd`, context.conversion);
+      if (cwd === false) return undefined;
+      const converted = convertClaudeHook(rest, context, 'Copilot CLI');
+      if (converted === undefined) return undefined;
+      if (cwd?.cd !== undefined) converted.command = `${cwd.cd}${converted.command}`;
+      if (cwd?.workingDir !== undefined) converted.working_dir = cwd.workingDir;
+      return converted;
+    },
     { theirEvent, event, conversion, options },
     matchers,
   );
