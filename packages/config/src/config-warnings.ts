@@ -10,7 +10,13 @@ import {
 } from './command-words.js';
 import type { HookRuleConfig } from './compiled-hooks.js';
 import type { HooksFileInput } from './hooks-file-schema.js';
-import { createIssue, type IssueText, type JsonPath, type Position } from './issues.js';
+import {
+  createIssue,
+  displayPath,
+  type IssueText,
+  type JsonPath,
+  type Position,
+} from './issues.js';
 import { parseShellWords } from './shell-words.js';
 
 /** Every code a {@link ConfigWarning} can carry. */
@@ -120,6 +126,9 @@ export function hookWarnings(options: {
   const writableScripts = new Set<string>();
   const memo: RealpathMemo = new Map();
   const realProject = realPath(options.projectDir, memo);
+  // With the project dir over the agent home (the agent run from ~), a script in the agent home is
+  // "in the project" too, yet no project supplies it and the agent's write tools refuse it.
+  const realHome = realPath(options.home, memo);
   for (const rule of options.rules) {
     for (const hook of rule.hooks) {
       // Per hook, so `hooks validate --strict` names every hook that runs project code.
@@ -174,7 +183,11 @@ export function hookWarnings(options: {
           if (found !== undefined) {
             // A PATH entry inside the project (`.`, `node_modules/.bin`) runs a project file.
             const realProgram = realPath(found, memo);
-            if (isPathInside(realProgram, realProject) && !projectScripts.has(realProgram)) {
+            if (
+              isPathInside(realProgram, realProject) &&
+              !isPathInside(realProgram, realHome) &&
+              !projectScripts.has(realProgram)
+            ) {
               projectScripts.add(realProgram);
               warn('COMMAND_IN_PROJECT', 'command', {
                 problem: `${target.text} is found on PATH inside the project dir (${realProgram}): ${PROJECT_CODE}`,
@@ -201,11 +214,23 @@ export function hookWarnings(options: {
           isPathInside(realScript, realProject) &&
           !projectScripts.has(realScript)
         ) {
-          projectScripts.add(realScript);
-          warn('COMMAND_IN_PROJECT', 'command', {
-            problem: `${target.text} lies inside the project dir (${realScript}): ${PROJECT_CODE}`,
-            fix: 'copy it into the agent home (e.g. ~/.soong-agent/hooks/) and point the command there',
-          });
+          const inHome = isPathInside(realScript, realHome);
+          const relative = !target.text.startsWith('/') && !target.text.startsWith('~');
+          if (!inHome) {
+            projectScripts.add(realScript);
+            warn('COMMAND_IN_PROJECT', 'command', {
+              problem: `${target.text} lies inside the project dir (${realScript}): ${PROJECT_CODE}`,
+              fix: 'copy it into the agent home (e.g. ~/.soong-agent/hooks/) and point the command there',
+            });
+          } else if (relative && !isPathInside(realPath(base, memo), realHome)) {
+            // In the agent home, but only because this project dir is above it: written relative,
+            // it names another file in every other project.
+            projectScripts.add(realScript);
+            warn('COMMAND_IN_PROJECT', 'command', {
+              problem: `${target.text} is relative to the working dir (${base}): it is ${realScript} in the agent home only while the project dir is ${options.projectDir}; in any other project it names that project's file: ${PROJECT_CODE}`,
+              fix: `write its full path, ${displayPath(realScript, homeDir)}`,
+            });
+          }
         }
         if (stat === undefined) {
           warn('COMMAND_NOT_FOUND', 'command', {

@@ -146,6 +146,18 @@ export const HookCommandSchema = z
       .describe(
         'the agent\'s own event the hook was written for, when several of its events are one of ours (Cursor\'s "beforeShellExecution" is PreToolUse); needs a "protocol" other than "soong"',
       ),
+    imported_from: z
+      .strictObject({
+        file: z
+          .string()
+          .regex(/\S/)
+          .describe('the source file, as `hooks import` read it (`~/…` under the home)'),
+        path: z.string().regex(/\S/).describe('the JSON path of the source hook in that file'),
+      })
+      .optional()
+      .describe(
+        'where `soong-agent hooks import` converted this hook from: importing that file again updates this rule in place instead of adding a second one (the engine ignores it)',
+      ),
     mode: z
       .enum(HOOK_MODES)
       .optional()

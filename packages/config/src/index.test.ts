@@ -33,6 +33,7 @@ describe('index', () => {
       'generateConfigJsonSchemas',
       'hookCommandVariables',
       'isDeclaredMcpTool',
+      'jsonSyntaxIssue',
       'knownToolNames',
       'loadConfig',
       'parseShellWords',

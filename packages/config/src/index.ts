@@ -55,6 +55,7 @@ export {
   MAX_HOOK_TIMEOUT_SECONDS,
   MIN_TIMEOUT_SECONDS,
 } from './hooks-file-schema.js';
+export { jsonSyntaxIssue } from './json-document.js';
 export { type ConfigJsonSchemaFile, generateConfigJsonSchemas } from './json-schemas.js';
 export {
   CONFIG_FILE,

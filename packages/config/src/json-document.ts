@@ -1,3 +1,4 @@
+import os from 'node:os';
 import {
   findNodeAtLocation,
   type JSONPath,
@@ -7,7 +8,14 @@ import {
   printParseErrorCode,
   visit,
 } from 'jsonc-parser';
-import { createLineIndex, type IssueText, type JsonPath, type Position } from './issues.js';
+import type { ConfigIssue } from './config-error.js';
+import {
+  createIssue,
+  createLineIndex,
+  type IssueText,
+  type JsonPath,
+  type Position,
+} from './issues.js';
 
 /** A parsed strict-JSON document that can say where a value (or its key) is. */
 export interface JsonDocument {
@@ -38,7 +46,7 @@ const SYNTAX_TEXT: Record<string, IssueText> = {
   CloseBracketExpected: { problem: 'expected "]"', fix: 'close the array' },
   EndOfFileExpected: { problem: 'unexpected content after the JSON value', fix: 'remove it' },
   InvalidCommentToken: {
-    problem: 'comments are not allowed (hooks.json is strict JSON)',
+    problem: 'comments are not allowed (the file is strict JSON)',
     fix: 'remove the comment',
   },
   UnexpectedEndOfComment: { problem: 'unterminated comment', fix: 'remove the comment' },
@@ -169,6 +177,21 @@ function scanStrictJson(text: string): ScanResult {
     STRICT,
   );
   return result;
+}
+
+/**
+ * The first syntax error of strict-JSON `text` as an issue that reads like hooks.json's
+ * (`file:line:column`, what is wrong, the fix; `file` shown with `~` for `homeDir`), or undefined
+ * when the text is valid JSON. For the other agents' JSON files `hooks import` reads.
+ */
+export function jsonSyntaxIssue(
+  text: string,
+  file: string,
+  homeDir: string = os.homedir(),
+): ConfigIssue | undefined {
+  const document = parseJsonDocument(text);
+  if (!isJsonSyntaxError(document)) return undefined;
+  return createIssue({ file, homeDir, position: document.position, text: document.text });
 }
 
 /** True when {@link parseJsonDocument} returned a syntax error. */

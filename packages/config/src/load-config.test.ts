@@ -980,6 +980,37 @@ describe('loadConfig warnings', () => {
     ]);
   });
 
+  it('does not tell a user run from their OS home to move a script that is already in the agent home', () => {
+    // The project dir is the OS home, so the agent home (and its scripts) lie inside it.
+    layout.write('hooks/guard.sh', '#!/bin/sh\n', 0o700);
+    const homeScript = path.join(layout.home, 'hooks', 'guard.sh');
+    const projectScript = path.join(layout.homeDir, 'tools', 'guard.sh');
+    fs.mkdirSync(path.dirname(projectScript), { recursive: true });
+    fs.writeFileSync(projectScript, '#!/bin/sh\n', { mode: 0o700 });
+    layout.write(
+      'hooks.json',
+      hooksJson({
+        PreToolUse: [
+          guardRule('~/.soong-agent/hooks/guard.sh'),
+          guardRule(homeScript),
+          guardRule('"$SOONG_AGENT_HOME/hooks/guard.sh"'),
+          guardRule('.soong-agent/hooks/guard.sh'),
+          guardRule('./tools/guard.sh'),
+        ],
+      }),
+    );
+    const warnings = load({ projectDir: layout.homeDir }).warnings.filter(
+      (warning) => warning.code === 'COMMAND_IN_PROJECT',
+    );
+    expect(warnings.map((warning) => warning.path)).toEqual([
+      'hooks.PreToolUse[3].hooks[0].command',
+      'hooks.PreToolUse[4].hooks[0].command',
+    ]);
+    // Relative, it is the agent home's script only from the OS home: the fix is its full path.
+    expect(warnings[0]?.message).toContain('; write its full path, ~/.soong-agent/hooks/guard.sh');
+    expect(warnings[1]?.message).toContain('; copy it into the agent home');
+  });
+
   it('warns COMMAND_IN_PROJECT when a script an interpreter runs is a project file, not when an argument is', () => {
     fs.mkdirSync(path.join(layout.projectDir, 'hooks'));
     fs.writeFileSync(path.join(layout.projectDir, 'hooks', 'guard.py'), 'print()\n');

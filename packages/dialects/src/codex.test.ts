@@ -381,3 +381,25 @@ describe('codexDialect', () => {
     expect(verdict.logs.map((log) => log.message).join('\n')).toContain('64 levels deep');
   });
 });
+
+describe('codex dialect: converter, notify', () => {
+  const notes = (value: unknown) =>
+    (codexDialect.convertConfig?.(JSON.stringify(value))?.notes ?? []).filter((note) =>
+      note.startsWith('notify: '),
+    );
+
+  it('explains notify and gives the Stop hook that replaces it', () => {
+    const [note, ...rest] = notes({ hooks: {}, notify: ['python3', '/opt/my notify.py'] });
+    expect(rest).toEqual([]);
+    expect(note).toContain("runs python3 '/opt/my notify.py' when a Codex turn completes");
+    expect(note).toContain('not converted');
+    expect(note).toContain(JSON.stringify(`python3 '/opt/my notify.py' "$(cat)"`));
+  });
+
+  it('says a notify that is not an argv array is not converted; says nothing without one', () => {
+    expect(notes({ hooks: {}, notify: 'x.sh' })[0]).toContain(
+      'is not an array of program and arguments',
+    );
+    expect(notes({ hooks: {} })).toEqual([]);
+  });
+});

@@ -7,7 +7,7 @@ import {
   otherAgentHint,
   pluginRootOf,
 } from './convert/claude.js';
-import { type ConvertedHook, shellQuote } from './convert/conversion.js';
+import { type Conversion, type ConvertedHook, shellQuote } from './convert/conversion.js';
 import { convertGrouped, type GroupedFormat, type HookContext } from './convert/grouped.js';
 import type { ToolCatalog } from './convert/tool-matcher.js';
 import { decideClaudeLike } from './decode-claude-like.js';
@@ -225,13 +225,40 @@ const CODEX_FORMAT: GroupedFormat = {
   sourceEvents: new Set(['SessionStart']),
   catalog: CODEX_CATALOG,
   convertHook: convertCodexHook,
+  settingsNotes: notifyNote,
   otherFormatHint: otherAgentHint,
 };
+
+/**
+ * `notify = ["prog", "arg"]` of config.toml (the CLI passes it beside `hooks`): Codex runs it after
+ * each turn with its payload as the last argument. Not converted (our hooks read stdin); the note
+ * names the equivalent, a Stop hook that answers nothing.
+ */
+function notifyNote(settings: Record<string, unknown>, conversion: Conversion): void {
+  const notify = settings.notify;
+  if (notify === undefined) return;
+  if (
+    !Array.isArray(notify) ||
+    notify.length === 0 ||
+    !notify.every((word) => typeof word === 'string')
+  ) {
+    conversion.note(
+      'notify',
+      `${JSON.stringify(notify)} is not an array of program and arguments (Codex ignores it too); not converted`,
+    );
+    return;
+  }
+  const command = `${notify.map(shellQuote).join(' ')} "$(cat)"`;
+  conversion.note(
+    'notify',
+    `runs ${notify.map(shellQuote).join(' ')} when a Codex turn completes, with a JSON payload ({"type": "agent-turn-complete", "last-assistant-message", …}) as its last argument; not converted: soong-agent hooks get their input on stdin, not as an argument. The equivalent is a Stop hook (it runs when the agent finishes its turn; it only observes as long as it prints nothing): {"Stop": [{"hooks": [{"type": "command", "command": ${JSON.stringify(command)}}]}]} passes soong-agent's Stop input (last_assistant_message, no "type") as that argument, so check the script reads those fields`,
+  );
+}
 
 /** Codex's hooks.json (or the `[hooks]` table of config.toml, given as JSON `{"hooks": …}`). Pure. */
 export function convertCodexConfig(text: string, options: ConvertOptions = {}): ConvertResult {
   const result = convertGrouped(CODEX_FORMAT, text, options);
-  addEnvironmentNote(result, 'Codex', 'SOONG_AGENT_PROJECT_DIR');
+  addEnvironmentNote(result, 'Codex');
   return result;
 }
 

@@ -267,3 +267,86 @@ describe('copilotDialect', () => {
     });
   });
 });
+
+describe('copilot dialect: converter, cwd', () => {
+  const convert = (cwd: unknown, options = {}) => {
+    const result = copilotDialect.convertConfig?.(
+      JSON.stringify({
+        version: 1,
+        hooks: { agentStop: [{ type: 'command', bash: './gate.sh --all', cwd }] },
+      }),
+      options,
+    );
+    const hook = (
+      result?.hooks.hooks.Stop as { hooks: Record<string, unknown>[] }[] | undefined
+    )?.[0]?.hooks[0];
+    return { result, hook };
+  };
+
+  it('keeps a folder inside the project as working_dir, relative to the project dir', () => {
+    expect(convert('.github/hooks/').hook).toMatchObject({
+      command: './gate.sh --all',
+      working_dir: '.github/hooks',
+    });
+    expect(convert('.').hook?.working_dir).toBeUndefined();
+    expect(convert('./').hook?.working_dir).toBeUndefined();
+  });
+
+  it('makes a folder outside the project a quoted cd before the command, ~/ kept under the home', () => {
+    expect(convert('/opt/team tools/').hook).toMatchObject({
+      command: "cd -- '/opt/team tools' || exit; ./gate.sh --all",
+    });
+    expect(convert('/home/u/hooks', { home: '/home/u' }).hook?.command).toBe(
+      'cd -- ~/hooks || exit; ./gate.sh --all',
+    );
+    expect(convert('~/my hooks').hook?.command).toBe("cd -- ~/'my hooks' || exit; ./gate.sh --all");
+    expect(convert('~').hook?.command).toBe('cd -- ~ || exit; ./gate.sh --all');
+    expect(convert('../shared').hook?.command).toBe('cd -- ../shared || exit; ./gate.sh --all');
+    const { result, hook } = convert("/x/it's $(here)");
+    expect(hook?.command).toBe(`cd -- '/x/it'\\''s $(here)' || exit; ./gate.sh --all`);
+    expect(hook?.working_dir).toBeUndefined();
+    expect(result?.notes.some((note) => note.startsWith('hooks.agentStop[0].cwd: '))).toBe(true);
+  });
+
+  it('refuses a cwd that is not a string', () => {
+    expect(convert(7).result?.refused).toEqual([
+      { path: 'hooks.agentStop[0].cwd', reason: '7 is not a directory path' },
+    ]);
+  });
+
+  it("records each hook's source when asked (origin)", () => {
+    expect(convert('.', { origin: '~/.copilot/hooks/a.json' }).hook?.imported_from).toEqual({
+      file: '~/.copilot/hooks/a.json',
+      path: 'hooks.agentStop[0]',
+    });
+    expect(convert('.').hook?.imported_from).toBeUndefined();
+  });
+
+  it('names the environment variables once: the SOONG_AGENT_* ones, no Copilot ones', () => {
+    const notes = convert('.').result?.notes.filter((note) => note.startsWith('(environment)'));
+    expect(notes).toHaveLength(1);
+    expect(notes?.[0]?.match(/SOONG_AGENT_/g)).toHaveLength(1);
+  });
+});
+
+describe('copilot dialect: converter, cwd on a PascalCase entry', () => {
+  it('is converted as on a camelCase one, not dropped', () => {
+    const result = copilotDialect.convertConfig?.(
+      JSON.stringify({
+        hooks: {
+          Stop: [{ type: 'command', bash: './gate.sh', cwd: '/opt/tools' }],
+          PreToolUse: [{ type: 'command', bash: './guard.sh', cwd: 'scripts', matcher: 'Bash' }],
+        },
+      }),
+    );
+    const hook = (event: string) =>
+      (result?.hooks.hooks[event] as { hooks: Record<string, unknown>[] }[] | undefined)?.[0]
+        ?.hooks[0];
+    expect(hook('Stop')).toMatchObject({
+      command: 'cd -- /opt/tools || exit; ./gate.sh',
+      protocol: 'claude-code',
+    });
+    expect(hook('PreToolUse')).toMatchObject({ command: './guard.sh', working_dir: 'scripts' });
+    expect(result?.notes.some((note) => note.includes('unknown key "cwd"'))).toBe(false);
+  });
+});

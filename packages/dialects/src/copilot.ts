@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { HookEvent } from '@soong-agent/protocol';
 import { CLAUDE_CODE_TOOL_INPUT_BYTES } from './claude-code.js';
 import { addEnvironmentNote, CLAUDE_CODE_FORMAT, convertClaudeHook } from './convert/claude.js';
@@ -301,7 +302,7 @@ const ENTRY_KEYS = new Set([
  * settings.json). Pure. PascalCase events become `"protocol": "claude-code"` hooks.
  */
 export function convertCopilotConfig(text: string, options: ConvertOptions = {}): ConvertResult {
-  const conversion = new Conversion();
+  const conversion = new Conversion(options);
   const value = parseConfigJson(text, options.file ?? 'Copilot CLI hooks file');
   const hooks = conversion.hooksObjectOf(
     value,
@@ -329,7 +330,17 @@ export function convertCopilotConfig(text: string, options: ConvertOptions = {})
     });
   }
   const result = conversion.result();
-  addEnvironmentNote(result, 'Copilot CLI', 'SOONG_AGENT_PROJECT_DIR');
+  // PascalCase entries became claude-code hooks, which get CLAUDE_PROJECT_DIR too.
+  const claudeHooks = Object.values(result.hooks.hooks).some((rules) =>
+    (rules as { hooks: ConvertedHook[] }[]).some((rule) =>
+      rule.hooks.some((hook) => hook.protocol === 'claude-code'),
+    ),
+  );
+  addEnvironmentNote(
+    result,
+    'Copilot CLI',
+    claudeHooks ? 'CLAUDE_PROJECT_DIR (in the PascalCase hooks)' : undefined,
+  );
   return result;
 }
 
@@ -377,6 +388,9 @@ function convertEntry(
     return;
   }
   const source = command;
+  const cwd = copilotCwd(entry.cwd, `${entryPath}.cwd`, conversion);
+  if (cwd === false) return;
+  if (cwd?.cd !== undefined) command = `${cwd.cd}${command}`;
   if (entry.env !== undefined) {
     const exported = conversion.exportEnv(entry.env, command, `${entryPath}.env`);
     if (exported === undefined) return;
@@ -390,8 +404,13 @@ function convertEntry(
   });
   if (timeout === false) return;
   if (timeout !== undefined) hook.timeout = timeout;
-  if (typeof entry.cwd === 'string' && entry.cwd.trim() !== '') hook.working_dir = entry.cwd;
-  conversion.noteProjectScript(entryPath, hook);
+  if (cwd?.workingDir !== undefined) hook.working_dir = cwd.workingDir;
+  // With a `cd` prefix the script is judged where it runs: outside the project (any such folder,
+  // `../x` too, is outside: "/" says so), so only a project-dir variable makes it a project script.
+  conversion.noteProjectScript(
+    entryPath,
+    cwd?.cd === undefined ? hook : { ...hook, command: source, working_dir: '/' },
+  );
   const label = `${entryPath} (${hook.name ?? 'unnamed'})`;
   if (event === 'PreToolUse') {
     hook.on_failure = 'deny';
@@ -406,8 +425,46 @@ function convertEntry(
   if (typeof entry.powershell === 'string' && hook.command !== undefined) {
     conversion.note(`${entryPath}.powershell`, 'dropped (hooks here run the "bash" command)');
   }
+  conversion.recordOrigin(hook, entryPath);
   conversion.addRules(event, matchers, [hook]);
   void theirEvent;
+}
+
+/**
+ * Where a Copilot CLI hook runs (`cwd`, relative to the repository root, where Copilot CLI runs):
+ * nothing for the project dir itself; `working_dir` for a folder inside it (the runner resolves it
+ * against the project dir, as Copilot does against the repository root); a `cd` prefix for one
+ * outside it (absolute, `~/…`, or `../…`), where a `working_dir` may not point. False when refused.
+ */
+function copilotCwd(
+  cwd: unknown,
+  cwdPath: string,
+  conversion: Conversion,
+): { workingDir?: string; cd?: string } | undefined | false {
+  if (cwd === undefined || cwd === null) return undefined;
+  if (typeof cwd !== 'string' || cwd.includes('\0')) {
+    conversion.refuse(cwdPath, `${JSON.stringify(cwd)} is not a directory path`);
+    return false;
+  }
+  const written = cwd.trim();
+  if (written === '') return undefined;
+  let word: string;
+  if (written === '~' || written.startsWith('~/')) {
+    const rest = path.posix.normalize(written.slice(2) || '.').replace(/(.)\/+$/, '$1');
+    word = rest === '.' ? '~' : `~/${shellQuote(rest)}`;
+  } else if (path.posix.isAbsolute(written)) {
+    word = conversion.homeShellWord(path.posix.normalize(written).replace(/(.)\/+$/, '$1'));
+  } else {
+    const relative = path.posix.normalize(written).replace(/\/+$/, '');
+    if (relative === '.' || relative === '') return undefined;
+    if (relative !== '..' && !relative.startsWith('../')) return { workingDir: relative };
+    word = shellQuote(relative);
+  }
+  conversion.note(
+    cwdPath,
+    `${JSON.stringify(written)} lies outside the project dir, where a hook's working_dir may not point: the command starts with \`cd -- ${word} || exit;\` instead (a missing folder fails the hook, as in Copilot CLI)`,
+  );
+  return { cd: `cd -- ${word} || exit; ` };
 }
 
 /** A PascalCase entry: Claude Code's dialect, flat (`{"type": "command", "bash": …}`) or grouped. */
@@ -434,7 +491,17 @@ function convertPascalEntry(
   addConvertedHooks(
     handlers,
     'Copilot CLI',
-    (hook, context) => convertClaudeHook(hook, context, 'Copilot CLI'),
+    (hook, context) => {
+      // Copilot's `cwd` on a PascalCase entry too: converted as on a camelCase one.
+      const { cwd: written, ...rest } = hook;
+      const cwd = copilotCwd(written, `${context.path}.cwd`, context.conversion);
+      if (cwd === false) return undefined;
+      const converted = convertClaudeHook(rest, context, 'Copilot CLI');
+      if (converted === undefined) return undefined;
+      if (cwd?.cd !== undefined) converted.command = `${cwd.cd}${converted.command}`;
+      if (cwd?.workingDir !== undefined) converted.working_dir = cwd.workingDir;
+      return converted;
+    },
     { theirEvent, event, conversion, options },
     matchers,
   );

@@ -333,3 +333,23 @@ describe('cursorDialect', () => {
     });
   });
 });
+
+describe('cursor dialect: converter, user-level paths', () => {
+  it('writes a user-level relative script under ~/ (quoted after it when needed) given the home', () => {
+    const convert = (file: string) =>
+      (
+        cursorDialect.convertConfig?.(
+          JSON.stringify({
+            version: 1,
+            hooks: { stop: [{ command: './hooks/gate.sh --strict' }] },
+          }),
+          { file, scope: 'user', home: '/home/u' },
+        )?.hooks.hooks.Stop as { hooks: { command: string }[] }[] | undefined
+      )?.[0]?.hooks[0]?.command;
+    expect(convert('/home/u/.cursor/hooks.json')).toBe('~/.cursor/hooks/gate.sh --strict');
+    expect(convert('/home/u/my dir/.cursor/hooks.json')).toBe(
+      "~/'my dir/.cursor/hooks/gate.sh' --strict",
+    );
+    expect(convert('/srv/cursor/hooks.json')).toBe('/srv/cursor/hooks/gate.sh --strict');
+  });
+});

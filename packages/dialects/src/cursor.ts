@@ -9,7 +9,6 @@ import {
   hasEvent,
   observeOnlyNote,
   parseConfigJson,
-  shellQuote,
 } from './convert/conversion.js';
 import { isBareWord } from './convert/shell-text.js';
 import { convertToolMatcher, splitNameList, type ToolCatalog } from './convert/tool-matcher.js';
@@ -365,7 +364,7 @@ const HOOK_KEYS = new Set(['command', 'type', 'matcher', 'timeout', 'failClosed'
 
 /** Cursor's hooks.json (project `.cursor/hooks.json`, user `~/.cursor/hooks.json`, a plugin's). Pure. */
 export function convertCursorConfig(text: string, options: ConvertOptions = {}): ConvertResult {
-  const conversion = new Conversion();
+  const conversion = new Conversion(options);
   const file = options.file ?? 'Cursor hooks.json';
   const value = parseConfigJson(text, file);
   if (isRecord(value) && value.version !== undefined && value.version !== 1) {
@@ -481,13 +480,14 @@ function convertEntry(
     first.includes('/')
   ) {
     // The word is shell text (it may be quoted); the folder is not: quoted on its own.
+    // Under the user's home it is written `~/…`, as the other converters keep it.
     const absolute = isBareWord(first)
-      ? shellQuote(path.resolve(userBase, first))
-      : `${shellQuote(userBase)}/${first}`;
+      ? conversion.homeShellWord(path.resolve(userBase, first))
+      : `${conversion.homeShellWord(userBase)}/${first}`;
     command = `${absolute}${command.trim().slice(first.length)}`;
     conversion.note(
       `${hookPath}.command`,
-      `${first} is relative to ${userBase} (where Cursor runs user hooks); written as an absolute path, since hooks here run in the project dir`,
+      `${first} is relative to ${conversion.homeDisplay(userBase)} (where Cursor runs user hooks); written with that folder in front, since hooks here run in the project dir`,
     );
   }
   const converted: ConvertedHook = { type: 'command', command, protocol: 'cursor' };
@@ -515,6 +515,7 @@ function convertEntry(
       "Cursor gives this hook the file's content; here it gets the path only (the file is read after the hook allows it)",
     );
   }
+  conversion.recordOrigin(converted, hookPath);
   return converted;
 }
 

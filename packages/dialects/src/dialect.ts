@@ -131,6 +131,20 @@ export interface ConvertOptions {
    * Cursor runs user-level hooks, so their relative commands are made absolute) or `project`.
    */
   scope?: 'user' | 'project';
+  /**
+   * The user's OS home: a path the converter writes that lies under it (a Cursor user hook's
+   * script, a Copilot hook's `cwd`) is written `~/…`, as the other converters keep it, not pinned
+   * to one machine's home folder. Absent: paths are written absolute.
+   */
+  home?: string;
+  /**
+   * Record where each converted hook came from: every hook gets
+   * `"imported_from": { "file": origin, "path": "<JSON path of the source hook>" }`, so a later
+   * import of the same file can update the rule it made instead of adding a second one. The CLI
+   * passes the source file as the user would type it (`~/.claude/settings.json`). Absent: nothing
+   * is recorded.
+   */
+  origin?: string;
 }
 
 /** What {@link Dialect.convertConfig} gives back. */

@@ -74,7 +74,7 @@ describe('soong-agent hooks import --from <agent>', () => {
   );
 
   it(
-    "gemini: milliseconds become seconds; cursor: a user-level file's relative scripts become absolute",
+    "gemini: milliseconds become seconds; cursor: a user-level file's relative scripts are written under ~/ and run",
     async () => {
       const made = workspace({
         '.gemini/settings.json': JSON.stringify({
@@ -100,9 +100,17 @@ describe('soong-agent hooks import --from <agent>', () => {
       });
       const cursor = await made.run(['--from', 'cursor']);
       expect(cursor.code).toBe(0);
-      expect(rulesOf(cursor.stdout).Stop?.[0]?.hooks[0]?.command).toBe(
-        path.join(made.osHome, '.cursor', 'hooks', 'gate.sh'),
-      );
+      // Kept under ~/ as the other converters keep it, not pinned to this machine's home folder.
+      expect(rulesOf(cursor.stdout).Stop?.[0]?.hooks[0]?.command).toBe('~/.cursor/hooks/gate.sh');
+      // And it runs: the shell expands ~ to the home the script is in.
+      const gate = path.join(made.osHome, '.cursor', 'hooks', 'gate.sh');
+      const marker = path.join(made.root, 'gate-ran');
+      fs.mkdirSync(path.dirname(gate), { recursive: true });
+      fs.writeFileSync(gate, `#!/bin/sh\ncat >/dev/null\ntouch '${marker}'\n`, { mode: 0o700 });
+      expect((await made.run(['--from', 'cursor', '--write'])).code).toBe(0);
+      const tested = await runCli(['hooks', 'test', 'Stop', ...made.where], { env: made.env });
+      expect(tested.code).toBe(0);
+      expect(fs.existsSync(marker)).toBe(true);
     },
     TIMEOUT,
   );

@@ -140,7 +140,9 @@ describe('soong-agent hooks import', () => {
       fs.writeFileSync(broken, '{"hooks": ');
       const notJson = await run(['--from', 'claude', broken]);
       expect(notJson.code).toBe(2);
-      expect(notJson.stderr).toContain(`${broken}:1:11: not valid JSON`);
+      expect(notJson.stderr).toContain(
+        `${broken}:1:11 invalid JSON: expected a value; write a string, number, object, array, true, false or null; nothing was imported`,
+      );
       expect((await run([])).code).toBe(2);
     },
     TIMEOUT,
@@ -164,7 +166,7 @@ describe('soong-agent hooks import', () => {
       const importArgs = ['hooks', 'import', '--from', 'claude', '--write', ...workspace.where];
       const written = await runCli(importArgs, { env: workspace.env });
       expect(written.code).toBe(0);
-      expect(written.stdout).toContain(`wrote ${NOTIFICATION ? 4 : 3} rules to ${hooksFile}`);
+      expect(written.stdout).toContain(`wrote ${NOTIFICATION ? 4 : 3} new rules to ${hooksFile}`);
       expect(fs.readFileSync(`${hooksFile}.bak`, 'utf8')).toBe(old);
       expect(fs.statSync(hooksFile).mode & 0o777).toBe(0o600);
       const merged = JSON.parse(fs.readFileSync(hooksFile, 'utf8'));
@@ -172,7 +174,12 @@ describe('soong-agent hooks import', () => {
       expect(
         merged.hooks.Stop.map((rule: { hooks: { command: string }[] }) => rule.hooks[0]?.command),
       ).toEqual(['mine', 'node stop.js']);
-      expect(merged.hooks.PreToolUse).toEqual(EXPECTED_HOOKS.PreToolUse);
+      expect(withoutOrigins(merged.hooks.PreToolUse)).toEqual(EXPECTED_HOOKS.PreToolUse);
+      // Each written hook says where it came from, so the next import updates it in place.
+      expect(merged.hooks.PreToolUse[0].hooks[0].imported_from).toEqual({
+        file: '~/.claude/settings.json',
+        path: 'hooks.PreToolUse[0].hooks[0]',
+      });
 
       const validated = await runCli(['hooks', 'validate', ...workspace.where], {
         env: workspace.env,
@@ -202,10 +209,13 @@ describe('soong-agent hooks import', () => {
       );
       expect(result.code).toBe(0);
       const hooksFile = path.join(workspace.home, 'hooks.json');
-      expect(JSON.parse(fs.readFileSync(hooksFile, 'utf8'))).toEqual({
-        version: 1,
-        hooks: EXPECTED_HOOKS,
-      });
+      const written = JSON.parse(fs.readFileSync(hooksFile, 'utf8'));
+      expect(written.version).toBe(1);
+      expect(
+        Object.fromEntries(
+          Object.entries(written.hooks).map(([event, rules]) => [event, withoutOrigins(rules)]),
+        ),
+      ).toEqual(EXPECTED_HOOKS);
       expect(fs.statSync(hooksFile).mode & 0o777).toBe(0o600);
       expect(fs.existsSync(`${hooksFile}.bak`)).toBe(false);
     },
@@ -235,10 +245,18 @@ describe('soong-agent hooks import', () => {
       expect(rejected.stderr).toContain(
         `the merged ${hooksFile} would be invalid; nothing was written`,
       );
-      expect(rejected.stderr).toContain(`${hooksFile}:2:14 version`);
+      expect(rejected.stderr).toContain(`${hooksFile} version: `);
       expect(fs.readFileSync(hooksFile, 'utf8')).toBe(invalid);
       expect(fs.existsSync(`${hooksFile}.bak`)).toBe(false);
     },
     TIMEOUT,
   );
 });
+
+/** Rules as written, without the `imported_from` a --write records on each hook. */
+function withoutOrigins(rules: unknown): unknown {
+  return (rules as { hooks: Record<string, unknown>[] }[]).map((rule) => ({
+    ...rule,
+    hooks: rule.hooks.map(({ imported_from: _origin, ...hook }) => hook),
+  }));
+}

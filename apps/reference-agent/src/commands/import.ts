@@ -9,7 +9,13 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigError, HOOKS_FILE, loadConfig, MAX_CONFIG_FILE_BYTES } from '@soong-agent/config';
+import {
+  ConfigError,
+  HOOKS_FILE,
+  jsonSyntaxIssue,
+  loadConfig,
+  MAX_CONFIG_FILE_BYTES,
+} from '@soong-agent/config';
 import {
   type ConvertOptions,
   type ConvertResult,
@@ -22,6 +28,12 @@ import { resolveLocations } from '../agent/session.js';
 import { CliError, EXIT_CODES } from '../errors.js';
 import type { CommonOptions } from '../program.js';
 import { readTextFileSync } from '../tools/regular-file.js';
+import {
+  cachedPluginNote,
+  enabledPluginNotes,
+  type ImportCommandLine,
+  originKey,
+} from './claude-plugins.js';
 
 /** Options of `soong-agent hooks import`. */
 export interface ImportOptions extends CommonOptions {
@@ -111,12 +123,17 @@ export async function importAction(
   }
   const files = file === undefined ? existingDefaults(source) : [path.resolve(file)];
   const results: { file: string; result: ConvertResult }[] = [];
+  const commandLine: ImportCommandLine = { home: options.home, write: options.write === true };
   for (const one of files) {
     const { text, label, plugin } = readSource(one, options, source.agent);
-    const convertOptions: ConvertOptions = { file: label };
+    const convertOptions: ConvertOptions = { file: label, home: os.homedir() };
     if (plugin !== undefined) convertOptions.plugin = { root: plugin };
     if (file === undefined) convertOptions.scope = 'user';
-    results.push({ file: one, result: convert(source.dialect, text, convertOptions) });
+    // Written hooks record their source, so importing the file again updates them in place.
+    if (options.write === true) convertOptions.origin = homeShown(one);
+    const result = convert(source.dialect, text, convertOptions, one);
+    if (source.dialect === 'claude-code') addPluginNotes(result, text, one, commandLine);
+    results.push({ file: one, result });
   }
   const converted = mergeResults(results);
   const shown = files.join(', ');
@@ -135,6 +152,7 @@ export async function importAction(
     converted.refused.length === 0 ? '' : `; ${converted.refused.length} refused (listed above)`;
   if (hookCount === 0) {
     process.stderr.write(`nothing to import from ${shown}${refused}\n`);
+    if (options.write === true) reportLeftovers(files, options);
     return EXIT_CODES.usage;
   }
   process.stderr.write(
@@ -166,7 +184,36 @@ function existingDefaults(source: (typeof SOURCES)[string]): string[] {
   return present;
 }
 
-function convert(dialect: string, text: string, options: ConvertOptions): ConvertResult {
+/** Claude Code's plugins: the enabled ones (each with its import command) and a pinned cache path. */
+function addPluginNotes(
+  result: ConvertResult,
+  text: string,
+  file: string,
+  commandLine: ImportCommandLine,
+): void {
+  const cached = cachedPluginNote(file, commandLine);
+  if (cached !== undefined) result.notes.push(`(plugin cache): ${cached}`);
+  let settings: unknown;
+  try {
+    settings = JSON.parse(text);
+  } catch {
+    return;
+  }
+  result.notes.push(...enabledPluginNotes(settings, commandLine));
+}
+
+/** `file` as the user would type it: `~/…` under their home. */
+function homeShown(file: string): string {
+  const home = os.homedir();
+  return file.startsWith(home + path.sep) ? `~${file.slice(home.length)}` : file;
+}
+
+function convert(
+  dialect: string,
+  text: string,
+  options: ConvertOptions,
+  file: string,
+): ConvertResult {
   try {
     if (dialect === 'claude-code') return convertClaudeCodeConfig(text, options);
     const converter = getDialect(dialect).convertConfig;
@@ -175,7 +222,13 @@ function convert(dialect: string, text: string, options: ConvertOptions): Conver
     return converter(text, options);
   } catch (error) {
     if (!DialectError.isInstance(error)) throw error;
-    throw new CliError({ code: 'USAGE', message: error.message, cause: error });
+    // A syntax error is told as hooks.json's are: file:line:column, what is wrong, the fix.
+    const issue =
+      error.code === 'CONFIG_PARSE_FAILED' && error.cause !== undefined
+        ? jsonSyntaxIssue(text, file, os.homedir())
+        : undefined;
+    const message = issue === undefined ? error.message : `${issue.message}; nothing was imported`;
+    throw new CliError({ code: 'USAGE', message, cause: error });
   }
 }
 
@@ -197,8 +250,11 @@ function readSource(
   if (file.endsWith('.toml')) {
     // Codex: the [hooks] table of config.toml, in the hooks.json shape.
     let table: unknown;
+    let notify: unknown;
     try {
-      table = parseToml(read.text).hooks;
+      const parsed = parseToml(read.text);
+      table = parsed.hooks;
+      notify = parsed.notify;
     } catch (error) {
       const where = error as { line?: number; column?: number; message: string };
       throw new CliError({
@@ -208,7 +264,8 @@ function readSource(
       });
     }
     return {
-      text: JSON.stringify({ hooks: table ?? {} }),
+      // `notify` too: the converter says what it is and what to write instead.
+      text: JSON.stringify({ hooks: table ?? {}, ...(notify === undefined ? {} : { notify }) }),
       label: `${file} [hooks]`,
       ...(plugin === undefined ? {} : { plugin }),
     };
@@ -234,9 +291,13 @@ function pluginManifestHooks(
   try {
     manifest = JSON.parse(text) as { hooks?: unknown };
   } catch (error) {
+    const issue = jsonSyntaxIssue(text, file, os.homedir());
     throw new CliError({
       code: 'USAGE',
-      message: `${file} is not valid JSON: ${(error as Error).message}`,
+      message:
+        issue === undefined
+          ? `${file} is not valid JSON: ${(error as Error).message}`
+          : `${issue.message}; nothing was imported`,
       cause: error,
     });
   }
@@ -301,7 +362,12 @@ function mergeResults(results: { file: string; result: ConvertResult }[]): Conve
       hooks[event] = [...(hooks[event] ?? []), ...rules];
     for (const refusal of result.refused)
       refused.push({ path: `${path.basename(file)}: ${refusal.path}`, reason: refusal.reason });
-    for (const note of result.notes) notes.push(`${path.basename(file)}: ${note}`);
+    for (const note of result.notes) {
+      // A note on the whole import (`(environment): …`) is said once, not once per file.
+      if (note.startsWith('(')) {
+        if (!notes.includes(note)) notes.push(note);
+      } else notes.push(`${path.basename(file)}: ${note}`);
+    }
   }
   return { hooks: { version: 1, hooks }, refused, notes };
 }
@@ -317,38 +383,22 @@ function writeImport(
   const data = before?.data ?? { version: 1, hooks: {} };
   data.hooks ??= {};
   const events = data.hooks as Record<string, unknown[]>;
-  const names = existingNames(events);
-  let added = 0;
-  let skipped = 0;
-  for (const [event, rules] of Object.entries(converted.hooks.hooks)) {
-    events[event] ??= [];
-    const existing = events[event];
-    if (!Array.isArray(existing)) {
+  for (const [event, rules] of Object.entries(events)) {
+    if (!Array.isArray(rules)) {
       throw new CliError({
         code: 'CONFIG',
         message: `${hooksFile}: hooks.${event} is not an array; fix it first (soong-agent hooks validate), nothing was written`,
       });
     }
-    const seen = new Set(existing.map((rule) => safeJson(rule)));
-    for (const rule of rules as { hooks: { name?: string }[] }[]) {
-      if (seen.has(safeJson(rule))) {
-        skipped += 1;
-        continue;
-      }
-      // A copy: a converter (a registered one too) may give two rules one hook object, and each
-      // rule's hook needs a name of its own.
-      const own = structuredClone(rule);
-      renameTaken([own], names);
-      existing.push(own);
-      added += 1;
-    }
   }
-  if (added === 0) {
+  const merge = mergeRules(events, converted.hooks.hooks as Record<string, ImportedRule[]>);
+  const changed = merge.added + merge.updated + merge.adopted + merge.removed.length;
+  if (changed === 0) {
     process.stdout.write(`${hooksFile} already has every converted rule; nothing written\n`);
     return EXIT_CODES.ok;
   }
   const text = `${JSON.stringify(data, null, 2)}\n`;
-  validate(text, home, projectDir, hooksFile);
+  validate(text, data, home, projectDir, hooksFile);
   mkdirSync(home, { recursive: true, mode: 0o700 });
   const backup = `${hooksFile}.bak`;
   if (before !== undefined) {
@@ -364,10 +414,26 @@ function writeImport(
   rmSync(temporary, { force: true });
   writeFileSync(temporary, text, { mode: 0o600, flag: 'wx' });
   renameSync(temporary, hooksFile);
+  for (const removed of merge.removed) {
+    process.stdout.write(
+      `removed ${removed.label}: it came from ${removed.origin}, which no longer has that hook\n`,
+    );
+  }
   const kept = before === undefined ? '' : ` (the previous file is kept as ${backup})`;
-  const duplicates = skipped === 0 ? '' : `; ${plural(skipped, 'rule')} already there`;
+  const updated =
+    merge.updated === 0
+      ? ''
+      : `; updated ${plural(merge.updated, 'rule')} in place (imported from the same source hooks before)`;
+  const removedText =
+    merge.removed.length === 0 ? '' : `; removed ${plural(merge.removed.length, 'rule')}`;
+  const duplicates =
+    merge.unchanged === 0 ? '' : `; ${plural(merge.unchanged, 'rule')} already there`;
+  const lead =
+    merge.added > 0
+      ? `wrote ${plural(merge.added, 'new rule')} to ${hooksFile}`
+      : `updated ${hooksFile}`;
   process.stdout.write(
-    `wrote ${plural(added, 'rule')} to ${hooksFile}${kept}${duplicates}; check them with: soong-agent hooks list\n`,
+    `${lead}${kept}${updated}${removedText}${duplicates}; check them with: soong-agent hooks list\n`,
   );
   if (fromProject) {
     process.stdout.write(
@@ -375,6 +441,192 @@ function writeImport(
     );
   }
   return EXIT_CODES.ok;
+}
+
+/**
+ * Nothing converts any more: rules an earlier import made from these files are named, for the
+ * user to delete (nothing is written when nothing converts).
+ */
+function reportLeftovers(files: readonly string[], options: ImportOptions): void {
+  const { home } = resolveLocations(options, { createsHome: true });
+  const hooksFile = path.join(home, HOOKS_FILE);
+  let before: ReturnType<typeof readExisting>;
+  try {
+    before = readExisting(hooksFile);
+  } catch {
+    return;
+  }
+  const events = before?.data.hooks;
+  if (typeof events !== 'object' || events === null) return;
+  const sources = new Set(files.map((file) => originKey(homeShown(file))));
+  for (const [event, rules] of Object.entries(events as Record<string, unknown>)) {
+    if (!Array.isArray(rules)) continue;
+    for (const [index, rule] of rules.entries()) {
+      if (ruleKey(rule, sources) === undefined) continue;
+      const name = (rule as ImportedRule).hooks[0]?.name;
+      process.stderr.write(
+        `hooks.${event}[${index}]${name === undefined ? '' : ` (${name})`} in ${hooksFile} was imported from this file, which no longer has its hook: delete it if you no longer want it\n`,
+      );
+    }
+  }
+}
+
+/** A rule as the converters write it (hooks with `imported_from` when the import records origins). */
+interface ImportedRule {
+  matcher?: unknown;
+  hooks: { name?: string; imported_from?: { file?: unknown; path?: unknown } }[];
+}
+
+/** What {@link mergeRules} did. */
+interface MergeOutcome {
+  added: number;
+  updated: number;
+  unchanged: number;
+  /** Rules an older import wrote without origins, now with them (counted as unchanged too). */
+  adopted: number;
+  removed: { event: string; index: number; label: string; origin: string }[];
+}
+
+/**
+ * Merges converted rules into the home's rules, in place. A rule whose hooks came from the same
+ * source hooks (`imported_from`: the file, its version folder aside for Claude Code's plugin cache,
+ * and the JSON paths) is the same rule: it is replaced where it stands, its hooks keeping their
+ * names. A rule imported earlier from one of these files whose source hook is gone is removed. A
+ * rule without `imported_from` (written by hand, or by an older import) is never touched, unless
+ * it is exactly a converted rule, which then takes its place. New rules are appended.
+ */
+function mergeRules(
+  events: Record<string, unknown[]>,
+  incoming: Record<string, ImportedRule[]>,
+): MergeOutcome {
+  const outcome: MergeOutcome = { added: 0, updated: 0, unchanged: 0, adopted: 0, removed: [] };
+  const names = existingNames(events);
+  const sources = new Set<string>();
+  for (const rules of Object.values(incoming)) {
+    for (const rule of rules) {
+      for (const hook of rule.hooks) {
+        const file = hook.imported_from?.file;
+        if (typeof file === 'string') sources.add(originKey(file));
+      }
+    }
+  }
+  // Where each earlier imported rule of these files stands: `<event> <key> #<occurrence>`.
+  const placed = new Map<string, { event: string; index: number }>();
+  const seen = new Map<string, number>();
+  for (const [event, rules] of Object.entries(events)) {
+    for (const [index, rule] of rules.entries()) {
+      const key = ruleKey(rule, sources);
+      if (key === undefined) continue;
+      const occurrence = seen.get(`${event} ${key}`) ?? 0;
+      seen.set(`${event} ${key}`, occurrence + 1);
+      placed.set(`${event} ${key} #${occurrence}`, { event, index });
+    }
+  }
+  const replaced = new Set<string>();
+  const arriving = new Map<string, number>();
+  for (const [event, rules] of Object.entries(incoming)) {
+    events[event] ??= [];
+    const existing = events[event];
+    for (const rule of rules) {
+      // A copy: a converter (a registered one too) may give two rules one hook object, and each
+      // rule's hook needs a name of its own.
+      const own = structuredClone(rule);
+      const key = ruleKey(own, sources);
+      const occurrence = key === undefined ? 0 : (arriving.get(`${event} ${key}`) ?? 0);
+      if (key !== undefined) arriving.set(`${event} ${key}`, occurrence + 1);
+      const earlier = key === undefined ? undefined : placed.get(`${event} ${key} #${occurrence}`);
+      if (earlier !== undefined) {
+        const old = existing[earlier.index] as ImportedRule;
+        keepNames(own, old, names);
+        replaced.add(`${event} ${earlier.index}`);
+        if (safeJson(old) === safeJson(own)) outcome.unchanged += 1;
+        else {
+          existing[earlier.index] = own;
+          outcome.updated += 1;
+        }
+        continue;
+      }
+      // An identical rule written by hand or by an older import (without origins) is this one.
+      const plain = safeJson(withoutOrigins(own));
+      const twin = existing.findIndex(
+        (candidate, index) =>
+          !replaced.has(`${event} ${index}`) &&
+          ruleKey(candidate, undefined) === undefined &&
+          safeJson(candidate) === plain,
+      );
+      if (twin >= 0) {
+        replaced.add(`${event} ${twin}`);
+        existing[twin] = own;
+        outcome.unchanged += 1;
+        if (safeJson(own) !== plain) outcome.adopted += 1;
+        continue;
+      }
+      renameTaken([own], names);
+      existing.push(own);
+      outcome.added += 1;
+    }
+  }
+  // Earlier imports of these files whose source hook is gone (deleted, or moved to another event).
+  for (const { event, index } of placed.values()) {
+    if (replaced.has(`${event} ${index}`)) continue;
+    const rule = (events[event] as unknown[])[index] as ImportedRule;
+    const first = rule.hooks[0];
+    outcome.removed.push({
+      event,
+      index,
+      label: `hooks.${event}[${index}]${first?.name === undefined ? '' : ` (${first.name})`}`,
+      origin: `${String(first?.imported_from?.file)} ${String(first?.imported_from?.path)}`,
+    });
+  }
+  const removed = new Set(outcome.removed.map((entry) => `${entry.event} ${entry.index}`));
+  for (const [event, rules] of Object.entries(events)) {
+    const kept = rules.filter((_, index) => !removed.has(`${event} ${index}`));
+    if (kept.length === rules.length) continue;
+    if (kept.length === 0) delete events[event];
+    else events[event] = kept;
+  }
+  return outcome;
+}
+
+/**
+ * A rule's identity as an import of one of `sources` (all its hooks imported from one such file):
+ * the file and its hooks' JSON paths. Undefined for any other rule. With `sources` undefined:
+ * whether the rule records any origin at all.
+ */
+function ruleKey(rule: unknown, sources: ReadonlySet<string> | undefined): string | undefined {
+  const hooks = (rule as { hooks?: unknown } | null)?.hooks;
+  if (!Array.isArray(hooks) || hooks.length === 0) return undefined;
+  const files = new Set<string>();
+  const paths: string[] = [];
+  for (const hook of hooks) {
+    const origin = (hook as { imported_from?: { file?: unknown; path?: unknown } } | null)
+      ?.imported_from;
+    if (typeof origin?.file !== 'string' || typeof origin.path !== 'string') return undefined;
+    files.add(originKey(origin.file));
+    paths.push(origin.path);
+  }
+  const [file] = files;
+  if (files.size !== 1 || file === undefined) return undefined;
+  if (sources !== undefined && !sources.has(file)) return undefined;
+  return `${file}#${paths.join(',')}`;
+}
+
+/** The rule's hooks keep the names the earlier import gave them (by their source path). */
+function keepNames(rule: ImportedRule, old: ImportedRule, taken: TakenNames): void {
+  const oldNames = new Map<unknown, string | undefined>();
+  for (const hook of old.hooks) oldNames.set(hook.imported_from?.path, hook.name);
+  for (const hook of rule.hooks) {
+    const earlier = oldNames.get(hook.imported_from?.path);
+    if (earlier !== undefined) hook.name = earlier;
+    else if (hook.name !== undefined) renameTaken([{ hooks: [hook] }], taken);
+  }
+}
+
+function withoutOrigins(rule: ImportedRule): ImportedRule {
+  return {
+    ...rule,
+    hooks: rule.hooks.map(({ imported_from: _origin, ...hook }) => hook),
+  };
 }
 
 /** Hook names already used, and per name the suffix to try next (so renaming stays linear). */
@@ -461,18 +713,57 @@ function readExisting(
 }
 
 // The merged text is validated as the home's hooks.json by the config package, before anything
-// is written (nothing is written to validate it).
-function validate(text: string, home: string, projectDir: string, hooksFile: string): void {
+// is written (nothing is written to validate it). Its line:column would point into text that is on
+// no disk, so each problem is told by its JSON path and, for a converted hook, by the source hook
+// it came from, in the file the user has.
+function validate(
+  text: string,
+  data: Record<string, unknown>,
+  home: string,
+  projectDir: string,
+  hooksFile: string,
+): void {
   try {
     loadConfig({ home, projectDir, hooksText: text });
   } catch (error) {
     if (!ConfigError.isInstance(error)) throw error;
+    const problems = error.issues.map((issue) => `  ${describeIssue(issue, data, hooksFile)}`);
     throw new CliError({
       code: 'CONFIG',
-      message: `the merged ${hooksFile} would be invalid; nothing was written:\n${error.message}`,
+      message: `the merged ${hooksFile} would be invalid; nothing was written:\n${problems.join('\n')}`,
       cause: error,
     });
   }
+}
+
+const HOOK_PATH =
+  /^hooks\.(?<event>[A-Za-z]+)\[(?<rule>\d+)\](?:\.hooks\[(?<hook>\d+)\](?<rest>.*))?/;
+
+/** One validation problem of the merged hooks.json, placed where the user can fix it. */
+function describeIssue(
+  issue: ConfigError['issues'][number],
+  data: Record<string, unknown>,
+  hooksFile: string,
+): string {
+  const what = `${issue.problem}${issue.fix === undefined ? '' : `; ${issue.fix}`}`;
+  const where = HOOK_PATH.exec(issue.path ?? '')?.groups;
+  const rule =
+    where === undefined
+      ? undefined
+      : ((data.hooks as Record<string, unknown[]> | undefined)?.[where.event as string]?.[
+          Number(where.rule)
+        ] as ImportedRule | undefined);
+  const hook = rule?.hooks?.[where?.hook === undefined ? 0 : Number(where.hook)];
+  const origin = hook?.imported_from;
+  if (typeof origin?.file === 'string' && typeof origin.path === 'string') {
+    const key =
+      where?.rest === undefined || where.rest === ''
+        ? ''
+        : ` (converted as ${where.rest.replace(/^\./, '')})`;
+    return `${origin.file} ${origin.path}${key}: ${what}`;
+  }
+  // Not from this import: the file on disk has it, where `hooks validate` gives its line:column.
+  return `${hooksFile} ${issue.path ?? ''}${issue.path === undefined ? '' : ': '}${what} (already in the file: soong-agent hooks validate shows where)`;
 }
 
 function plural(count: number, noun: string): string {

@@ -301,10 +301,20 @@ export function convertClaudeCodeConfig(text: string, options: ConvertOptions = 
   return result;
 }
 
-/** The one note on what hooks see of the environment, when something was converted. */
-export function addEnvironmentNote(result: ConvertResult, agent: string, variables: string): void {
+/** The label of the note {@link addEnvironmentNote} adds (one per import, however many files). */
+export const ENVIRONMENT_NOTE_LABEL = '(environment)';
+
+/**
+ * The one note on what hooks see of the environment, when something was converted. `variables`:
+ * the agent's own variables its dialect sets too (`CLAUDE_PROJECT_DIR`), if any.
+ */
+export function addEnvironmentNote(result: ConvertResult, agent: string, variables?: string): void {
   if (Object.keys(result.hooks.hooks).length === 0) return;
+  const own =
+    variables === undefined
+      ? 'the SOONG_AGENT_* variables'
+      : `the SOONG_AGENT_* variables, ${variables}`;
   result.notes.push(
-    `(environment): ${agent} gives hooks its whole environment; here a hook sees only PATH, HOME, USER, LOGNAME, SHELL, TERM, LANG, LC_ALL, TZ, TMPDIR, the SOONG_AGENT_* and ${variables} variables and [runner] env_allowlist: add any variable your hooks read`,
+    `${ENVIRONMENT_NOTE_LABEL}: ${agent} gives hooks its whole environment; here a hook sees only PATH, HOME, USER, LOGNAME, SHELL, TERM, LANG, LC_ALL, TZ, TMPDIR, ${own} and the names in [runner] env_allowlist of config.toml: add any variable your hooks read there`,
   );
 }

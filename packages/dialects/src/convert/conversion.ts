@@ -1,5 +1,6 @@
+import path from 'node:path';
 import { HOOK_EVENTS, jsonTextDepth } from '@soong-agent/protocol';
-import type { ConvertResult } from '../dialect.js';
+import type { ConvertOptions, ConvertResult } from '../dialect.js';
 import { DialectError } from '../dialect-error.js';
 import { isRecord } from '../shared.js';
 import { projectScriptOf } from './project-script.js';
@@ -15,6 +16,8 @@ export interface ConvertedHook {
   working_dir?: string;
   /** The source agent's own event name, when several of its events map onto one of ours. */
   dialect_event?: string;
+  /** Where the hook came from (`ConvertOptions.origin`): a re-import updates the rule it made. */
+  imported_from?: { file: string; path: string };
 }
 
 /** A converted rule's matcher. */
@@ -74,6 +77,8 @@ export function parseConfigJson(text: string, file: string): unknown {
 
 /** The refusals, notes and rules of one conversion, in file order. */
 export class Conversion {
+  constructor(private readonly options: Pick<ConvertOptions, 'home' | 'origin'> = {}) {}
+
   readonly refused: { path: string; reason: string }[] = [];
   readonly notes: string[] = [];
   private readonly rules = new Map<string, ConvertedRule[]>();
@@ -81,6 +86,26 @@ export class Conversion {
   // The suffix to try next per base, so claiming stays linear however many hooks share a script.
   private readonly nextSuffix = new Map<string, number>();
   private readonly baseOf = new Map<string, string>();
+
+  /** Records `hookPath` as the hook's source when the conversion keeps origins (`ConvertOptions.origin`). */
+  recordOrigin(hook: ConvertedHook, hookPath: string): void {
+    if (this.options.origin !== undefined)
+      hook.imported_from = { file: this.options.origin, path: hookPath };
+  }
+
+  /** `absolute` as a shell word: `~/…` (the rest quoted) when it lies in `ConvertOptions.home`. */
+  homeShellWord(absolute: string): string {
+    const rest = homeRest(absolute, this.options.home);
+    if (rest === undefined) return shellQuote(absolute);
+    return rest === '' ? '~' : `~/${shellQuote(rest)}`;
+  }
+
+  /** `absolute` for a message: `~/…` when it lies in `ConvertOptions.home`. */
+  homeDisplay(absolute: string): string {
+    const rest = homeRest(absolute, this.options.home);
+    if (rest === undefined) return absolute;
+    return rest === '' ? '~' : `~/${rest}`;
+  }
 
   refuse(path: string, reason: string): void {
     this.refused.push({ path, reason });
@@ -347,6 +372,16 @@ export function boundedTimeout(seconds: number, note: (message: string) => void)
     return MIN_TIMEOUT_SECONDS;
   }
   return seconds;
+}
+
+/** The part of `absolute` under `home` ('' for home itself), or undefined when it is not under it. */
+function homeRest(absolute: string, home: string | undefined): string | undefined {
+  if (home === undefined || !path.isAbsolute(home)) return undefined;
+  const root = path.resolve(home);
+  if (root === path.sep) return undefined;
+  const target = path.resolve(absolute);
+  if (target === root) return '';
+  return target.startsWith(root + path.sep) ? target.slice(root.length + 1) : undefined;
 }
 
 /** Single-quotes one word for `/bin/sh -c` unless it is safe bare. */

@@ -55,7 +55,7 @@ export function convertGrouped(
   text: string,
   options: ConvertOptions = {},
 ): ConvertResult {
-  const conversion = new Conversion();
+  const conversion = new Conversion(options);
   const settings = parseConfigJson(text, options.file ?? `${format.agent} settings`);
   if (!isRecord(settings)) {
     conversion.refuse('(root)', `not a JSON object (a ${format.agent} hooks file is one)`);
@@ -192,6 +192,7 @@ export function addConvertedHooks(
     }
     const done = convertHook(hook, { ...context, path });
     if (done === undefined) continue;
+    conversion.recordOrigin(done, path);
     conversion.noteProjectScript(path, done);
     const lost = observeOnlyNote(agent, event);
     if (lost !== undefined) conversion.note(`${path} (${done.name ?? 'unnamed'})`, lost);

@@ -112,3 +112,12 @@ describe('the converters', () => {
     expect(noteOf(result.notes)).toEqual([]);
   });
 });
+
+describe('projectScriptOf: cd', () => {
+  it('reads the folder after cd options and --, and takes .. as leaving the project', () => {
+    expect(projectScriptOf('cd -- /opt/tools || exit; ./gate.sh')).toBeUndefined();
+    expect(projectScriptOf('cd -P /opt/tools && ./gate.sh')).toBeUndefined();
+    expect(projectScriptOf('cd ../shared && ./gate.sh')).toBeUndefined();
+    expect(projectScriptOf('cd -- scripts && ./gate.sh')).toMatchObject({ how: 'relative' });
+  });
+});

@@ -71,7 +71,11 @@ function scan(command: string, startsInProject: boolean, depth: number): Project
     const program = words[index];
     if (program === undefined) continue;
     if (program === 'cd') {
-      const target = words[index + 1];
+      // `cd -- DIR`, `cd -P DIR`: the folder is the first operand.
+      let operand = index + 1;
+      while (/^-[LPe@]+$/.test(words[operand] ?? '')) operand += 1;
+      if (words[operand] === '--') operand += 1;
+      const target = words[operand];
       const where = target === undefined ? 'outside' : classify(target);
       inProject = where === 'project' || (where === 'relative' && inProject);
       continue;
@@ -109,6 +113,8 @@ function scan(command: string, startsInProject: boolean, depth: number): Project
 function classify(word: string): 'project' | 'relative' | 'outside' {
   if (PROJECT_DIR_WORD.test(word)) return 'project';
   if (/^[/~$`]/.test(word)) return 'outside';
+  // `..` climbs out of wherever it starts, the project dir included.
+  if (word === '..' || word.startsWith('../')) return 'outside';
   return 'relative';
 }
 
