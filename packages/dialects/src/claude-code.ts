@@ -371,6 +371,7 @@ export const claudeCodeDialect: Dialect = Object.freeze({
   ourToolNames: CLAUDE_CODE_OUR_TOOL_NAMES,
   events: OUR_EVENT_NAMES,
   toolInputBytes: CLAUDE_CODE_TOOL_INPUT_BYTES,
+  contextEvents: Object.freeze([...CLAUDE_CONTEXT_EVENTS]),
   encodeInput,
   env: (context: DialectContext) => ({ CLAUDE_PROJECT_DIR: context.projectDir }),
   decide,

@@ -191,3 +191,23 @@ describe.each([
     expect(verdict.context).toBeUndefined();
   });
 });
+
+describe('Dialect.contextEvents', () => {
+  it('lists the events on which each agent gives its model the context a hook adds', () => {
+    const events = (name: string) => [...(getDialect(name).contextEvents ?? [])].sort();
+    expect(events('claude-code')).toEqual([
+      'PostToolUse',
+      'PreToolUse',
+      'SessionStart',
+      'UserPromptSubmit',
+    ]);
+    expect(events('codex')).toEqual(events('claude-code'));
+    expect(events('gemini')).toEqual(['PostToolUse', 'SessionStart', 'UserPromptSubmit']);
+    expect(events('cursor')).toEqual(['PostToolUse', 'SessionStart']);
+    expect(events('copilot')).toEqual(['PostToolUse', 'SessionStart']);
+    expect(events('soong')).toEqual(
+      expect.arrayContaining(['SessionStart', 'PostToolUse', 'Stop']),
+    );
+    expect(Object.isFrozen(getDialect('gemini').contextEvents)).toBe(true);
+  });
+});

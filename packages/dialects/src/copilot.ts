@@ -476,6 +476,7 @@ export const copilotDialect: Dialect = Object.freeze({
   events: EVENTS,
   encodeInput,
   env: () => ({}),
+  contextEvents: Object.freeze([...CONTEXT_EVENTS]),
   decide,
   convertConfig: convertCopilotConfig,
 });

@@ -541,6 +541,7 @@ export const cursorDialect: Dialect = Object.freeze({
   events: EVENTS,
   encodeInput,
   env,
+  contextEvents: Object.freeze([...CONTEXT_EVENTS]),
   decide,
   convertConfig: convertCursorConfig,
 });

@@ -185,6 +185,12 @@ export interface Dialect {
     input: Readonly<Record<string, unknown>>,
     context: DialectContext,
   ): unknown;
+  /**
+   * Our events on which this agent gives its model context a hook adds (SPEC §13.1: what `decide`
+   * may report as `context`); `hooks import` names the converted hooks on them. Frozen.
+   * @default [] (none)
+   */
+  readonly contextEvents?: readonly HookEvent[];
   /** Env vars this agent sets for its hooks (`CLAUDE_PROJECT_DIR`, …), added to ours. */
   env(context: DialectContext): Record<string, string>;
   /** What a finished process's exit code and output mean. Pure. */

@@ -539,6 +539,7 @@ export const geminiDialect: Dialect = Object.freeze({
   events: EVENTS,
   encodeInput,
   env,
+  contextEvents: Object.freeze([...CONTEXT_EVENTS]),
   decide,
   convertConfig: convertGeminiConfig,
 });

@@ -123,6 +123,7 @@ export const soongDialect: Dialect = Object.freeze({
   events: OUR_EVENT_NAMES,
   encodeInput: (_event: HookEvent, input: Readonly<Record<string, unknown>>) => input,
   env: () => ({}),
+  contextEvents: Object.freeze(Object.values(OUR_EVENT_NAMES)),
   decide,
   decideAnswer,
 });
