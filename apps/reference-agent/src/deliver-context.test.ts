@@ -174,6 +174,34 @@ describe('soong-agent run with [hooks] deliver_context', () => {
   );
 });
 
+describe('soong-agent hooks test with a hook that adds context', () => {
+  it(
+    'prints the context and says whether it would be delivered',
+    async () => {
+      for (const on of [true, false]) {
+        const workspace = makeWorkspace({
+          home: on ? { 'config.toml': '[hooks]\ndeliver_context = true\n' } : {},
+        });
+        installHooks(workspace.home);
+        const result = await runCli(
+          ['hooks', 'test', 'UserPromptSubmit', '--prompt', 'hi'].concat([
+            '--home',
+            workspace.home,
+            '--project',
+            workspace.project,
+          ]),
+          { env: workspace.env },
+        );
+        expect(result.code, result.stderr).toBe(0);
+        const out = result.stdout + result.stderr;
+        expect(out).toContain(`  context: ${PROMPT_CONTEXT}`);
+        expect(out.includes('deliver_context = true')).toBe(!on);
+      }
+    },
+    TIMEOUT,
+  );
+});
+
 describe.each(modelVendors)(
   'soong-agent run with deliver_context against a $name server',
   (vendor: Vendor) => {
