@@ -242,7 +242,7 @@ describe('chatAction', () => {
     );
     expect(result.code, result.output).toBe(0);
     const users = (index: number) =>
-      (server.requests[index]?.body.messages as { role: string; content: string }[])
+      ((server.requests[index]?.body.messages ?? []) as { role: string; content: string }[])
         .filter((message) => message.role === 'user')
         .map((message) => message.content);
     const start = 'SessionStart hook "start" added context:\n\nS';
