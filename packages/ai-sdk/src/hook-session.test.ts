@@ -698,4 +698,133 @@ await hooks.close();
     },
     TIMEOUT,
   );
+
+  it(
+    'gives the app each context as a user message for its next request when deliver_context is on',
+    async () => {
+      const print = (value: unknown) => `echo '${JSON.stringify(value)}'`;
+      const { home, projectDir } = setup(
+        {
+          SessionStart: [
+            {
+              hooks: [
+                {
+                  name: 'start',
+                  type: 'command',
+                  command: print({ decision: 'allow', context: 'use pnpm' }),
+                },
+              ],
+            },
+          ],
+          UserPromptSubmit: [
+            {
+              hooks: [
+                {
+                  name: 'prompt',
+                  type: 'command',
+                  command: 'echo "branch: main"',
+                  protocol: 'claude-code',
+                },
+              ],
+            },
+          ],
+          PostToolUse: [
+            {
+              matcher: { tool: 'read_file' },
+              hooks: [
+                {
+                  name: 'lint',
+                  type: 'command',
+                  protocol: 'claude-code',
+                  command: print({
+                    hookSpecificOutput: {
+                      hookEventName: 'PostToolUse',
+                      additionalContext: 'a.txt: 2 warnings',
+                    },
+                  }),
+                },
+              ],
+            },
+          ],
+        },
+        '[hooks]\ndeliver_context = true\n',
+      );
+      const hooks = await createHookSession({ projectDir, home, paths: PATHS });
+      sessions.push(hooks);
+      const log: string[] = [];
+      const model = new MockLanguageModelV3({
+        doGenerate: [toolCallsResult([['read_file', { path: 'a.txt' }]]), textResult('fine')],
+      });
+      const tools = hooks.wrapTools(fileTools(log));
+      // The app's loop: one step per request, the context appended before each one.
+      const messages: ModelMessage[] = [...hooks.takeContext()];
+      await hooks.userPrompt('check a.txt');
+      messages.push({ role: 'user', content: 'check a.txt' });
+      for (let step = 0; step < 5; step += 1) {
+        messages.push(...hooks.takeContext());
+        const result = await generateText({ model, tools, messages, stopWhen: stepCountIs(1) });
+        messages.push(...result.response.messages);
+        if (result.toolCalls.length === 0) break;
+      }
+      expect(hooks.takeContext()).toEqual([]);
+      const userTexts = (call: number) =>
+        (model.doGenerateCalls[call]?.prompt ?? []).flatMap((message) =>
+          message.role === 'user'
+            ? message.content.flatMap((part) => (part.type === 'text' ? [part.text] : []))
+            : [],
+        );
+      expect(userTexts(0)).toEqual([
+        'SessionStart hook "start" added context:\n\nuse pnpm',
+        'check a.txt',
+        'UserPromptSubmit hook "prompt" added context:\n\nbranch: main',
+      ]);
+      const second = model.doGenerateCalls[1]?.prompt ?? [];
+      expect(second.at(-1)).toEqual({
+        role: 'user',
+        content: [
+          { type: 'text', text: 'PostToolUse hook "lint" added context:\n\na.txt: 2 warnings' },
+        ],
+      });
+      expect(second.at(-2)?.role).toBe('tool');
+      // The tool's own result reaches the model unchanged.
+      expect(toolResultsIn(second).call_1).toEqual({ type: 'text', value: 'done a.txt' });
+      await hooks.close();
+      expect(
+        records(hooks).flatMap((record) =>
+          record.type === 'hook_context_added' ? [record.hook_id] : [],
+        ),
+      ).toEqual(['start', 'prompt', 'lint']);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'gives the app no context and records the drop when deliver_context is off',
+    async () => {
+      const { home, projectDir } = setup({
+        SessionStart: [
+          {
+            hooks: [
+              {
+                name: 'start',
+                type: 'command',
+                command: `echo '{"decision":"allow","context":"x"}'`,
+              },
+            ],
+          },
+        ],
+      });
+      const hooks = await createHookSession({ projectDir, home });
+      sessions.push(hooks);
+      expect(hooks.takeContext()).toEqual([]);
+      await hooks.close();
+      const warnings = records(hooks).flatMap((record) =>
+        record.type === 'hook_log' && record.message.includes('deliver_context = true')
+          ? [record.hook_id]
+          : [],
+      );
+      expect(warnings).toEqual(['start']);
+    },
+    TIMEOUT,
+  );
 });

@@ -63,6 +63,14 @@ export interface HookSession {
   userPrompt(text: string): Promise<void>;
   /** Runs the Stop hooks when the model ended a turn without tool calls. */
   stop(lastAssistantText: string): Promise<StopResult>;
+  /**
+   * The context the hooks added since the last call (SPEC §13.1; only with `[hooks]
+   * deliver_context = true` in config.toml, else always `[]`), in order, as user messages to append
+   * to `messages` before the next `generateText` / `streamText`: SessionStart's before the first
+   * request, UserPromptSubmit's after the prompt, PreToolUse's and PostToolUse's after that tool's
+   * result (a wrapped tool's result itself never changes). Drains: each message is given once.
+   */
+  takeContext(): { role: 'user'; content: string }[];
   /** Ends the session: worker hooks stop, the event log is flushed and closed. Idempotent. */
   close(): Promise<void>;
 }
@@ -192,6 +200,9 @@ export async function createHookSession(options: HookSessionOptions): Promise<Ho
     },
     async userPrompt(text) {
       await session.userPrompt(text);
+    },
+    takeContext() {
+      return session.takeContext().map(hookContextToMessage);
     },
     async stop(lastAssistantText) {
       const decision = await session.stop(lastAssistantText);

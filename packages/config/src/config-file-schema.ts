@@ -123,6 +123,12 @@ export const ConfigFileSchema = z
           .describe(
             'an integer > 0 (bytes; larger tool results and inputs reach hooks as artifact refs)',
           ),
+        deliver_context: z
+          .boolean()
+          .default(false)
+          .describe(
+            'true or false (true: context a hook adds reaches the model with its next request, SPEC §13.1)',
+          ),
       })
       .prefault({}),
     runner: z

@@ -48,6 +48,7 @@ describe('generateConfigJsonSchemas', () => {
       on_failure: 'ignore',
       stop_loop_limit: 5,
       inline_result_bytes: 16384,
+      deliver_context: false,
     });
     expect(defaults('runner')).toEqual({
       env_allowlist: [],

@@ -41,6 +41,7 @@ describe('loadConfig', () => {
         on_failure: 'ignore',
         stop_loop_limit: 5,
         inline_result_bytes: 16384,
+        deliver_context: false,
       },
       runner: {
         env_allowlist: [],
@@ -200,6 +201,22 @@ describe('loadConfig', () => {
     expect(error.code).toBe('CONFIG_INVALID');
     expect([error.path, error.line]).toEqual([where, 2]);
   });
+
+  it('reads hooks.deliver_context = true when config.toml turns context delivery on', () => {
+    layout.write('config.toml', ['[hooks]', 'deliver_context = true'].join('\n'));
+    expect(load().settings.hooks.deliver_context).toBe(true);
+  });
+
+  it.each([['deliver_context = "yes"'], ['deliver_context = 1'], ['deliver_context = "true"']])(
+    'throws CONFIG_INVALID at hooks.deliver_context for %s',
+    (line) => {
+      layout.write('config.toml', ['[hooks]', line].join('\n'));
+      const error = catchConfigError(() => load());
+      expect(error.code).toBe('CONFIG_INVALID');
+      expect([error.path, error.line]).toEqual(['hooks.deliver_context', 2]);
+      expect(error.message).toContain('true or false');
+    },
+  );
 
   it('throws CONFIG_INVALID at model.base_url when it is not an http(s) URL', () => {
     layout.write('config.toml', ['[model]', 'base_url = "file:///etc/passwd"'].join('\n'));

@@ -10,7 +10,13 @@ import type {
   DialectToolView,
   DialectVerdict,
 } from './dialect.js';
-import { answerKeepingDeny, depthChecked, isRecord } from './shared.js';
+import {
+  answerKeepingDeny,
+  CLAUDE_CONTEXT_EVENTS,
+  claudeContext,
+  depthChecked,
+  isRecord,
+} from './shared.js';
 import { OUR_EVENT_NAMES, ourToolNameIn, theirToolName } from './tool-names.js';
 
 export { CLAUDE_CODE_OUR_TOOL_NAMES, CLAUDE_CODE_TOOL_NAMES };
@@ -156,7 +162,8 @@ function toolResponse(
 }
 
 // Output keys a Claude Code hook may print that decide something here; every other key is
-// reported once per run as ignored (SPEC §7: no patching, no context, no messages in v1).
+// reported once per run as ignored (SPEC §7: no patching, no messages), except the context the
+// engine delivers or drops (SPEC §13.1).
 const DECIDING_KEYS = new Set([
   'continue',
   'stopReason',
@@ -188,7 +195,8 @@ function decide(event: HookEvent, run: DialectRun): DialectVerdict {
     (rescued) => verdictOf(rescued, event, () => {}).decision === 'deny',
     { why: ' (Claude Code reads stdout as one JSON object, else as plain text)' },
   );
-  return depthChecked(verdictOfRun(event, run, answer.json, logs), answer);
+  const verdict = depthChecked(verdictOfRun(event, run, answer.json, logs), answer);
+  return { ...verdict, ...claudeContext(event, run, answer.json, verdict) };
 }
 
 function verdictOfRun(
@@ -203,7 +211,7 @@ function verdictOfRun(
     const ignored = ignoredKeys(json, event);
     if (ignored.length > 0) {
       warn(
-        `Claude Code output keys ignored: ${ignored.map((key) => JSON.stringify(key)).join(', ')} (hooks here can block or allow, never patch input, add context or show messages)`,
+        `Claude Code output keys ignored: ${ignored.map((key) => JSON.stringify(key)).join(', ')} (hooks here can block, allow or add context, never patch input or show messages)`,
       );
     }
     if (continueFalse(json.continue) && event !== 'PreToolUse') {
@@ -325,7 +333,9 @@ function ignoredKeys(json: Record<string, unknown>, event: HookEvent): string[] 
     if (key === 'hookSpecificOutput' && isRecord(json.hookSpecificOutput)) {
       for (const inner of Object.keys(json.hookSpecificOutput)) {
         const decides = event === 'PreToolUse' && DECIDING_SPECIFIC_KEYS.has(inner);
-        if (!decides && inner !== 'hookEventName') ignored.push(`hookSpecificOutput.${inner}`);
+        const context = inner === 'additionalContext' && CLAUDE_CONTEXT_EVENTS.has(event);
+        if (!decides && !context && inner !== 'hookEventName')
+          ignored.push(`hookSpecificOutput.${inner}`);
       }
     } else if (
       !DECIDING_KEYS.has(key) ||
@@ -361,6 +371,7 @@ export const claudeCodeDialect: Dialect = Object.freeze({
   ourToolNames: CLAUDE_CODE_OUR_TOOL_NAMES,
   events: OUR_EVENT_NAMES,
   toolInputBytes: CLAUDE_CODE_TOOL_INPUT_BYTES,
+  contextEvents: Object.freeze([...CLAUDE_CONTEXT_EVENTS]),
   encodeInput,
   env: (context: DialectContext) => ({ CLAUDE_PROJECT_DIR: context.projectDir }),
   decide,

@@ -18,7 +18,15 @@ import type {
   DialectContext,
   DialectRun,
 } from './dialect.js';
-import { isRecord, resultText, stopHookActive, stringField, toolOf, viewOf } from './shared.js';
+import {
+  CLAUDE_CONTEXT_EVENTS,
+  isRecord,
+  resultText,
+  stopHookActive,
+  stringField,
+  toolOf,
+  viewOf,
+} from './shared.js';
 
 /**
  * OpenAI Codex CLI (`codex-rs/hooks`): Claude Code's event names and answer rules, its own tool
@@ -271,6 +279,7 @@ export const codexDialect: Dialect = Object.freeze({
   events: EVENTS,
   encodeInput,
   env: () => ({}),
+  contextEvents: Object.freeze([...CLAUDE_CONTEXT_EVENTS]),
   decide: (event: HookEvent, run: DialectRun) => decideClaudeLike('Codex', event, run),
   convertConfig: convertCodexConfig,
 });

@@ -22,6 +22,7 @@ import type {
   DialectVerdict,
 } from './dialect.js';
 import {
+  contextOf,
   depthChecked,
   failedExit,
   findStdoutJson,
@@ -136,6 +137,8 @@ function encodeInput(
 }
 
 const KNOWN = new Set(['permissionDecision', 'permissionDecisionReason', 'decision', 'reason']);
+const KNOWN_WITH_TYPE = new Set([...KNOWN, 'type']);
+const KNOWN_WITH_CONTEXT = new Set([...KNOWN_WITH_TYPE, 'additionalContext']);
 
 /**
  * The answer: stdout as one JSON object; else a deny in the object that ends it (a multi-line one
@@ -171,8 +174,17 @@ function answerOf(event: HookEvent, stdout: string, logs: DialectLog[]): StdoutA
 function decide(event: HookEvent, run: DialectRun): DialectVerdict {
   const logs: DialectLog[] = [];
   const answer = answerOf(event, run.stdout, logs);
-  return depthChecked(verdictOfRun(event, run, answer.json, logs), answer);
+  const verdict = depthChecked(verdictOfRun(event, run, answer.json, logs), answer);
+  if (verdict.failure !== undefined && verdict.decision !== 'deny') return verdict;
+  // SPEC §13.1: Copilot CLI gives its model `additionalContext` from postToolUse and sessionStart.
+  return {
+    ...verdict,
+    ...contextOf(CONTEXT_EVENTS.has(event) ? textOf(answer.json?.additionalContext) : undefined),
+  };
 }
+
+/** Events whose `additionalContext` Copilot CLI gives its model. */
+const CONTEXT_EVENTS: ReadonlySet<HookEvent> = new Set<HookEvent>(['SessionStart', 'PostToolUse']);
 
 function verdictOfRun(
   event: HookEvent,
@@ -183,7 +195,10 @@ function verdictOfRun(
   let verdict: Pick<DialectVerdict, 'decision' | 'reason'> = { decision: 'none' };
   if (json !== undefined) {
     logs.push(
-      ...ignoredKeysWarning('Copilot CLI', unknownKeysOf(json, new Set([...KNOWN, 'type']))),
+      ...ignoredKeysWarning(
+        'Copilot CLI',
+        unknownKeysOf(json, CONTEXT_EVENTS.has(event) ? KNOWN_WITH_CONTEXT : KNOWN_WITH_TYPE),
+      ),
     );
     verdict = verdictOf(event, json, logs);
   }
@@ -528,6 +543,7 @@ export const copilotDialect: Dialect = Object.freeze({
   events: EVENTS,
   encodeInput,
   env: () => ({}),
+  contextEvents: Object.freeze([...CONTEXT_EVENTS]),
   decide,
   convertConfig: convertCopilotConfig,
 });

@@ -25,6 +25,7 @@ import {
   absolutePath,
   answerKeepingDeny,
   brokenJsonVerdict,
+  contextOf,
   depthChecked,
   failedExit,
   ignoredKeysWarning,
@@ -217,6 +218,7 @@ const KNOWN = new Set([
   'continue',
   'followup_message',
 ]);
+const KNOWN_WITH_CONTEXT = new Set([...KNOWN, 'additional_context']);
 
 /** Cursor's answer rules onto our decisions. */
 function decide(event: HookEvent, run: DialectRun): DialectVerdict {
@@ -228,8 +230,17 @@ function decide(event: HookEvent, run: DialectRun): DialectVerdict {
     logs,
     (rescued) => verdictOf(event, rescued, []).decision === 'deny',
   );
-  return depthChecked(verdictOfRun(event, run, answer, logs), answer);
+  const verdict = depthChecked(verdictOfRun(event, run, answer, logs), answer);
+  if (verdict.failure !== undefined && verdict.decision !== 'deny') return verdict;
+  // SPEC §13.1: Cursor gives its model `additional_context` from postToolUse and sessionStart.
+  return {
+    ...verdict,
+    ...contextOf(CONTEXT_EVENTS.has(event) ? textOf(answer.json?.additional_context) : undefined),
+  };
 }
+
+/** Events whose `additional_context` Cursor gives its model. */
+const CONTEXT_EVENTS: ReadonlySet<HookEvent> = new Set<HookEvent>(['SessionStart', 'PostToolUse']);
 
 function verdictOfRun(
   event: HookEvent,
@@ -239,7 +250,10 @@ function verdictOfRun(
 ): DialectVerdict {
   const { json } = answer;
   const stderr = textOf(run.stderrTail);
-  if (json !== undefined) logs.push(...ignoredKeysWarning('Cursor', unknownKeysOf(json, KNOWN)));
+  if (json !== undefined) {
+    const known = CONTEXT_EVENTS.has(event) ? KNOWN_WITH_CONTEXT : KNOWN;
+    logs.push(...ignoredKeysWarning('Cursor', unknownKeysOf(json, known)));
+  }
   const verdict = json === undefined ? { decision: 'none' as const } : verdictOf(event, json, logs);
   if (run.exitCode === 2) {
     // "matches Claude Code behavior": exit 2 denies; the message is the JSON's, else stderr.
@@ -528,6 +542,7 @@ export const cursorDialect: Dialect = Object.freeze({
   events: EVENTS,
   encodeInput,
   env,
+  contextEvents: Object.freeze([...CONTEXT_EVENTS]),
   decide,
   convertConfig: convertCursorConfig,
 });

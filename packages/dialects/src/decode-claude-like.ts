@@ -3,6 +3,8 @@ import type { DialectLog, DialectRun, DialectVerdict } from './dialect.js';
 import {
   answerKeepingDeny,
   brokenJsonVerdict,
+  CLAUDE_CONTEXT_EVENTS,
+  claudeContext,
   depthChecked,
   failedExit,
   ignoredKeysWarning,
@@ -20,7 +22,8 @@ import {
  * JSON object decides through `hookSpecificOutput.permissionDecision`, legacy `decision`
  * (`block`/`approve`) and `continue: false`; exit 2 blocks with stderr; other exits fail. Every
  * spelling of a deny stands (a wrong case, a missing reason, a non-zero exit after it: SPEC §2.2);
- * keys that would patch or add context are named in one warning.
+ * keys that would patch are named in one warning; the context it adds is the verdict's `context`
+ * (SPEC §13.1).
  */
 export function decideClaudeLike(agent: string, event: HookEvent, run: DialectRun): DialectVerdict {
   const logs: DialectLog[] = [];
@@ -30,7 +33,8 @@ export function decideClaudeLike(agent: string, event: HookEvent, run: DialectRu
     (rescued) => verdictOf(agent, event, rescued, []).decision === 'deny',
     { why: ` (${agent} reads stdout as one JSON object)` },
   );
-  return depthChecked(verdictOfRun(agent, event, run, answer, logs), answer);
+  const verdict = depthChecked(verdictOfRun(agent, event, run, answer, logs), answer);
+  return { ...verdict, ...claudeContext(event, run, answer.json, verdict) };
 }
 
 function verdictOfRun(
@@ -48,7 +52,11 @@ function verdictOfRun(
     logs.push(
       ...ignoredKeysWarning(
         agent,
-        unknownKeysOf(json, KNOWN, { hookSpecificOutput: KNOWN_SPECIFIC }),
+        unknownKeysOf(json, KNOWN, {
+          hookSpecificOutput: CLAUDE_CONTEXT_EVENTS.has(event)
+            ? KNOWN_SPECIFIC_WITH_CONTEXT
+            : KNOWN_SPECIFIC,
+        }),
       ),
     );
   }
@@ -85,6 +93,7 @@ const KNOWN = new Set([
   'hookSpecificOutput',
 ]);
 const KNOWN_SPECIFIC = new Set(['hookEventName', 'permissionDecision', 'permissionDecisionReason']);
+const KNOWN_SPECIFIC_WITH_CONTEXT = new Set([...KNOWN_SPECIFIC, 'additionalContext']);
 
 type Verdict =
   | { decision: 'deny' | 'allow' | 'ask'; reason?: string }

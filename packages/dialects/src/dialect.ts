@@ -110,6 +110,14 @@ export interface DialectVerdict {
   /** `hook_log` lines, in order: the hook's log lines, then warnings. */
   logs: DialectLog[];
   /**
+   * Text the agent would give its model (SPEC §13.1): Claude Code's
+   * `hookSpecificOutput.additionalContext`, the plain stdout of a SessionStart or UserPromptSubmit
+   * hook, a PostToolUse block reason, soong's `context`. Several pieces of one run are joined by a
+   * blank line. The engine delivers it as a hook-context node when `[hooks] deliver_context` is
+   * true, and drops it with one warning otherwise; it never changes the decision.
+   */
+  context?: string;
+  /**
    * Unknown output keys the engine reports in one warning, once per hook and session (after the
    * `logs` lines, before the warnings). A dialect that reports ignored keys on every run puts its
    * own warning in `logs` instead.
@@ -191,6 +199,12 @@ export interface Dialect {
     input: Readonly<Record<string, unknown>>,
     context: DialectContext,
   ): unknown;
+  /**
+   * Our events on which this agent gives its model context a hook adds (SPEC §13.1: what `decide`
+   * may report as `context`); `hooks import` names the converted hooks on them. Frozen.
+   * @default [] (none)
+   */
+  readonly contextEvents?: readonly HookEvent[];
   /** Env vars this agent sets for its hooks (`CLAUDE_PROJECT_DIR`, …), added to ours. */
   env(context: DialectContext): Record<string, string>;
   /** What a finished process's exit code and output mean. Pure. */

@@ -17,6 +17,7 @@ import type {
 import {
   absolutePath,
   answerKeepingDeny,
+  contextOf,
   depthChecked,
   failedExit,
   ignoredKeysWarning,
@@ -26,6 +27,7 @@ import {
   parseBoundedJson,
   resultText,
   type StdoutAnswer,
+  specificText,
   stopHookActive,
   stringField,
   textOf,
@@ -173,6 +175,7 @@ function env(context: DialectContext): Record<string, string> {
 
 const KNOWN = new Set(['continue', 'stopReason', 'decision', 'reason', 'hookSpecificOutput']);
 const KNOWN_SPECIFIC = new Set(['hookEventName']);
+const KNOWN_SPECIFIC_WITH_CONTEXT = new Set(['hookEventName', 'additionalContext']);
 
 /** Gemini's output rules (hookRunner.ts, types.ts), onto our decisions. */
 function decide(event: HookEvent, run: DialectRun): DialectVerdict {
@@ -180,7 +183,31 @@ function decide(event: HookEvent, run: DialectRun): DialectVerdict {
   const stdout = run.stdout.trim();
   const text = stdout !== '' ? stdout : run.stderrTail.trim();
   const answer = geminiAnswer(event, text, stdout !== '', logs);
-  return depthChecked(verdictOfRun(event, run, text, answer.json, logs), answer);
+  const verdict = depthChecked(verdictOfRun(event, run, text, answer.json, logs), answer);
+  return { ...verdict, ...geminiContext(event, answer.json, verdict) };
+}
+
+/** Events on which Gemini CLI gives its model `hookSpecificOutput.additionalContext`. */
+const CONTEXT_EVENTS: ReadonlySet<HookEvent> = new Set<HookEvent>([
+  'SessionStart',
+  'UserPromptSubmit',
+  'PostToolUse',
+]);
+
+/**
+ * What Gemini CLI gives its model from one run (SPEC §13.1): an AfterTool deny's reason (the tool
+ * ran; its result is kept), then `additionalContext` on SessionStart, BeforeAgent and AfterTool.
+ */
+function geminiContext(
+  event: HookEvent,
+  json: Record<string, unknown> | undefined,
+  verdict: DialectVerdict,
+): { context?: string } {
+  if (verdict.failure !== undefined && verdict.decision !== 'deny') return {};
+  return contextOf(
+    event === 'PostToolUse' && verdict.decision === 'deny' ? verdict.reason : undefined,
+    CONTEXT_EVENTS.has(event) ? specificText(json) : undefined,
+  );
 }
 
 /**
@@ -230,7 +257,11 @@ function verdictOfRun(
   logs.push(
     ...ignoredKeysWarning(
       'Gemini CLI',
-      unknownKeysOf(json, KNOWN, { hookSpecificOutput: KNOWN_SPECIFIC }),
+      unknownKeysOf(json, KNOWN, {
+        hookSpecificOutput: CONTEXT_EVENTS.has(event)
+          ? KNOWN_SPECIFIC_WITH_CONTEXT
+          : KNOWN_SPECIFIC,
+      }),
     ),
   );
   const verdict = verdictOf(event, json, logs);
@@ -508,6 +539,7 @@ export const geminiDialect: Dialect = Object.freeze({
   events: EVENTS,
   encodeInput,
   env,
+  contextEvents: Object.freeze([...CONTEXT_EVENTS]),
   decide,
   convertConfig: convertGeminiConfig,
 });

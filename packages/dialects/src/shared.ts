@@ -391,9 +391,69 @@ export function ignoredKeysWarning(agent: string, keys: readonly string[]): Dial
   return [
     {
       source: 'warning',
-      message: `${agent} output keys ignored: ${keys.map((key) => JSON.stringify(key)).join(', ')} (hooks here can block or allow, never rewrite input or results, add context or show messages)`,
+      message: `${agent} output keys ignored: ${keys.map((key) => JSON.stringify(key)).join(', ')} (hooks here can block, allow or add context, never rewrite input or results or show messages)`,
     },
   ];
+}
+
+/**
+ * Events on which Claude Code (and Codex, which copies it) gives the model
+ * `hookSpecificOutput.additionalContext` (SPEC §13.1).
+ */
+export const CLAUDE_CONTEXT_EVENTS: ReadonlySet<HookEvent> = new Set<HookEvent>([
+  'SessionStart',
+  'UserPromptSubmit',
+  'PreToolUse',
+  'PostToolUse',
+]);
+
+/** Events whose plain stdout (exit 0, not a JSON object) Claude Code and Codex give the model. */
+export const PLAIN_STDOUT_CONTEXT_EVENTS: ReadonlySet<HookEvent> = new Set<HookEvent>([
+  'SessionStart',
+  'UserPromptSubmit',
+]);
+
+/** `hookSpecificOutput[key]` of a JSON answer, when it is non-blank text. */
+export function specificText(
+  json: Record<string, unknown> | undefined,
+  key = 'additionalContext',
+): string | undefined {
+  const specific = json === undefined ? undefined : json.hookSpecificOutput;
+  return isRecord(specific) ? textOf(specific[key]) : undefined;
+}
+
+/** Plain stdout as context: non-blank text that is not (and does not start like) a JSON object. */
+export function plainStdoutContext(stdout: string): string | undefined {
+  const text = stdout.trim();
+  return text === '' || text.startsWith('{') ? undefined : text;
+}
+
+/**
+ * What Claude Code (and Codex) give the model from one run (SPEC §13.1): a PostToolUse block
+ * reason (`decision: "block"`, or exit 2's stderr: shown next to the tool result, which is kept);
+ * `additionalContext` on the events that take it; the plain stdout of a SessionStart or
+ * UserPromptSubmit hook that exited 0. Nothing from a run that failed without a deny.
+ */
+export function claudeContext(
+  event: HookEvent,
+  run: Pick<DialectRun, 'exitCode' | 'stdout'>,
+  json: Record<string, unknown> | undefined,
+  verdict: Pick<DialectVerdict, 'decision' | 'reason' | 'failure'>,
+): { context?: string } {
+  if (verdict.failure !== undefined && verdict.decision !== 'deny') return {};
+  return contextOf(
+    event === 'PostToolUse' && verdict.decision === 'deny' ? verdict.reason : undefined,
+    CLAUDE_CONTEXT_EVENTS.has(event) ? specificText(json) : undefined,
+    json === undefined && run.exitCode === 0 && PLAIN_STDOUT_CONTEXT_EVENTS.has(event)
+      ? plainStdoutContext(run.stdout)
+      : undefined,
+  );
+}
+
+/** The pieces of context of one run, in order, joined by a blank line; `{}` when there are none. */
+export function contextOf(...pieces: (string | undefined)[]): { context?: string } {
+  const present = pieces.filter((piece): piece is string => piece !== undefined && piece !== '');
+  return present.length === 0 ? {} : { context: present.join('\n\n') };
 }
 
 /** Keys of `json` (one level into `nested` objects, as `outer.inner`) that are not in `known`. */

@@ -47,9 +47,12 @@ function verdictOfParsed(
     ...(output?.reason === undefined ? {} : { reason: output.reason }),
     ...(output?.metadata === undefined ? {} : { metadata: output.metadata }),
   };
+  const context =
+    output?.context === undefined || output.context === '' ? {} : { context: output.context };
   if (exit !== undefined && exit.exitCode !== 0) {
     const failure = { kind: 'exit_code' as const, message: soongExitMessage(exit) };
-    if (output?.decision === 'deny') return { decision: 'deny', failure, logs, ...extra };
+    if (output?.decision === 'deny')
+      return { decision: 'deny', failure, logs, ...extra, ...context };
     return {
       decision: 'none',
       failure,
@@ -61,7 +64,7 @@ function verdictOfParsed(
     const message = parsed.success ? 'invalid hook output' : parsed.error.message;
     return { decision: 'none', failure: { kind: 'protocol_error', message }, logs };
   }
-  return { decision: output?.decision ?? 'none', exitCode: 0, logs, ...extra };
+  return { decision: output?.decision ?? 'none', exitCode: 0, logs, ...extra, ...context };
 }
 
 function decide(_event: HookEvent, run: DialectRun): DialectVerdict {
@@ -120,6 +123,7 @@ export const soongDialect: Dialect = Object.freeze({
   events: OUR_EVENT_NAMES,
   encodeInput: (_event: HookEvent, input: Readonly<Record<string, unknown>>) => input,
   env: () => ({}),
+  contextEvents: Object.freeze(Object.values(OUR_EVENT_NAMES)),
   decide,
   decideAnswer,
 });

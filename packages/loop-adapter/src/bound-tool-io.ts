@@ -106,6 +106,53 @@ export async function boundToolResult(
   };
 }
 
+/**
+ * What the model sees of a text the session gives it (a tool result, a hook's context): the text
+ * when it fits `limitBytes`; else its head and tail with the byte count and where the full text is
+ * stored (SPEC §6, §11, §13.1).
+ */
+export function textForModel(
+  content: string,
+  bytes: number,
+  limitBytes: number,
+  artifactRef: ArtifactRef | undefined,
+  what: 'result' | 'context',
+): string {
+  if (bytes <= limitBytes) return content;
+  const where = artifactRef === undefined ? '' : `; full ${what} stored at ${artifactRef.path}`;
+  const label = what === 'result' ? 'tool result' : 'hook context';
+  return `${summarizeText(content)}\n[${label}: ${bytes} bytes${where}]`;
+}
+
+/** A hook's context bounded for the model: the text it gets, its bytes, and the artifact when stored. */
+export interface BoundedContext {
+  /** The context, or its head and tail with the byte count and the artifact path. */
+  text: string;
+  /** Bytes (UTF-8) of the context as the hook gave it. */
+  bytes: number;
+  /** Where the full context was stored, when it was over the limit and a store was given. */
+  artifactRef?: ArtifactRef;
+}
+
+/**
+ * Bounds a hook's context as a tool result is bounded (SPEC §13.1): up to `limitBytes` it is given
+ * whole; above, it is written to the artifact store and the model gets its summary and the path.
+ */
+export async function boundContext(
+  content: string,
+  options: BoundOptions,
+): Promise<BoundedContext> {
+  const bytes = Buffer.byteLength(content);
+  if (bytes <= options.limitBytes) return { text: content, bytes };
+  const artifactRef =
+    options.artifacts === undefined ? undefined : await options.artifacts.put(content);
+  return {
+    text: textForModel(content, bytes, options.limitBytes, artifactRef, 'context'),
+    bytes,
+    ...(artifactRef === undefined ? {} : { artifactRef }),
+  };
+}
+
 function summarizeStrings(value: unknown, pass: { headBytes: number; tailBytes: number }): unknown {
   if (typeof value === 'string') return summarizeText(value, pass);
   if (Array.isArray(value)) return value.map((item) => summarizeStrings(item, pass));

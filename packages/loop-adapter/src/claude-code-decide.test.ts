@@ -86,7 +86,8 @@ const TABLE: Row[] = [
     decision: 'deny',
     reason: 'lint fails',
     ignored: true,
-    records: ['hook_finished', 'hook_decision_ignored'],
+    // The block reason is context (SPEC §13.1), dropped with a warning: delivery is off.
+    records: ['hook_log:warning', 'hook_finished', 'hook_decision_ignored'],
   },
   {
     name: 'decision block without a reason',
@@ -154,7 +155,8 @@ const TABLE: Row[] = [
     }),
     decision: 'deny',
     reason: 'no',
-    records: ['hook_log:warning', 'hook_finished', 'hook_denied'],
+    // One warning for the ignored keys, one for the additionalContext dropped (delivery is off).
+    records: ['hook_log:warning', 'hook_log:warning', 'hook_finished', 'hook_denied'],
   },
   {
     name: 'allow in one field and block in another (the deny wins)',
@@ -313,7 +315,7 @@ describe('decideHookRun with the claude-code dialect', () => {
         type: 'hook_log',
         source: 'warning',
         message:
-          'Claude Code output keys ignored: "systemMessage", "novel", "hookSpecificOutput.updatedInput" (hooks here can block or allow, never patch input, add context or show messages)',
+          'Claude Code output keys ignored: "systemMessage", "novel", "hookSpecificOutput.updatedInput" (hooks here can block, allow or add context, never patch input or show messages)',
       },
     ]);
     expect(decided.records.find((record) => record.type === 'hook_finished')).toMatchObject({

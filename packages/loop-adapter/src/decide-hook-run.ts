@@ -51,6 +51,13 @@ export interface HookRunResult {
    * permission callback is asked even when the risk class is `allow`; `reason` says why.
    */
   ask?: boolean;
+  /**
+   * The context the hook added for the model (SPEC §13.1: soong's `context`, Claude Code's
+   * `additionalContext`, …), as the hook gave it. The engine delivers it as a hook-context node
+   * when `[hooks] deliver_context` is true (see `HookOutcome.context`); otherwise it was dropped,
+   * with a warning.
+   */
+  context?: string;
   /** Exit code, or null (killed by a signal, never started, or a worker hook). */
   exitCode: number | null;
   /** Signal that ended the hook, or null. */
@@ -124,6 +131,12 @@ export interface DecideHookRunInput {
    * @default false
    */
   unknownKeysReported?: boolean;
+  /**
+   * `[hooks] deliver_context`: when false, context the hook added is dropped with one `hook_log`
+   * warning that names the config line turning delivery on (SPEC §13.1).
+   * @default false
+   */
+  deliverContext?: boolean;
 }
 
 /** The record types of one hook run after `hook_started`. */
@@ -326,6 +339,10 @@ export function decideHookRun(input: DecideHookRunInput): HookRunDecision {
     records.push({ type: 'hook_log', source: 'warning', message: boundLine(log.message) });
   }
   reportUnknown();
+  const context = verdict.context === '' ? undefined : verdict.context;
+  if (context !== undefined && input.deliverContext !== true) {
+    records.push({ type: 'hook_log', source: 'warning', message: contextDroppedMessage(context) });
+  }
   if (logLines > HOOK_LOG_LINES_MAX) {
     records.push({
       type: 'hook_log',
@@ -366,6 +383,7 @@ export function decideHookRun(input: DecideHookRunInput): HookRunDecision {
         decision: 'deny',
         reason: reason ?? `denied by hook ${hook.id}`,
         ...(metadata === undefined ? {} : { metadata }),
+        ...(context === undefined ? {} : { context }),
       };
     }
   } else {
@@ -388,6 +406,7 @@ export function decideHookRun(input: DecideHookRunInput): HookRunDecision {
       ...(finalReason === undefined ? {} : { reason: finalReason }),
       ...(metadata === undefined ? {} : { metadata }),
       ...(ask ? { ask: true } : {}),
+      ...(context === undefined ? {} : { context }),
       ...exited,
       durationMs,
     };
@@ -419,6 +438,11 @@ function settle(
     }
   }
   return { result, records, reportedUnknownKeys };
+}
+
+/** @internal The warning when context a hook added is dropped (`deliver_context = false`). */
+export function contextDroppedMessage(context: string): string {
+  return `context the hook added (${Buffer.byteLength(context)} bytes) was dropped, not given to the model: context delivery is off. To deliver it, put deliver_context = true under [hooks] in config.toml (SPEC §13.1)`;
 }
 
 function boundLine(line: string): string {

@@ -6,6 +6,7 @@ import { type Dialect, type DialectContext, getDialect } from '@soong-agent/dial
 import type { MatchSubject } from '@soong-agent/matcher';
 import { resolveUserPath } from '@soong-agent/paths';
 import {
+  type AddedContextNode,
   type HookEvent,
   type HookInputFor,
   PROTOCOL_VERSION,
@@ -19,7 +20,12 @@ import {
   warmSpawnHelper,
 } from '@soong-agent/runner';
 import type { ArtifactStore } from './artifact-store.js';
-import { type BoundedToolInput, boundToolInputSoon, isPlainObject } from './bound-tool-io.js';
+import {
+  type BoundedToolInput,
+  boundContext,
+  boundToolInputSoon,
+  isPlainObject,
+} from './bound-tool-io.js';
 import {
   decideHookRun,
   HOOK_STDERR_LOG_BYTES,
@@ -92,6 +98,13 @@ export interface HookOutcome {
   /** One entry per hook that ran, in order. */
   results: readonly HookRunResult[];
   /**
+   * With `[hooks] deliver_context = true`: the context the hooks added, one hook-context node per
+   * hook that added some, in hook order, each bounded (over `inline_result_bytes`: its summary and
+   * the artifact path) and recorded as `hook_context_added` (SPEC §13.1). A session queues them for
+   * `takeContext()`. Absent when no hook added context or delivery is off.
+   */
+  context?: readonly AddedContextNode[];
+  /**
    * True when the run was cut short, not decided: the signal aborted, or a hook run ended as
    * `aborted` (the engine closed during it) without a deny standing. A host must not act on an
    * outcome that was cancelled (the tool gate does not run the call).
@@ -159,6 +172,11 @@ export interface HookEngineOptions {
    * the engine). @default startWorker
    */
   startWorker?: typeof startWorker | undefined;
+  /**
+   * Called with each hook-context node as it is recorded (`hook_context_added`), in hook order,
+   * before `run` returns; `openHookSession` queues them for `takeContext()`. @default undefined
+   */
+  onContext?: ((node: AddedContextNode) => void) | undefined;
 }
 
 // The ids every record of one hook run carries.
@@ -196,6 +214,7 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
   )
     warmSpawnHelper();
   const reportedUnknownKeys = new Set<string>();
+  const deliverContext = config.settings.hooks.deliver_context === true;
   const allowedRoots = [projectDir, agentHome];
   const transcriptPath = path.resolve(
     options.transcriptPath ?? sessionPaths(agentHome, sessionId).transcript,
@@ -362,10 +381,35 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
       outcome,
       dialect,
       unknownKeysReported: reportedUnknownKeys.has(hook.id),
+      deliverContext,
     });
     if (decided.reportedUnknownKeys) reportedUnknownKeys.add(hook.id);
     for (const record of decided.records) sink.emit(withIds(record, ids));
     return decided.result;
+  }
+
+  // SPEC §13.1: the context of one hook run as a node for the model, bounded like a tool result
+  // and recorded after the run's own records.
+  async function addContext(text: string, ids: HookRecordIds): Promise<AddedContextNode> {
+    const bounded = await boundContext(text, {
+      limitBytes: config.settings.hooks.inline_result_bytes,
+      artifacts,
+    });
+    sink.emit({
+      type: 'hook_context_added',
+      ...ids,
+      bytes: bounded.bytes,
+      ...(bounded.artifactRef === undefined ? {} : { artifact_ref: bounded.artifactRef }),
+      text: bounded.text,
+    });
+    const node: AddedContextNode = {
+      kind: 'hook_context',
+      event: ids.event,
+      hook_id: ids.hook_id,
+      text: bounded.text,
+    };
+    options.onContext?.(node);
+    return node;
   }
 
   // The input's event fields; without a turn of the event loop unless a large input is bounded
@@ -520,6 +564,7 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
       const whole = new Map<number, Awaited<ReturnType<typeof wholeInput>>>();
       const callId = givenCallId ?? tool?.call_id;
       const results: HookRunResult[] = [];
+      const added: AddedContextNode[] = [];
       let ask: HookOutcome['ask'];
       // The event's fields serialised once per call, shared by every soong hook's stdin.
       let fieldsJson: string | undefined;
@@ -584,8 +629,17 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
         const env = dialect.env(context);
         const result = await runOne({ hook, ids, dialect, stdin, env, signal, refuse });
         results.push(result);
+        if (deliverContext && result.context !== undefined) {
+          added.push(await addContext(result.context, ids));
+        }
         if (result.decision === 'deny' && !result.ignored) {
-          return { decision: 'deny', reason: result.reason as string, hookId: hook.id, results };
+          return {
+            decision: 'deny',
+            reason: result.reason as string,
+            hookId: hook.id,
+            results,
+            ...(added.length > 0 ? { context: added } : {}),
+          };
         }
         if (result.ask === true && ask === undefined) {
           ask = { hookId: hook.id, reason: result.reason ?? `hook ${hook.id} asked` };
@@ -599,6 +653,7 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
         decision: allowed ? 'allow' : 'none',
         ...(ask ? { ask } : {}),
         results,
+        ...(added.length > 0 ? { context: added } : {}),
         ...(cancelled ? { cancelled: true as const } : {}),
       };
     },

@@ -6,7 +6,12 @@ import {
   loadConfig,
   resolveAgentHome,
 } from '@soong-agent/config';
-import type { EventRecord, NotificationKind, SessionEndReason } from '@soong-agent/protocol';
+import type {
+  AddedContextNode,
+  EventRecord,
+  NotificationKind,
+  SessionEndReason,
+} from '@soong-agent/protocol';
 import { hideProcessEnvironment } from '@soong-agent/runner/process-environment';
 import { createFileArtifactStore } from './artifact-store.js';
 import { type ClaudeCodeTranscript, createClaudeCodeTranscript } from './claude-code-transcript.js';
@@ -97,6 +102,15 @@ export interface HookSessionHandle {
    * records `loop_ended`.
    */
   stop(lastAssistantText: string, options?: { signal?: AbortSignal }): Promise<StopDecision>;
+  /**
+   * Drains the hook-context nodes the session's hooks added since the last call, in order (SPEC
+   * §13.1; only with `[hooks] deliver_context = true`, else always `[]`): SessionStart's before the
+   * first request, UserPromptSubmit's after the prompt, PreToolUse's and PostToolUse's after that
+   * tool's result. Call it right before each model request and append `hookContextToMessage(node)`
+   * (role `user`, never `system`) for each, after the messages already there. Each drained node is
+   * also written to the transcript as a user line.
+   */
+  takeContext(): AddedContextNode[];
   /** The agent waits for the user: Notification hooks (observe only, SPEC §2.3). */
   notify(
     kind: NotificationKind,
@@ -159,6 +173,8 @@ export async function openHookSession(options: OpenHookSessionOptions): Promise<
 
   let engine: HookEngine | undefined;
   let transcript: ClaudeCodeTranscript | undefined;
+  // SPEC §13.1: context the hooks added, in order, until the host takes it for its next request.
+  const pendingContext: AddedContextNode[] = [];
   // Every hook run of the session in flight: close() waits for them.
   const running = new Set<Promise<unknown>>();
   // Calls a gate let run whose result the host has not given yet: close() ends them.
@@ -194,6 +210,7 @@ export async function openHookSession(options: OpenHookSessionOptions): Promise<
       projectDir,
       artifacts,
       transcriptPath: transcript.file,
+      onContext: (node) => pendingContext.push(node),
     });
     engine = hooks;
     const stopController = createStopController({ engine: hooks, sink, limit: stopLimit });
@@ -277,6 +294,14 @@ export async function openHookSession(options: OpenHookSessionOptions): Promise<
           if (decision.continue) opened.user(hookContextToMessage(decision.node).content);
           return decision;
         });
+      },
+      takeContext() {
+        const nodes = pendingContext.splice(0);
+        // After close() the transcript is closed: the nodes are still the host's to deliver.
+        if (closing === undefined) {
+          for (const node of nodes) opened.user(hookContextToMessage(node).content);
+        }
+        return nodes;
       },
       notify(kind, message, notifyOptions) {
         return track(() =>

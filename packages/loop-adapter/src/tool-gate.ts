@@ -1,6 +1,5 @@
 import path from 'node:path';
 import {
-  type ArtifactRef,
   jsonValueDepth,
   MAX_JSON_DEPTH,
   type RiskClass,
@@ -8,12 +7,12 @@ import {
   type ToolCallInfo,
 } from '@soong-agent/protocol';
 import type { ArtifactStore } from './artifact-store.js';
-import { boundToolInput, boundToolResult } from './bound-tool-io.js';
+import { boundToolInput, boundToolResult, textForModel } from './bound-tool-io.js';
 import type { ClaudeCodeTranscript } from './claude-code-transcript.js';
 import type { HookEngine, ToolDialectView } from './hook-engine.js';
 import { checkOption, LoopAdapterError } from './loop-adapter-error.js';
 import { roundMs } from './round-ms.js';
-import { summarizeText, takeHead } from './summarize-text.js';
+import { takeHead } from './summarize-text.js';
 import type {
   PermissionCallback,
   ToolCall,
@@ -369,7 +368,7 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
     const result: ToolResult = {
       callId: call.id,
       name: call.name,
-      content: resultForModel(content, payload.bytes, limitBytes, artifactRef),
+      content: textForModel(content, payload.bytes, limitBytes, artifactRef, 'result'),
       isError,
       status: isError ? 'error' : 'ok',
       bytes: payload.bytes,
@@ -389,21 +388,6 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
     );
     return result;
   }
-}
-
-/**
- * What the model sees of a result: the content when it fits `inline_result_bytes`; else its head
- * and tail with the byte count and where the full result is stored (SPEC §6, §11).
- */
-function resultForModel(
-  content: string,
-  bytes: number,
-  limitBytes: number,
-  artifactRef: ArtifactRef | undefined,
-): string {
-  if (bytes <= limitBytes) return content;
-  const where = artifactRef === undefined ? '' : `; full result stored at ${artifactRef.path}`;
-  return `${summarizeText(content)}\n[tool result: ${bytes} bytes${where}]`;
 }
 
 function checkCall(call: ToolGateCall): void {

@@ -3,6 +3,7 @@ import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.
 import {
   allowUnlessAsked,
   type HookSessionHandle,
+  hookContextToMessage,
   LoopAdapterError,
   openHookSession,
   type PermissionCallback,
@@ -192,8 +193,25 @@ export async function createMcpHookProxy(options: McpHookProxyOptions): Promise<
     toClient({
       jsonrpc: '2.0',
       id,
-      result: { content: [{ type: 'text', text }], isError: true },
+      result: { content: [{ type: 'text', text }, ...contextItems()], isError: true },
     });
+  // SPEC §13.1 behind a proxy: the context the hooks added since the last answer (SessionStart's,
+  // this call's PreToolUse, earlier calls' PostToolUse) rides along as extra text items after the
+  // server's own content, which stays as it was; [] unless [hooks] deliver_context = true.
+  const contextItems = () =>
+    session.takeContext().map((node) => ({
+      type: 'text' as const,
+      text: hookContextToMessage(node).content,
+      annotations: { audience: ['assistant' as const] },
+    }));
+  const withContext = (response: JSONRPCMessage): JSONRPCMessage => {
+    const result = 'result' in response ? (response.result as { content?: unknown }) : undefined;
+    // A JSON-RPC error, or a result without a content list, keeps the context for the next answer.
+    if (result === undefined || !Array.isArray(result.content)) return response;
+    const items = contextItems();
+    if (items.length === 0) return response;
+    return { ...response, result: { ...result, content: [...result.content, ...items] } };
+  };
 
   const hostPermission: PermissionCallback =
     options.permission ??
@@ -291,7 +309,7 @@ export async function createMcpHookProxy(options: McpHookProxyOptions): Promise<
       }
       // The client gets the server's answer at once; PostToolUse runs after it.
       call.answered = true;
-      toClient({ ...outcome, id: call.clientId } as JSONRPCMessage);
+      toClient(withContext({ ...outcome, id: call.clientId } as JSONRPCMessage));
       await gate.after(id, resultOf(outcome));
     } finally {
       toolCalls.delete(call.clientId);

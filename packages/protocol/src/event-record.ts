@@ -24,6 +24,7 @@ export const EVENT_RECORD_TYPES = [
   'loop_ended',
   'worker_started',
   'worker_stopped',
+  'hook_context_added',
 ] as const;
 /** A session event record type. */
 export type EventRecordType = (typeof EVENT_RECORD_TYPES)[number];
@@ -276,6 +277,23 @@ export const WorkerStoppedRecordSchema = record('worker_stopped', {
 });
 
 /**
+ * `hook_context_added` (SPEC §13.1): context a hook added became a hook-context node for the
+ * model's next request (`[hooks] deliver_context = true`). Written after the hook run's records.
+ */
+export const HookContextAddedRecordSchema = record('hook_context_added', {
+  ...hookFields,
+  bytes: count.describe('Bytes (UTF-8) of the context the hook gave, before any bounding.'),
+  artifact_ref: ArtifactRefSchema.optional().describe(
+    'Where the full context was stored when it was over `hooks.inline_result_bytes` (the model then gets its summary and this path).',
+  ),
+  call_id: nonEmpty.optional().describe('The tool call, on PreToolUse and PostToolUse.'),
+  text: z
+    .string()
+    .optional()
+    .describe('What the model is given: the context, or its summary and the artifact path.'),
+});
+
+/**
  * One line of a session's `events.jsonl`, discriminated on `type`. Every record has `seq`, `ts`,
  * `session_id` and `type`; extra keys are allowed and kept.
  */
@@ -301,6 +319,7 @@ export const EventRecordSchema = z
     LoopEndedRecordSchema,
     WorkerStartedRecordSchema,
     WorkerStoppedRecordSchema,
+    HookContextAddedRecordSchema,
   ])
   .meta({
     title: 'EventRecord',

@@ -1,30 +1,62 @@
 import { z } from 'zod';
+import { HookEventSchema } from './hook-input.js';
 
-/**
- * A hook-context node: appended to the session when a Stop hook prevents completion, and rendered
- * by {@link renderHookContext} as a synthetic **user** message on the next model call.
- */
-export const HookContextNodeSchema = z.object({
+const StopContextNodeSchema = z.object({
   kind: z.literal('hook_context'),
   event: z.literal('Stop'),
   hook_id: z.string().min(1).describe('Id of the Stop hook that denied.'),
   reason: z.string().describe('Its reason (or `denied by hook <id>` when it gave none).'),
 });
-/** A hook-context node. */
-export type HookContextNode = z.infer<typeof HookContextNodeSchema>;
+
+const AddedContextNodeSchema = z.object({
+  kind: z.literal('hook_context'),
+  event: HookEventSchema.describe('The event whose hook added the context.'),
+  hook_id: z.string().min(1).describe('Id of the hook that added it.'),
+  text: z
+    .string()
+    .describe(
+      'The context, bounded: over `hooks.inline_result_bytes` its summary and the artifact path.',
+    ),
+});
 
 /**
- * The exact text of the synthetic user message for a hook-context node:
+ * A hook-context node: what a hook gives the model, rendered by {@link renderHookContext} as a
+ * synthetic **user** message (never a system message) on the next model call. Two shapes:
+ * - a Stop hook prevented completion (SPEC §4): `{ kind, event: "Stop", hook_id, reason }`;
+ * - a hook added context (SPEC §13.1, `[hooks] deliver_context = true`):
+ *   `{ kind, event, hook_id, text }`, from any event and any dialect.
+ */
+export const HookContextNodeSchema = z.union([StopContextNodeSchema, AddedContextNodeSchema]);
+/** A hook-context node. */
+export type HookContextNode = z.infer<typeof HookContextNodeSchema>;
+/** The node of a Stop hook that prevented completion (SPEC §4). */
+export type StopContextNode = z.infer<typeof StopContextNodeSchema>;
+/** The node of context a hook added (SPEC §13.1). */
+export type AddedContextNode = z.infer<typeof AddedContextNodeSchema>;
+
+/**
+ * The exact text of the synthetic user message for a hook-context node. A Stop node:
  *
  * ```text
  * Stop hook "<hook_id>" prevented completion: <reason>
  *
  * The task is not finished. Address the reason above, then continue.
  * ```
+ *
+ * A node of added context:
+ *
+ * ```text
+ * <event> hook "<hook_id>" added context:
+ *
+ * <text>
+ * ```
  */
 export function renderHookContext(node: HookContextNode): string {
-  return (
-    `Stop hook "${node.hook_id}" prevented completion: ${node.reason}\n\n` +
-    'The task is not finished. Address the reason above, then continue.'
-  );
+  if ('reason' in node) {
+    return (
+      `Stop hook "${node.hook_id}" prevented completion: ${node.reason}\n\n` +
+      'The task is not finished. Address the reason above, then continue.'
+    );
+  }
+  return `${node.event} hook "${node.hook_id}" added context:\n\n${node.text}`;
 }

@@ -32,6 +32,18 @@ describe('safeParseHookOutput', () => {
     });
   });
 
+  it('returns the context and reports no unknown key when stdout carries context', () => {
+    expect(safeParseHookOutput('{"decision":"allow","context":"use pnpm"}')).toEqual({
+      success: true,
+      output: { decision: 'allow', context: 'use pnpm' },
+      unknownKeys: [],
+    });
+  });
+
+  it('fails when context is not a string', () => {
+    expectInvalid('{"decision":"allow","context":["a"]}');
+  });
+
   it('returns every known field when stdout is a full deny', () => {
     const output = {
       decision: 'deny',

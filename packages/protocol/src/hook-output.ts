@@ -38,6 +38,12 @@ export const HookOutputSchema = z
       .array(z.string())
       .optional()
       .describe('Lines for the event log (never shown to the model).'),
+    context: z
+      .string()
+      .optional()
+      .describe(
+        'Text for the model, on any event: with `[hooks] deliver_context = true` in config.toml it reaches the model with its next request as a user message (SPEC §13.1); otherwise it is dropped with a warning.',
+      ),
   })
   .meta({
     title: 'HookOutput',
@@ -53,7 +59,7 @@ export type SafeParseHookOutputResult =
       success: true;
       /** The decision, or `null` when stdout was empty or whitespace ("no decision", counts as allow). */
       output: HookOutput | null;
-      /** Top-level keys other than `decision`, `reason`, `metadata` and `logs`, in order of appearance. */
+      /** Top-level keys other than `decision`, `reason`, `metadata`, `logs` and `context`, in order of appearance. */
       unknownKeys: string[];
     }
   | {

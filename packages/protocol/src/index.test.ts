@@ -11,6 +11,7 @@ describe('index', () => {
       'EventRecordSchema',
       'HOOK_EVENTS',
       'HOOK_FAILURE_KINDS',
+      'HookContextAddedRecordSchema',
       'HookContextNodeSchema',
       'HookDecisionIgnoredRecordSchema',
       'HookDecisionSchema',
@@ -68,7 +69,7 @@ describe('index', () => {
 });
 
 describe('EVENT_RECORD_TYPES', () => {
-  it('lists the 20 record types of SPEC §5 in order', () => {
+  it('lists the 20 record types of SPEC §5, then hook_context_added (§13.1), in order', () => {
     expect(protocol.EVENT_RECORD_TYPES).toEqual([
       'session_started',
       'config_loaded',
@@ -90,6 +91,7 @@ describe('EVENT_RECORD_TYPES', () => {
       'loop_ended',
       'worker_started',
       'worker_stopped',
+      'hook_context_added',
     ]);
   });
 

@@ -9,6 +9,7 @@ export {
   EventRecordSchema,
   type EventRecordType,
   HOOK_FAILURE_KINDS,
+  HookContextAddedRecordSchema,
   HookDecisionIgnoredRecordSchema,
   HookDeniedRecordSchema,
   HookFailedRecordSchema,
@@ -36,7 +37,13 @@ export {
   type WorkerStopReason,
 } from './event-record.js';
 export { generateJsonSchemas, type JsonSchemaFile } from './generate-json-schemas.js';
-export { type HookContextNode, HookContextNodeSchema, renderHookContext } from './hook-context.js';
+export {
+  type AddedContextNode,
+  type HookContextNode,
+  HookContextNodeSchema,
+  renderHookContext,
+  type StopContextNode,
+} from './hook-context.js';
 export {
   type ArtifactRef,
   ArtifactRefSchema,

@@ -102,6 +102,14 @@ export function systemMessage(projectDir: string, toolNames: readonly string[]):
 }
 
 /**
+ * Appends the hook-context nodes the session's hooks added since the last call (SPEC §13.1,
+ * `session.takeContext()`) to `messages`, each as a synthetic **user** message, in order.
+ */
+export function appendHookContext(session: HookSessionHandle, messages: ChatMessage[]): void {
+  for (const node of session.takeContext()) messages.push(hookContextToMessage(node));
+}
+
+/**
  * One agent loop (the handling of one user prompt, SPEC §4): model call → `model_turn` → tool
  * batch on the session's tool gate (results back to the model as `tool` messages) or, without tool
  * calls, Stop handling (a prevention appends the hook-context node as a synthetic user message and
@@ -135,6 +143,9 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     for (;;) {
       if (aborted()) return end('aborted');
       if (turn >= maxTurns) return end('max_turns');
+      // SPEC §13.1: context the hooks added since the last request (the prompt's, each tool
+      // call's after its result), as user messages; none unless [hooks] deliver_context = true.
+      appendHookContext(session, messages);
       const tail = messageText(messages[messages.length - 1]);
       const response = await provider.complete({
         system,

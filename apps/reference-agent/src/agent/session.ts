@@ -24,7 +24,12 @@ import type { AskUser } from '../permissions.js';
 import { createToolRegistry } from '../tools/registry.js';
 import type { AgentTool, ToolContext } from '../tools/types.js';
 import { selfCommand, shellQuote } from '../ui/self-command.js';
-import { type AgentLoopResult, closeOpenToolCalls, runAgentLoop } from './loop.js';
+import {
+  type AgentLoopResult,
+  appendHookContext,
+  closeOpenToolCalls,
+  runAgentLoop,
+} from './loop.js';
 
 /** Where a command works: the agent home and the project dir, both absolute. */
 export interface Locations {
@@ -257,6 +262,8 @@ export async function startSession(options: StartSessionOptions): Promise<AgentS
       const signalOption =
         promptOptions.signal === undefined ? {} : { signal: promptOptions.signal };
       closeOpenToolCalls(messages);
+      // SessionStart's context (SPEC §13.1) comes before the first prompt.
+      appendHookContext(session, messages);
       await session.userPrompt(text, signalOption);
       messages.push({ role: 'user', content: text });
       return runAgentLoop({

@@ -203,6 +203,55 @@ describe('chatAction', () => {
     expect(records.filter((record) => record.type === 'session_started')).toHaveLength(1);
   }, 120_000);
 
+  it('sends each prompt with the context its hooks added, SessionStart first, when deliver_context is on', async () => {
+    const server = await startModelServer([
+      { frames: openaiVendor.frames({ text: 'One.' }) },
+      { frames: openaiVendor.frames({ text: 'Two.' }) },
+    ]);
+    servers.push(server);
+    const context = (text: string) =>
+      `cat >/dev/null; echo '${JSON.stringify({ decision: 'allow', context: text })}'`;
+    const workspace = makeWorkspace({
+      home: {
+        'config.toml': [
+          '[hooks]',
+          'deliver_context = true',
+          '[model]',
+          'provider = "openai"',
+          'model = "chat-model"',
+          `base_url = "${server.url}/v1"`,
+        ].join('\n'),
+        'hooks.json': JSON.stringify({
+          version: 1,
+          hooks: {
+            SessionStart: [{ hooks: [{ type: 'command', name: 'start', command: context('S') }] }],
+            UserPromptSubmit: [
+              { hooks: [{ type: 'command', name: 'prompt', command: context('P') }] },
+            ],
+          },
+        }),
+      },
+    });
+    const result = await chatOnTerminal(
+      [
+        { wait: CHAT_PROMPT, send: 'first\r' },
+        { wait: CHAT_PROMPT, send: 'second\r' },
+        { wait: CHAT_PROMPT, send: '/exit\r' },
+      ],
+      workspace,
+    );
+    expect(result.code, result.output).toBe(0);
+    const users = (index: number) =>
+      ((server.requests[index]?.body.messages ?? []) as { role: string; content: string }[])
+        .filter((message) => message.role === 'user')
+        .map((message) => message.content);
+    const start = 'SessionStart hook "start" added context:\n\nS';
+    const prompt = 'UserPromptSubmit hook "prompt" added context:\n\nP';
+    expect(users(0)).toEqual([start, 'first', prompt]);
+    // SessionStart's is given once; each prompt brings its own.
+    expect(users(1)).toEqual([start, 'first', prompt, 'second', prompt]);
+  });
+
   it('exits 2 and points to run when there is no terminal', async () => {
     const workspace = makeWorkspace();
     const result = await runCli(

@@ -148,6 +148,8 @@ export async function importAction(
   for (const refusal of converted.refused)
     process.stderr.write(`refused ${refusal.path}: ${refusal.reason}\n`);
   for (const note of converted.notes) process.stderr.write(`note ${note}\n`);
+  const contextNote = deliverContextNote(converted.hooks.hooks);
+  if (contextNote !== undefined) process.stderr.write(contextNote);
   const refused =
     converted.refused.length === 0 ? '' : `; ${converted.refused.length} refused (listed above)`;
   if (hookCount === 0) {
@@ -164,6 +166,46 @@ export async function importAction(
   }
   const fromProject = file !== undefined && isProjectFile(path.resolve(file));
   return writeImport(converted, options, fromProject);
+}
+
+/**
+ * SPEC §13.1: one note per import naming every converted hook whose agent would give its model the
+ * context it adds (its dialect's `contextEvents`), and the config.toml lines that deliver it here;
+ * undefined when no hook can add context.
+ */
+export function deliverContextNote(events: Record<string, unknown[]>): string | undefined {
+  const named: string[] = [];
+  for (const [event, rules] of Object.entries(events)) {
+    for (const rule of rules as {
+      hooks?: { name?: unknown; protocol?: unknown; command?: unknown }[];
+    }[]) {
+      for (const hook of rule.hooks ?? []) {
+        const protocol = typeof hook.protocol === 'string' ? hook.protocol : 'soong';
+        let contextEvents: readonly string[] = [];
+        try {
+          contextEvents = getDialect(protocol).contextEvents ?? [];
+        } catch {
+          // A protocol no dialect knows: validation says so; it adds no context.
+        }
+        if (!contextEvents.includes(event)) continue;
+        named.push(`${hookLabel(hook)} (${event})`);
+      }
+    }
+  }
+  if (named.length === 0) return undefined;
+  return (
+    `note ${plural(named.length, 'converted hook')} can add context for the model: ${named.join(', ')}. ` +
+    'Here that context is dropped (with a warning in the event log) unless config.toml in the agent home has:\n' +
+    '  [hooks]\n  deliver_context = true\n'
+  );
+}
+
+// A converted hook by its name, else by its command (shortened): an unnamed hook's id depends on
+// where --write merges it.
+function hookLabel(hook: { name?: unknown; command?: unknown }): string {
+  if (typeof hook.name === 'string') return hook.name;
+  const command = typeof hook.command === 'string' ? hook.command : '';
+  return JSON.stringify(command.length > 60 ? `${command.slice(0, 57)}...` : command);
 }
 
 function existingDefaults(source: (typeof SOURCES)[string]): string[] {

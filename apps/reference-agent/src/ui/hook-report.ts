@@ -103,9 +103,18 @@ function headline(run: HookRun, c: Colors, workerPid: number | undefined): strin
   return `hook ${name}  ${verdict}  ${c.dim(facts.join(' · '))}`;
 }
 
+/** Characters of a hook's context shown by `hooks test`. */
+const CONTEXT_SHOWN_CHARS = 2000;
+
+function headOf(text: string): string {
+  return text.length <= CONTEXT_SHOWN_CHARS
+    ? text
+    : `${text.slice(0, CONTEXT_SHOWN_CHARS)}… (${text.length} characters in all)`;
+}
+
 /**
  * The `hooks test` report: per hook run its id, decision or failure kind, exit code (or signal),
- * duration, reason or failure message, the tails of its stdout and stderr, and its `logs` lines and
+ * duration, reason or failure message, the context it added, the tails of its stdout and stderr, and its `logs` lines and
  * protocol warnings; then the outcome line. Control characters are shown escaped.
  */
 export function formatHookReport(options: {
@@ -123,6 +132,8 @@ export function formatHookReport(options: {
     const { result } = run;
     lines.push(headline(run, c, workers.get(result.hookId)));
     if (result.reason !== undefined) lines.push(`  reason: ${printable(result.reason)}`);
+    // SPEC §13.1: the context it added (delivered or dropped: the records below say which).
+    if (result.context !== undefined) lines.push(`  context: ${printable(headOf(result.context))}`);
     if (result.failureMessage !== undefined) {
       const { text, hints } = splitHints(result.failureMessage, options.projectDir);
       lines.push(`  ${c.yellow('failure')}: ${printable(text)}`);

@@ -175,6 +175,39 @@ describe('createTimeline', () => {
     expect(out.text()).not.toContain('\x1b[');
   });
 
+  it('shows hook_context_added with its hook, event, size, artifact and text when a hook added context', () => {
+    const out = capture();
+    const timeline = createTimeline({ stream: out.stream, colors: false, live: false });
+    timeline.onRecord(
+      record({
+        type: 'hook_context_added',
+        hook_id: 'lint',
+        event: 'PostToolUse',
+        bytes: 25,
+        text: 'src/a.ts:3: unused import',
+      }),
+    );
+    timeline.onRecord(
+      record({
+        type: 'hook_context_added',
+        hook_id: 'notes',
+        event: 'SessionStart',
+        bytes: 40000,
+        artifact_ref: {
+          id: 'a'.repeat(64),
+          path: '/h/artifacts/x',
+          bytes: 40000,
+          sha256: 'a'.repeat(64),
+        },
+      }),
+    );
+    timeline.close();
+    expect(out.text().trimEnd().split('\n')).toEqual([
+      '    context from lint (PostToolUse) 25 B “src/a.ts:3: unused import”',
+      '    context from notes (SessionStart) 39.1 KB → artifact /h/artifacts/x',
+    ]);
+  });
+
   it('streams model text on one growing line, escaped and indented, ended by the next record', async () => {
     const out = capture();
     const timeline = createTimeline({ stream: out.stream, colors: false, live: false });

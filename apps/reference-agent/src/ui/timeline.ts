@@ -274,6 +274,14 @@ function formatPrintableRecord(
       return `    ${c.dim(`deny ignored: ${record.event} is observe-only`)}`;
     case 'stop_hook_prevented':
       return `${c.yellow('stop')} prevented by ${c.bold(record.hook_id)} (${record.prevented_count}): ${oneLine(record.reason, 160)}`;
+    case 'hook_context_added': {
+      // SPEC §13.1: context a hook gave the model with its next request.
+      const stored =
+        record.artifact_ref === undefined ? '' : c.dim(` → artifact ${record.artifact_ref.path}`);
+      const text =
+        record.text === undefined ? '' : ` ${c.dim('“')}${oneLine(record.text, 100)}${c.dim('”')}`;
+      return `    ${c.cyan('context')} from ${c.bold(record.hook_id)} (${record.event}) ${c.dim(formatBytes(record.bytes))}${stored}${text}`;
+    }
     case 'stop_hook_limit_reached':
       return `${c.yellow('stop')} limit of ${record.limit} prevented stops reached; stopping without Stop hooks`;
     case 'loop_ended': {

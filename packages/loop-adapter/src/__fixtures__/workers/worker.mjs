@@ -12,6 +12,7 @@
 //   flood               answer with one line of 100000 bytes
 //   fork                start a background `sleep 600` (its pid goes to input.pid_file), then allow
 //   env                 allow with reason = the SOONG_AGENT_* variables it sees
+//   context             allow with context = input.tool.input.text (SPEC §13.1)
 
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -55,6 +56,10 @@ for await (const line of lines) {
   if (act === 'fork') {
     const child = spawn('sleep', ['600'], { stdio: 'ignore' });
     fs.writeFileSync(input.tool.input.pid_file, String(child.pid));
+  }
+  if (act === 'context') {
+    answer(id, { decision: 'allow', context: input.tool.input.text });
+    continue;
   }
   if (act === 'env') {
     const seen = Object.keys(process.env).filter((name) => name.startsWith('SOONG_AGENT_'));
