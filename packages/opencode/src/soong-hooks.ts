@@ -318,10 +318,9 @@ function permissionFrom(config: LoadedConfig): PermissionCallback {
       : allowUnlessAsked(request);
 }
 
-// The pending hook-context nodes of a session (SPEC §13.1), when its loop-adapter has them.
+// The pending hook-context nodes of a session (SPEC §13.1): none unless `[hooks] deliver_context`.
 function takeContext(session: HookSessionHandle | undefined): HookContextNode[] {
-  const take = (session as { takeContext?: () => HookContextNode[] } | undefined)?.takeContext;
-  return typeof take === 'function' ? take.call(session) : [];
+  return session === undefined ? [] : session.takeContext();
 }
 
 function activeHooks(config: LoadedConfig): string {

@@ -236,9 +236,9 @@ function canonicalName(piName: string): string {
 
 // `[hooks] deliver_context` (SPEC §13.1): the session's pending hook-context nodes, once
 // loop-adapter's session has `takeContext()`; none before.
+// The pending hook-context nodes of a session (SPEC §13.1): none unless `[hooks] deliver_context`.
 function pendingContext(session: HookSessionHandle): readonly HookContextNode[] {
-  const take = (session as { takeContext?: () => readonly HookContextNode[] }).takeContext;
-  return typeof take === 'function' ? take.call(session) : [];
+  return session.takeContext();
 }
 
 function announce(ctx: PiExtensionContext, session: HookSessionHandle): void {
