@@ -22,7 +22,12 @@ import {
  * spelling of a deny stands (a wrong case, a missing reason, a non-zero exit after it: SPEC §2.2);
  * keys that would patch or add context are named in one warning.
  */
-export function decideClaudeLike(agent: string, event: HookEvent, run: DialectRun): DialectVerdict {
+export function decideClaudeLike(
+  agent: string,
+  event: HookEvent,
+  run: DialectRun,
+  rules: ClaudeLikeRules = {},
+): DialectVerdict {
   const logs: DialectLog[] = [];
   const answer = answerKeepingDeny(
     run.stdout,
@@ -30,7 +35,16 @@ export function decideClaudeLike(agent: string, event: HookEvent, run: DialectRu
     (rescued) => verdictOf(agent, event, rescued, []).decision === 'deny',
     { why: ` (${agent} reads stdout as one JSON object)` },
   );
-  return depthChecked(verdictOfRun(agent, event, run, answer, logs), answer);
+  return depthChecked(verdictOfRun(agent, event, run, answer, logs, rules), answer);
+}
+
+/** Where an agent reads Claude Code's answers more strictly than Claude Code. */
+export interface ClaudeLikeRules {
+  /**
+   * `{"decision": "allow"}` on PreToolUse is invalid output (Codex, SPEC §13.2): the hook failed
+   * (`protocol_error`, so `on_failure` applies) and the call goes on. @default false
+   */
+  legacyAllowFails?: boolean;
 }
 
 function verdictOfRun(
@@ -39,6 +53,7 @@ function verdictOfRun(
   run: DialectRun,
   answer: StdoutAnswer,
   logs: DialectLog[],
+  rules: ClaudeLikeRules,
 ): DialectVerdict {
   const { json } = answer;
   const warnings: string[] = [];
@@ -66,6 +81,22 @@ function verdictOfRun(
   }
   if (run.exitCode !== 0) {
     return failedExit(run, logs, verdict.decision === 'deny' ? verdict : undefined);
+  }
+  if (
+    rules.legacyAllowFails === true &&
+    event === 'PreToolUse' &&
+    json !== undefined &&
+    word(json.decision) === 'allow' &&
+    verdict.decision !== 'deny'
+  ) {
+    return {
+      decision: 'none',
+      failure: {
+        kind: 'protocol_error',
+        message: `"decision": ${JSON.stringify(json.decision)} is not valid PreToolUse output in ${agent} (its "decision" is "approve" or "block"; to allow, print hookSpecificOutput.permissionDecision "allow"): ${agent} fails the hook and the call goes on`,
+      },
+      logs,
+    };
   }
   return (
     brokenJsonVerdict(run.stdout, answer, logs, ` (${agent} would fail this hook and go on)`) ?? {
