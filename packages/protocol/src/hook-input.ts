@@ -137,6 +137,12 @@ export const StopInputSchema = z.object({
   prevented_count: z.number().int().nonnegative().describe('Stop denials in this loop so far.'),
   previous_reasons: z.array(z.string()).describe('Their reasons, oldest first.'),
   last_assistant_message: z.string().describe("The text of the model's final turn."),
+  prompt: z
+    .string()
+    .optional()
+    .describe(
+      'The user prompt that started this loop, when the host gave one (`session.userPrompt`).',
+    ),
 });
 
 /** Why a session ended (`SessionEnd.reason`). */
