@@ -333,3 +333,9 @@ describe('cursorDialect', () => {
     });
   });
 });
+
+describe('cursorDialect.failedToolEvent', () => {
+  it('runs postToolUse hooks only for results that succeeded, as Cursor does', () => {
+    expect(cursorDialect.failedToolEvent).toBe('PostToolUseFailure');
+  });
+});
