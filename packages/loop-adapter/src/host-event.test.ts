@@ -161,6 +161,57 @@ describe('the gate and PostToolUseFailure (SPEC §13.2)', () => {
   );
 });
 
+describe('a Copilot CLI PascalCase hook (SPEC §13.2)', () => {
+  it(
+    "gets Claude Code's payload with Copilot's argument names and CLAUDE_PROJECT_DIR, and its hookSpecificOutput deny blocks",
+    async () => {
+      const root = tempDir();
+      const out = path.join(root, 'pascal.json');
+      const deny = JSON.stringify({
+        hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny' },
+        permissionDecisionReason: 'not that file',
+      });
+      const { home, projectDir } = writeHome(root, {
+        PreToolUse: [
+          {
+            hooks: [
+              {
+                command: hookCommand('record-dialect.sh', out),
+                protocol: 'copilot',
+                dialect_event: 'PreToolUse',
+              },
+              {
+                command: hookCommand('print-exit.sh', deny, '0'),
+                name: 'file-guard',
+                protocol: 'copilot',
+                dialect_event: 'PreToolUse',
+              },
+            ] as never,
+          },
+        ],
+      });
+      const session = await openHookSession({ projectDir, home });
+      const verdict = await session
+        .toolGate()
+        .before({ id: 'c1', name: 'read_file', input: { path: 'src/a.ts' }, risk: 'readonly' });
+      await session.close();
+      expect(verdict.run).toBe(false);
+      expect(readJson(out)).toMatchObject({
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Read',
+        tool_input: { path: 'src/a.ts' },
+      });
+      expect(fs.readFileSync(`${out}.env`, 'utf8')).toContain(`CLAUDE_PROJECT_DIR=${projectDir}`);
+      const records = readEventLog(session.eventLog).records;
+      expect(recordsOf(records, 'tool_denied')[0]).toMatchObject({
+        hook_id: 'file-guard',
+        reason: 'not that file',
+      });
+    },
+    PROCESS_TIMEOUT,
+  );
+});
+
 describe('session.fire (SPEC §13.2)', () => {
   it(
     'runs PreCompact, SubagentStart and SubagentStop hooks with their fields; a deny is recorded as ignored',
