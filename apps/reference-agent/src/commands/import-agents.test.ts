@@ -198,7 +198,9 @@ describe('soong-agent hooks import --from <agent>', () => {
         command: '~/.claude/hooks/subagent-log.sh stop',
         protocol: 'claude-code',
       });
-      expect(printed.stderr).toContain('Claude Code lets this hook keep the subagent going');
+      expect(printed.stderr).toContain(
+        'a block does not keep the subagent going (Claude Code may let it)',
+      );
       const written = await made.run(['--from', 'claude', '--write']);
       expect(written.code).toBe(0);
       const validated = await runCli(['hooks', 'validate', ...made.where], { env: made.env });

@@ -286,10 +286,10 @@ describe('convertClaudeCodeConfig: the events of SPEC §13.2', () => {
     expect(notes).toContain('hooks.PreCompact[0].matcher: "manual" dropped');
     expect(notes).toContain('hooks.SubagentStop[0].matcher: "Explore" dropped');
     expect(notes).toMatch(
-      /PreCompact\[0\]\.hooks\[0\] \([^)]*\): Claude Code lets this hook block the compaction/,
+      /PreCompact\[0\]\.hooks\[0\] \([^)]*\): here this hook only observes: whatever it answers, the compaction goes on/,
     );
     expect(notes).toMatch(
-      /SubagentStop\[0\]\.hooks\[0\] \([^)]*\): Claude Code lets this hook keep the subagent going/,
+      /SubagentStop\[0\]\.hooks\[0\] \([^)]*\): here this hook only observes: a block does not keep the subagent going/,
     );
     expect(notes).toMatch(
       /PostToolUseFailure\[0\]\.hooks\[0\] \([^)]*\): Claude Code feeds this hook's added context/,

@@ -378,11 +378,11 @@ export function observeOnlyNote(agent: string, event: string): string | undefine
     case 'PostToolUseFailure':
       return `${agent} feeds this hook's added context to the model; here it is recorded only`;
     case 'PreCompact':
-      return `${agent} lets this hook block the compaction (exit 2 or "decision": "block"); here it only observes, and only hosts that compact fire it (the reference agent does not)`;
+      return `here this hook only observes: whatever it answers, the compaction goes on (${agent} may let it block), and only hosts that compact fire it (the reference agent does not)`;
     case 'SubagentStart':
       return `${agent} adds this hook's added context to the subagent's; here it is recorded only, and only hosts that run subagents fire it (the reference agent does not)`;
     case 'SubagentStop':
-      return `${agent} lets this hook keep the subagent going ("decision": "block"); here it only observes, and only hosts that run subagents fire it (the reference agent does not)`;
+      return `here this hook only observes: a block does not keep the subagent going (${agent} may let it), and only hosts that run subagents fire it (the reference agent does not)`;
     default:
       return undefined;
   }
