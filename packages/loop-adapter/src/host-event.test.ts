@@ -58,7 +58,12 @@ describe('the gate and PostToolUseFailure (SPEC §13.2)', () => {
       });
       const session = await openHookSession({ projectDir, home });
       const gate = session.toolGate();
-      const call = { id: 'c1', name: 'bash', input: { command: 'npm test' }, risk: 'dangerous' };
+      const call = {
+        id: 'c1',
+        name: 'bash',
+        input: { command: 'npm test' },
+        risk: 'dangerous' as const,
+      };
       expect(await gate.before(call)).toEqual({ run: true });
       await gate.after('c1', { content: 'exit code 1\nFAIL src/a.test.ts', isError: true });
 
