@@ -73,23 +73,27 @@ const PathPrefixSchema = z
 
 /**
  * The matcher as editors see it: the built-in types `tool`, `tag`, `path_prefix` and `mcp_server`, or a bare tool
- * name; only on PreToolUse and PostToolUse. The loader itself hands the value to the matcher package (`compileRules`), which owns the
+ * name; only on PreToolUse, PostToolUse and PostToolUseFailure. The loader itself hands the value to the matcher package (`compileRules`), which owns the
  * rules and the error messages and may know more types.
  */
 const EditorMatcherSchema = z
   .union([
     MatcherNameSchema,
     z.strictObject({
-      tool: NamesSchema.optional().describe('canonical tool names (PreToolUse, PostToolUse only)'),
+      tool: NamesSchema.optional().describe(
+        'canonical tool names (PreToolUse, PostToolUse, PostToolUseFailure only)',
+      ),
       tag: NamesSchema.optional().describe(
-        'tool tags, incl. the risk class readonly / write / dangerous (PreToolUse, PostToolUse only)',
+        'tool tags, incl. the risk class readonly / write / dangerous (PreToolUse, PostToolUse, PostToolUseFailure only)',
       ),
       path_prefix: z
         .union([PathPrefixSchema, z.array(PathPrefixSchema).min(1)])
         .optional()
-        .describe('path prefixes, matched by whole segments (PreToolUse, PostToolUse only)'),
+        .describe(
+          'path prefixes, matched by whole segments (PreToolUse, PostToolUse, PostToolUseFailure only)',
+        ),
       mcp_server: NamesSchema.optional().describe(
-        'MCP server names: every mcp__<server>__<tool> tool of them (PreToolUse, PostToolUse only)',
+        'MCP server names: every mcp__<server>__<tool> tool of them (PreToolUse, PostToolUse, PostToolUseFailure only)',
       ),
     }),
   ])
@@ -211,7 +215,7 @@ export function createLoaderRulesSchema() {
 }
 
 /**
- * `toolEvents`: the matcher on PreToolUse / PostToolUse; `otherEvents`: on the other events, where
+ * `toolEvents`: the matcher on PreToolUse / PostToolUse / PostToolUseFailure; `otherEvents`: on the other events, where
  * no built-in type can match (undefined: no `matcher` key at all).
  */
 function createHooksFileSchema(matchers: {
@@ -242,6 +246,10 @@ function createHooksFileSchema(matchers: {
           Stop: otherRules,
           SessionEnd: otherRules,
           Notification: otherRules,
+          PostToolUseFailure: toolRules,
+          PreCompact: otherRules,
+          SubagentStart: otherRules,
+          SubagentStop: otherRules,
         })
         .optional()
         .describe('an object of rules keyed by event name'),

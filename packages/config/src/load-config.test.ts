@@ -553,6 +553,45 @@ describe('loadConfig', () => {
     }
   });
 
+  it('accepts PostToolUseFailure hooks with tool matchers, and PreCompact, SubagentStart and SubagentStop hooks without them (SPEC §13.2)', () => {
+    const observer = { hooks: [{ type: 'command', command: 'true', on_failure: 'deny' }] };
+    layout.write(
+      'hooks.json',
+      hooksJson({
+        PostToolUseFailure: [{ ...observer, matcher: { tool: 'bash', tag: 'dangerous' } }],
+        PreCompact: [observer],
+        SubagentStart: [observer],
+        SubagentStop: [observer],
+      }),
+    );
+    const config = load();
+    expect(config.hooks.ruleCount).toBe(4);
+    expect(
+      config.hooks.match({ event: 'PostToolUseFailure', tool: 'bash', tags: ['dangerous'] }),
+    ).toHaveLength(1);
+    expect(
+      config.hooks.match({ event: 'PostToolUseFailure', tool: 'read_file', tags: ['readonly'] }),
+    ).toHaveLength(0);
+    for (const event of ['PreCompact', 'SubagentStart', 'SubagentStop'] as const) {
+      expect(config.hooks.match({ event })).toHaveLength(1);
+    }
+    // Observe-only: on_failure "deny" can never deny there, and the loader says so.
+    expect(
+      config.warnings
+        .filter((warning) => warning.code === 'ON_FAILURE_DENY_OBSERVE_ONLY')
+        .map((warning) => warning.path),
+    ).toHaveLength(4);
+    for (const event of ['PreCompact', 'SubagentStart', 'SubagentStop'] as const) {
+      layout.write(
+        'hooks.json',
+        hooksJson({ [event]: [{ ...observer, matcher: { tool: 'bash' } }] }),
+      );
+      const error = catchConfigError(() => load());
+      expect(error.path).toBe(`hooks.${event}[0].matcher.tool`);
+      expect(error.message).toContain(`can never match on ${event}`);
+    }
+  });
+
   it('resolves protocol per hook, "soong" by default', () => {
     layout.write(
       'hooks.json',

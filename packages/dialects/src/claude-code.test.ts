@@ -189,8 +189,11 @@ describe('the host view of a tool (SPEC §11)', () => {
     });
   });
 
-  it('sets CLAUDE_PROJECT_DIR and maps names back, MultiEdit included', () => {
-    expect(claudeCodeDialect.env(context)).toEqual({ CLAUDE_PROJECT_DIR: '/p' });
+  it('sets CLAUDE_PROJECT_DIR and CLAUDE_CODE_SESSION_ID and maps names back, MultiEdit included', () => {
+    expect(claudeCodeDialect.env(context)).toEqual({
+      CLAUDE_PROJECT_DIR: '/p',
+      CLAUDE_CODE_SESSION_ID: 's1',
+    });
     expect(dialectToolAliases(claudeCodeDialect)).toMatchObject({
       Bash: 'bash',
       MultiEdit: 'edit_file',
@@ -237,7 +240,7 @@ describe('claudeCodeDialect.decide: an intended deny is never lost (issue 20 #11
     expect(pre('{"decision":"approve"}')).toEqual({ decision: 'allow', exitCode: 0, logs: [] });
   });
 
-  it('exit 2 blocks with stderr, another exit fails but keeps a deny on stdout', () => {
+  it('exit 2 blocks with stderr, another exit fails but keeps a deny rescued from stdout', () => {
     expect(claudeCodeDialect.decide('Stop', run({ exitCode: 2, stderrTail: 'no\n' }))).toEqual({
       decision: 'deny',
       reason: 'no',
@@ -245,11 +248,148 @@ describe('claudeCodeDialect.decide: an intended deny is never lost (issue 20 #11
       logs: [],
     });
     expect(
-      claudeCodeDialect.decide('PreToolUse', run({ exitCode: 1, stdout: '{"decision":"Block"}' })),
+      claudeCodeDialect.decide(
+        'PreToolUse',
+        run({ exitCode: 1, stdout: 'checking\n{"decision":"block","reason":"no"}' }),
+      ),
     ).toMatchObject({
       decision: 'deny',
+      reason: 'no',
       failure: { kind: 'exit_code', message: 'hook exited with code 1' },
     });
+  });
+
+  it('lets a JSON object on stdout decide with an exit code other than 2, as Claude Code does (SPEC §13.2)', () => {
+    const deny = claudeCodeDialect.decide(
+      'PreToolUse',
+      run({
+        exitCode: 1,
+        stdout: JSON.stringify({
+          hookSpecificOutput: {
+            hookEventName: 'PreToolUse',
+            permissionDecision: 'deny',
+            permissionDecisionReason: 'no rm',
+          },
+        }),
+      }),
+    );
+    expect(deny).toMatchObject({ decision: 'deny', reason: 'no rm', exitCode: 1 });
+    expect(deny.failure).toBeUndefined();
+    expect(deny.logs.map((log) => log.message)).toEqual([
+      'exit code 1 ignored: stdout is one JSON object, which decides (as in Claude Code)',
+    ]);
+    const allow = claudeCodeDialect.decide(
+      'PreToolUse',
+      run({ exitCode: 3, stdout: '{"decision":"approve"}' }),
+    );
+    expect(allow).toMatchObject({ decision: 'allow', exitCode: 3 });
+    expect(allow.failure).toBeUndefined();
+    // Plain text, or a killed hook, still fails (on_failure applies).
+    expect(
+      claudeCodeDialect.decide('PreToolUse', run({ exitCode: 1, stdout: 'oops' })).failure,
+    ).toMatchObject({ kind: 'exit_code' });
+    expect(
+      claudeCodeDialect.decide(
+        'PreToolUse',
+        run({ exitCode: null, signal: 'SIGKILL', stdout: '{"decision":"approve"}' }),
+      ),
+    ).toMatchObject({ decision: 'none', failure: { kind: 'exit_code' } });
+  });
+
+  it('reports unknown top-level keys as a warning, never as a failure (SPEC §13.2)', () => {
+    const verdict = claudeCodeDialect.decide(
+      'PreToolUse',
+      run({ stdout: '{"result":"ok","hook":"x","decision":"block","reason":"stop"}' }),
+    );
+    expect(verdict).toMatchObject({ decision: 'deny', reason: 'stop', exitCode: 0 });
+    expect(verdict.failure).toBeUndefined();
+    expect(verdict.logs).toEqual([
+      expect.objectContaining({
+        source: 'warning',
+        message: expect.stringContaining('"result", "hook"'),
+      }),
+    ]);
+  });
+});
+
+describe('claudeCodeDialect.encodeInput of the events of SPEC §13.2', () => {
+  const bash = {
+    name: 'bash',
+    call_id: 'c1',
+    input: { command: 'npm test' },
+    risk: 'dangerous',
+    tags: ['dangerous'],
+    paths: [],
+  };
+
+  it('sends PostToolUse duration_ms and PostToolUseFailure error, is_interrupt and duration_ms', () => {
+    expect(
+      encode(
+        'PostToolUse',
+        { tool: bash, result: { is_error: false, bytes: 2, content: 'ok' }, duration_ms: 41 },
+        CONTEXT,
+      ),
+    ).toMatchObject({ hook_event_name: 'PostToolUse', tool_name: 'Bash', duration_ms: 41 });
+    const failure = encode(
+      'PostToolUseFailure',
+      {
+        tool: bash,
+        result: { is_error: true, bytes: 6, content: 'failed' },
+        duration_ms: 12,
+        error: 'failed',
+      },
+      CONTEXT,
+    );
+    expect(failure).toEqual({
+      session_id: 's1',
+      transcript_path: '/h/t.jsonl',
+      cwd: '/p',
+      hook_event_name: 'PostToolUseFailure',
+      permission_mode: 'default',
+      tool_name: 'Bash',
+      tool_input: { command: 'npm test' },
+      tool_use_id: 'c1',
+      error: 'failed',
+      is_interrupt: false,
+      duration_ms: 12,
+    });
+  });
+
+  it('sends PreCompact trigger and custom_instructions, SubagentStart and SubagentStop fields', () => {
+    expect(
+      encode('PreCompact', { trigger: 'manual', custom_instructions: 'keep tests' }, CONTEXT),
+    ).toMatchObject({
+      hook_event_name: 'PreCompact',
+      trigger: 'manual',
+      custom_instructions: 'keep tests',
+    });
+    expect(
+      encode('SubagentStart', { agent_id: 'a1', agent_type: 'Explore' }, CONTEXT),
+    ).toMatchObject({ hook_event_name: 'SubagentStart', agent_id: 'a1', agent_type: 'Explore' });
+    expect(
+      encode(
+        'SubagentStop',
+        {
+          agent_id: 'a1',
+          agent_type: 'Explore',
+          stop_hook_active: true,
+          last_assistant_message: 'done',
+          agent_transcript_path: '/h/a1.jsonl',
+        },
+        CONTEXT,
+      ),
+    ).toMatchObject({
+      hook_event_name: 'SubagentStop',
+      agent_id: 'a1',
+      agent_type: 'Explore',
+      stop_hook_active: true,
+      last_assistant_message: 'done',
+      agent_transcript_path: '/h/a1.jsonl',
+    });
+  });
+
+  it('runs its PostToolUse hooks only for results that succeeded', () => {
+    expect(claudeCodeDialect.failedToolEvent).toBe('PostToolUseFailure');
   });
 });
 

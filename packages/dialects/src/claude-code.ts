@@ -88,7 +88,8 @@ function encodeInput(
   };
   switch (event) {
     case 'PreToolUse':
-    case 'PostToolUse': {
+    case 'PostToolUse':
+    case 'PostToolUseFailure': {
       const tool = fields.tool as ToolCallInfo;
       const seen = claudeCodeView(tool.name, tool.input, context.tool);
       input.tool_name = seen.name;
@@ -102,8 +103,30 @@ function encodeInput(
           context.projectDir,
         );
       }
+      if (event === 'PostToolUseFailure') {
+        input.error = fields.error;
+        input.is_interrupt = false;
+      }
+      // The tool's run time, as Claude Code sends it (v2.1.119) on both events after the call.
+      if (event !== 'PreToolUse') input.duration_ms = fields.duration_ms;
       break;
     }
+    case 'PreCompact':
+      input.trigger = fields.trigger;
+      input.custom_instructions = fields.custom_instructions;
+      break;
+    case 'SubagentStart':
+      input.agent_id = fields.agent_id;
+      input.agent_type = fields.agent_type;
+      break;
+    case 'SubagentStop':
+      input.stop_hook_active = fields.stop_hook_active;
+      input.agent_id = fields.agent_id;
+      input.agent_type = fields.agent_type;
+      if (fields.agent_transcript_path !== undefined)
+        input.agent_transcript_path = fields.agent_transcript_path;
+      input.last_assistant_message = fields.last_assistant_message;
+      break;
     case 'UserPromptSubmit':
       input.prompt = fields.prompt;
       break;
@@ -195,7 +218,10 @@ function decide(event: HookEvent, run: DialectRun): DialectVerdict {
     (rescued) => verdictOf(rescued, event, () => {}).decision === 'deny',
     { why: ' (Claude Code reads stdout as one JSON object, else as plain text)' },
   );
-  const verdict = depthChecked(verdictOfRun(event, run, answer.json, logs), answer);
+  const verdict = depthChecked(
+    verdictOfRun(event, run, answer.json, logs, answer.whole === true),
+    answer,
+  );
   return { ...verdict, ...claudeContext(event, run, answer.json, verdict) };
 }
 
@@ -204,6 +230,7 @@ function verdictOfRun(
   run: DialectRun,
   json: Record<string, unknown> | undefined,
   logs: DialectLog[],
+  whole: boolean,
 ): DialectVerdict {
   const warn = (message: string) => logs.push({ source: 'warning', message });
   const verdict = json === undefined ? { decision: 'none' as const } : verdictOf(json, event, warn);
@@ -229,6 +256,19 @@ function verdictOfRun(
     const stderr = run.stderrTail.trim();
     const reason = nonEmpty(stderr !== '' ? stderr : jsonReason(json));
     return { decision: 'deny', ...optional(reason), exitCode: 2, logs };
+  }
+  if (run.exitCode !== 0 && run.exitCode !== null && whole) {
+    // Claude Code (current rules, SPEC §13.2): a valid JSON object on stdout decides whatever the
+    // exit code other than 2; the code is not a failure then (exit 1 + a deny blocks).
+    warn(
+      `exit code ${run.exitCode} ignored: stdout is one JSON object, which decides (as in Claude Code)`,
+    );
+    return {
+      decision: verdict.decision,
+      ...optional(nonEmpty(verdict.reason)),
+      exitCode: run.exitCode,
+      logs,
+    };
   }
   if (run.exitCode !== 0) {
     const message =
@@ -364,6 +404,14 @@ function optional(reason: string | undefined): { reason?: string } {
   return reason === undefined ? {} : { reason };
 }
 
+/**
+ * The variables Claude Code sets for its hooks: `CLAUDE_PROJECT_DIR` and (SPEC §13.2)
+ * `CLAUDE_CODE_SESSION_ID`.
+ */
+export function claudeCodeEnv(context: DialectContext): Record<string, string> {
+  return { CLAUDE_PROJECT_DIR: context.projectDir, CLAUDE_CODE_SESSION_ID: context.sessionId };
+}
+
 /** Claude Code's command-hook protocol (SPEC §7). */
 export const claudeCodeDialect: Dialect = Object.freeze({
   name: 'claude-code',
@@ -372,8 +420,9 @@ export const claudeCodeDialect: Dialect = Object.freeze({
   events: OUR_EVENT_NAMES,
   toolInputBytes: CLAUDE_CODE_TOOL_INPUT_BYTES,
   contextEvents: Object.freeze([...CLAUDE_CONTEXT_EVENTS]),
+  failedToolEvent: 'PostToolUseFailure',
   encodeInput,
-  env: (context: DialectContext) => ({ CLAUDE_PROJECT_DIR: context.projectDir }),
+  env: claudeCodeEnv,
   decide,
   convertConfig: convertClaudeCodeConfig,
 });

@@ -403,3 +403,94 @@ describe('codex dialect: converter, notify', () => {
     expect(notes({ hooks: {} })).toEqual([]);
   });
 });
+
+describe('codex dialect: the rules measured against Codex 0.169.0 (SPEC §13.2)', () => {
+  it('fails a PreToolUse hook that answers {"decision": "allow"} (invalid output in Codex; the call goes on)', () => {
+    const verdict = codexDialect.decide('PreToolUse', run(0, json({ decision: 'allow' })));
+    expect(verdict).toMatchObject({ decision: 'none', failure: { kind: 'protocol_error' } });
+    expect(verdict.failure?.message).toContain('"approve" or "block"');
+    // The same word in another case fails too; approve and permissionDecision allow still allow.
+    expect(
+      codexDialect.decide('PreToolUse', run(0, json({ decision: 'Allow' }))).failure,
+    ).toMatchObject({ kind: 'protocol_error' });
+    expect(codexDialect.decide('PreToolUse', run(0, json({ decision: 'approve' })))).toMatchObject({
+      decision: 'allow',
+    });
+    expect(
+      codexDialect.decide(
+        'PreToolUse',
+        run(
+          0,
+          json({
+            hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' },
+          }),
+        ),
+      ),
+    ).toMatchObject({ decision: 'allow' });
+    // A deny elsewhere in the answer still stands.
+    expect(
+      codexDialect.decide(
+        'PreToolUse',
+        run(
+          0,
+          json({
+            decision: 'allow',
+            hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny' },
+          }),
+        ),
+      ),
+    ).toMatchObject({ decision: 'deny' });
+    // On other events "allow" is not a PreToolUse answer: no failure.
+    expect(
+      codexDialect.decide('Stop', run(0, json({ decision: 'allow' }))).failure,
+    ).toBeUndefined();
+  });
+
+  it("sends PreCompact trigger and the subagent events' fields", () => {
+    expect(
+      encode('PreCompact', {
+        ...ourInput('SessionStart'),
+        trigger: 'auto',
+        custom_instructions: '',
+      }),
+    ).toMatchObject({ hook_event_name: 'PreCompact', trigger: 'auto' });
+    expect(
+      encode('SubagentStop', {
+        ...ourInput('SessionStart'),
+        agent_id: 'a1',
+        agent_type: 'worker',
+        stop_hook_active: false,
+        last_assistant_message: 'done',
+      }),
+    ).toMatchObject({
+      hook_event_name: 'SubagentStop',
+      agent_id: 'a1',
+      agent_type: 'worker',
+      stop_hook_active: false,
+      last_assistant_message: 'done',
+    });
+  });
+
+  it('imports SubagentStart, SubagentStop and PreCompact instead of refusing them', () => {
+    const result = codexDialect.convertConfig?.(
+      JSON.stringify({
+        hooks: {
+          SubagentStart: [{ hooks: [{ type: 'command', command: '/opt/hooks/start.sh' }] }],
+          SubagentStop: [{ hooks: [{ type: 'command', command: '/opt/hooks/stop.sh' }] }],
+          PreCompact: [
+            { matcher: 'auto', hooks: [{ type: 'command', command: '/opt/hooks/pc.sh' }] },
+          ],
+          PostCompact: [{ hooks: [{ type: 'command', command: '/opt/hooks/after.sh' }] }],
+        },
+      }),
+    );
+    expect(Object.keys(result?.hooks.hooks ?? {}).sort()).toEqual([
+      'PreCompact',
+      'SubagentStart',
+      'SubagentStop',
+    ]);
+    expect(result?.refused).toEqual([
+      { path: 'hooks.PostCompact', reason: expect.stringContaining('no PostCompact event') },
+    ]);
+  });
+});

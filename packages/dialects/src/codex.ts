@@ -46,6 +46,9 @@ const EVENTS: Readonly<Record<string, HookEvent>> = Object.freeze({
   PreToolUse: 'PreToolUse',
   PostToolUse: 'PostToolUse',
   Stop: 'Stop',
+  PreCompact: 'PreCompact',
+  SubagentStart: 'SubagentStart',
+  SubagentStop: 'SubagentStop',
 });
 
 /**
@@ -106,15 +109,32 @@ function encodeInput(
   });
   switch (event) {
     case 'PreToolUse':
-    case 'PostToolUse': {
+    case 'PostToolUse':
+    case 'PostToolUseFailure': {
       const tool = toolOf(input);
       const view = viewOf(tool, context, TOOL_NAMES, toolInput(context.projectDir));
       payload.tool_name = view.name;
       payload.tool_input = view.input;
-      if (event === 'PostToolUse') payload.tool_response = resultText(input).text;
+      if (event !== 'PreToolUse') payload.tool_response = resultText(input).text;
+      // Codex has no failure event; a codex hook put on ours gets PostToolUse's payload and `error`.
+      if (event === 'PostToolUseFailure') payload.error = stringField(input, 'error');
       payload.tool_use_id = tool.call_id;
       break;
     }
+    case 'PreCompact':
+      payload.trigger = stringField(input, 'trigger');
+      break;
+    case 'SubagentStart':
+    case 'SubagentStop':
+      payload.agent_id = stringField(input, 'agent_id');
+      payload.agent_type = stringField(input, 'agent_type');
+      if (event === 'SubagentStop') {
+        if (typeof input.agent_transcript_path === 'string')
+          payload.agent_transcript_path = input.agent_transcript_path;
+        payload.stop_hook_active = input.stop_hook_active === true;
+        payload.last_assistant_message = stringField(input, 'last_assistant_message');
+      }
+      break;
     case 'UserPromptSubmit':
       payload.prompt = stringField(input, 'prompt');
       break;
@@ -217,16 +237,9 @@ const CODEX_FORMAT: GroupedFormat = {
   agent: 'Codex',
   events: EVENTS,
   unsupported: Object.fromEntries(
-    [
-      'PermissionRequest',
-      'PreCompact',
-      'PostCompact',
-      'SubagentStart',
-      'SubagentStop',
-      'StopFailure',
-    ].map((event) => [
+    ['PermissionRequest', 'PostCompact', 'StopFailure'].map((event) => [
       event,
-      `soong-agent has no ${event} event (it has SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop)`,
+      `soong-agent has no ${event} event (of Codex's events it has SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop, PreCompact, SubagentStart, SubagentStop)`,
     ]),
   ),
   toolEvents: new Set(['PreToolUse', 'PostToolUse']),
@@ -280,6 +293,7 @@ export const codexDialect: Dialect = Object.freeze({
   encodeInput,
   env: () => ({}),
   contextEvents: Object.freeze([...CLAUDE_CONTEXT_EVENTS]),
-  decide: (event: HookEvent, run: DialectRun) => decideClaudeLike('Codex', event, run),
+  decide: (event: HookEvent, run: DialectRun) =>
+    decideClaudeLike('Codex', event, run, { legacyAllowFails: true }),
   convertConfig: convertCodexConfig,
 });

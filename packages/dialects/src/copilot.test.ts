@@ -15,7 +15,7 @@ const encode = (
 ) => copilotDialect.encodeInput(event, input, context) as Record<string, unknown>;
 
 describe('copilot dialect: input (github/docs hooks-reference)', () => {
-  it('is registered; preToolUse {sessionId, timestamp (ms), cwd, toolName, toolArgs as a JSON string}', () => {
+  it('is registered; preToolUse {sessionId, timestamp (ms), cwd, toolName, toolArgs as a JSON object}', () => {
     expect(getDialect('copilot')).toBe(copilotDialect);
     const input = encode('PreToolUse', ourInput('PreToolUse'));
     expect(input).toEqual({
@@ -23,9 +23,8 @@ describe('copilot dialect: input (github/docs hooks-reference)', () => {
       timestamp: Date.parse('2026-12-03T05:30:00.000Z'),
       cwd: '/work/project',
       toolName: 'bash',
-      toolArgs: '{"command":"rm -rf /"}',
+      toolArgs: { command: 'rm -rf /' },
     });
-    expect(typeof input.toolArgs).toBe('string');
   });
 
   it('file tools as view / create / edit; postToolUse toolResult; userPromptSubmitted prompt', () => {
@@ -33,7 +32,7 @@ describe('copilot dialect: input (github/docs hooks-reference)', () => {
       encode('PreToolUse', toolInput('write_file', { path: 'a.ts', content: 'x' })),
     ).toMatchObject({
       toolName: 'create',
-      toolArgs: '{"path":"a.ts","file_text":"x"}',
+      toolArgs: { path: 'a.ts', file_text: 'x' },
     });
     expect(
       encode(
@@ -42,7 +41,7 @@ describe('copilot dialect: input (github/docs hooks-reference)', () => {
       ),
     ).toMatchObject({
       toolName: 'edit',
-      toolArgs: '{"path":"a.ts","old_str":"x","new_str":"y"}',
+      toolArgs: { path: 'a.ts', old_str: 'x', new_str: 'y' },
     });
     expect(encode('PostToolUse', ourInput('PostToolUse'))).toMatchObject({
       toolResult: { resultType: 'success', textResultForLlm: 'a\nb\nc\n' },
@@ -50,6 +49,85 @@ describe('copilot dialect: input (github/docs hooks-reference)', () => {
     expect(encode('UserPromptSubmit', ourInput('UserPromptSubmit'))).toMatchObject({
       prompt: 'fix the bug',
     });
+  });
+});
+
+describe('copilot dialect: the rules measured against Copilot CLI 1.0.102 (SPEC §13.2)', () => {
+  it('sets CLAUDE_PROJECT_DIR for every hook', () => {
+    expect(copilotDialect.env(context)).toEqual({ CLAUDE_PROJECT_DIR: '/work/project' });
+    expect(copilotDialect.env({ ...context, dialectEvent: 'PreToolUse' }).CLAUDE_PROJECT_DIR).toBe(
+      '/work/project',
+    );
+  });
+
+  it('sends agentStop stopReason and stop_hook_active', () => {
+    expect(
+      encode('Stop', { ...ourInput('Stop'), stop_hook_active: true, prevented_count: 1 }),
+    ).toMatchObject({
+      stopReason: 'end_turn',
+      stop_hook_active: true,
+      transcriptPath: context.transcriptPath,
+    });
+    expect(encode('Stop', ourInput('Stop'))).toMatchObject({
+      stop_hook_active: false,
+    });
+  });
+
+  it("gives a PascalCase entry Claude Code's payload with Claude Code's tool names but Copilot's argument names", () => {
+    const pascal = { ...context, dialectEvent: 'PreToolUse' };
+    const input = copilotDialect.encodeInput(
+      'PreToolUse',
+      toolInput('read_file', { path: 'src/a.ts' }),
+      pascal,
+    ) as Record<string, unknown>;
+    expect(input).toMatchObject({
+      hook_event_name: 'PreToolUse',
+      session_id: context.sessionId,
+      tool_name: 'Read',
+      tool_input: { path: 'src/a.ts' },
+    });
+    expect(input).not.toHaveProperty('toolArgs');
+    expect(
+      copilotDialect.encodeInput(
+        'PreToolUse',
+        toolInput('write_file', { path: 'a.ts', content: 'x' }),
+        pascal,
+      ),
+    ).toMatchObject({ tool_name: 'Write', tool_input: { path: 'a.ts', file_text: 'x' } });
+  });
+
+  it("reads a PascalCase entry's hookSpecificOutput deny, and a top-level permissionDecisionReason as the reason", () => {
+    expect(
+      copilotDialect.decide(
+        'PreToolUse',
+        run(
+          0,
+          json({
+            hookSpecificOutput: {
+              hookEventName: 'PreToolUse',
+              permissionDecision: 'deny',
+              permissionDecisionReason: 'inner',
+            },
+          }),
+        ),
+      ),
+    ).toMatchObject({ decision: 'deny', reason: 'inner' });
+    expect(
+      copilotDialect.decide(
+        'PreToolUse',
+        run(0, json({ permissionDecision: 'deny', permissionDecisionReason: 'top', reason: 'r' })),
+      ),
+    ).toMatchObject({ decision: 'deny', reason: 'top' });
+  });
+
+  it('sends postToolUseFailure its error, and runs postToolUse hooks only for results that succeeded', () => {
+    expect(
+      encode('PostToolUseFailure', {
+        ...ourInput('PostToolUse'),
+        error: 'exit code 1',
+      }),
+    ).toMatchObject({ toolName: 'bash', error: 'exit code 1' });
+    expect(copilotDialect.failedToolEvent).toBe('PostToolUseFailure');
   });
 });
 
@@ -74,6 +152,27 @@ describe('copilot dialect: answers', () => {
     expect(decide('Stop', run(0, json({ decision: 'block', reason: 'keep going' })))).toMatchObject(
       { decision: 'deny', reason: 'keep going' },
     );
+  });
+
+  it('an agentStop hook that exits 2 is a failed hook, not a prevented stop (Copilot CLI only warns and the loop ends)', () => {
+    const verdict = decide('Stop', run(2, '', 'keep going'));
+    expect(verdict.decision).toBe('none');
+    expect(verdict.failure).toMatchObject({ kind: 'exit_code' });
+    // A JSON block still prevents the stop, whatever the exit code after it.
+    expect(decide('Stop', run(2, json({ decision: 'block', reason: 'tests fail' })))).toMatchObject(
+      {
+        decision: 'deny',
+        reason: 'tests fail',
+      },
+    );
+  });
+
+  it("reads a PascalCase entry's hookSpecificOutput.additionalContext as the context", () => {
+    const answer = json({
+      hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'lint: 2 warnings' },
+    });
+    expect(decide('PostToolUse', run(0, answer)).context).toBe('lint: 2 warnings');
+    expect(decide('PostToolUse', run(0, json({ additionalContext: 'top' }))).context).toBe('top');
   });
 
   it('progress lines before the final JSON; a crash is a failure (the converter makes preToolUse fail closed); modifiedArgs is a warning', () => {
@@ -194,7 +293,8 @@ describe('copilot dialect: converter', () => {
     )[0];
     expect(rule?.matcher).toEqual({ tool: ['edit_file', 'write_file'] });
     expect(rule?.hooks[0]).toMatchObject({
-      protocol: 'claude-code',
+      protocol: 'copilot',
+      dialect_event: 'PostToolUse',
       command: 'node .github/hooks/telemetry.js',
       timeout: 30,
     });
@@ -204,7 +304,16 @@ describe('copilot dialect: converter', () => {
       },
     });
     expect(grouped.hooks.hooks.UserPromptSubmit).toMatchObject([
-      { hooks: [{ protocol: 'claude-code', command: 'check.sh', name: 'check' }] },
+      {
+        hooks: [
+          {
+            protocol: 'copilot',
+            dialect_event: 'UserPromptSubmit',
+            command: 'check.sh',
+            name: 'check',
+          },
+        ],
+      },
     ]);
     expect(grouped.refused).toEqual([
       { path: 'hooks.UserPromptSubmit[0].hooks[1]', reason: 'not a hook object' },
@@ -212,6 +321,50 @@ describe('copilot dialect: converter', () => {
     expect(grouped.notes.join('\n')).toContain(
       'hooks.UserPromptSubmit[0].hooks[0] (check): Copilot CLI lets this hook block the prompt',
     );
+  });
+});
+
+describe('copilot dialect: converter, the rules of SPEC §13.2', () => {
+  const convert = (value: unknown) =>
+    copilotDialect.convertConfig?.(JSON.stringify(value)) as NonNullable<
+      ReturnType<NonNullable<typeof copilotDialect.convertConfig>>
+    >;
+
+  it('imports postToolUseFailure with its anchored matcher', () => {
+    const result = convert({
+      version: 1,
+      hooks: {
+        postToolUseFailure: [{ type: 'command', bash: '/opt/log.sh', matcher: 'bash' }],
+      },
+    });
+    expect(result.refused).toEqual([]);
+    expect(result.hooks.hooks.PostToolUseFailure).toMatchObject([
+      { matcher: { tool: ['bash'] }, hooks: [{ command: '/opt/log.sh', protocol: 'copilot' }] },
+    ]);
+  });
+
+  it('lists the programs the hooks run directly, for the CLI to check their exec bit', () => {
+    const result = convert({
+      version: 1,
+      hooks: {
+        preToolUse: [
+          { type: 'command', bash: './scripts/guard.sh --strict', cwd: '.github/hooks' },
+          { type: 'command', bash: 'bash ./scripts/other.sh' },
+          { type: 'command', exec: '/opt/hooks/audit.sh', args: ['-v'] },
+        ],
+        PostToolUse: [{ type: 'command', bash: '~/bin/telemetry.sh' }],
+      },
+    });
+    expect(result.scripts).toEqual([
+      {
+        path: 'hooks.preToolUse[0]',
+        hook: 'guard',
+        program: './scripts/guard.sh',
+        workingDir: '.github/hooks',
+      },
+      { path: 'hooks.preToolUse[2]', hook: 'audit', program: '/opt/hooks/audit.sh' },
+      { path: 'hooks.PostToolUse[0]', hook: 'telemetry', program: '~/bin/telemetry.sh' },
+    ]);
   });
 });
 
@@ -344,9 +497,15 @@ describe('copilot dialect: converter, cwd on a PascalCase entry', () => {
         ?.hooks[0];
     expect(hook('Stop')).toMatchObject({
       command: 'cd -- /opt/tools || exit; ./gate.sh',
-      protocol: 'claude-code',
+      protocol: 'copilot',
+      dialect_event: 'Stop',
     });
-    expect(hook('PreToolUse')).toMatchObject({ command: './guard.sh', working_dir: 'scripts' });
+    expect(hook('PreToolUse')).toMatchObject({
+      command: './guard.sh',
+      working_dir: 'scripts',
+      protocol: 'copilot',
+      dialect_event: 'PreToolUse',
+    });
     expect(result?.notes.some((note) => note.includes('unknown key "cwd"'))).toBe(false);
   });
 });

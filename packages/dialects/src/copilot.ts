@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { HookEvent } from '@soong-agent/protocol';
-import { CLAUDE_CODE_TOOL_INPUT_BYTES } from './claude-code.js';
+import { CLAUDE_CODE_TOOL_INPUT_BYTES, claudeCodeDialect } from './claude-code.js';
 import { addEnvironmentNote, CLAUDE_CODE_FORMAT, convertClaudeHook } from './convert/claude.js';
 import {
   Conversion,
@@ -11,8 +11,10 @@ import {
   shellQuote,
 } from './convert/conversion.js';
 import { addConvertedHooks, convertGroupMatcher } from './convert/grouped.js';
+import { directProgramOf } from './convert/project-script.js';
 import { convertToolMatcher, type ToolCatalog } from './convert/tool-matcher.js';
 import type {
+  ConvertedScript,
   ConvertOptions,
   ConvertResult,
   Dialect,
@@ -34,6 +36,7 @@ import {
   plainStdoutLogs,
   resultText,
   type StdoutAnswer,
+  stopHookActive,
   stringField,
   textOf,
   toolOf,
@@ -43,11 +46,13 @@ import {
 } from './shared.js';
 
 /**
- * GitHub Copilot CLI (github/docs `hooks-reference.md`): camelCase events with a camelCase payload
- * (`toolName`, `toolArgs` as a JSON string, `timestamp` in ms), answers
- * `{"permissionDecision": "allow"|"deny"|"ask"}` (preToolUse) and `{"decision": "block"}`
- * (agentStop), an anchored regex matcher, `timeoutSec` (default 30). Its PascalCase events are
- * Claude Code's dialect: the converter writes them as `"protocol": "claude-code"` hooks.
+ * GitHub Copilot CLI (github/docs `hooks-reference.md`, measured against 1.0.102, SPEC §13.2):
+ * camelCase events with a camelCase payload (`toolName`, `toolArgs` a JSON object, `timestamp` in
+ * ms), answers `{"permissionDecision": "allow"|"deny"|"ask"}` (preToolUse) and
+ * `{"decision": "block"}` (agentStop), an anchored regex matcher, `timeoutSec` (default 30). Its
+ * PascalCase entries get Claude Code's payload with Claude Code's tool names but Copilot's argument
+ * names (`Read` gets `{path}`): the converter writes them as `"copilot"` hooks with
+ * `"dialect_event"` set to the PascalCase event. Every Copilot hook sees `CLAUDE_PROJECT_DIR`.
  */
 
 const TOOL_NAMES: Readonly<Record<string, string>> = Object.freeze({
@@ -65,6 +70,14 @@ const EVENTS: Readonly<Record<string, HookEvent>> = Object.freeze({
   postToolUse: 'PostToolUse',
   agentStop: 'Stop',
   ...(hasEvent('SessionEnd') ? { sessionEnd: 'SessionEnd' as HookEvent } : {}),
+  postToolUseFailure: 'PostToolUseFailure',
+});
+
+// PascalCase entries are Claude Code's events (hooks.json `dialect_event` names them).
+const PASCAL_EVENTS = CLAUDE_CODE_FORMAT.events as Readonly<Record<string, HookEvent>>;
+const ALL_EVENTS: Readonly<Record<string, HookEvent>> = Object.freeze({
+  ...EVENTS,
+  ...PASCAL_EVENTS,
 });
 
 function toolInput(ours: string, input: unknown): unknown {
@@ -96,6 +109,9 @@ function encodeInput(
   input: Readonly<Record<string, unknown>>,
   context: DialectContext,
 ): Record<string, unknown> {
+  if (context.dialectEvent !== undefined && /^[A-Z]/.test(context.dialectEvent)) {
+    return pascalInput(event, input, context);
+  }
   const stamp = typeof input.timestamp === 'string' ? Date.parse(input.timestamp) : Number.NaN;
   const payload: Record<string, unknown> = {
     sessionId: context.sessionId,
@@ -104,11 +120,14 @@ function encodeInput(
   };
   switch (event) {
     case 'PreToolUse':
-    case 'PostToolUse': {
+    case 'PostToolUse':
+    case 'PostToolUseFailure': {
       const tool = toolOf(input);
       const view = viewOf(tool, context, TOOL_NAMES, toolInput);
       payload.toolName = view.name;
-      payload.toolArgs = JSON.stringify(view.input ?? {});
+      // An object, not a JSON string (measured, SPEC §13.2).
+      payload.toolArgs = view.input ?? {};
+      if (event === 'PostToolUseFailure') payload.error = stringField(input, 'error');
       if (event === 'PostToolUse') {
         const { text, isError } = resultText(input);
         payload.toolResult = {
@@ -123,6 +142,8 @@ function encodeInput(
       break;
     case 'Stop':
       payload.transcriptPath = context.transcriptPath;
+      payload.stopReason = 'end_turn';
+      payload.stop_hook_active = stopHookActive(input);
       break;
     case 'SessionStart':
       payload.source = 'new';
@@ -136,7 +157,29 @@ function encodeInput(
   return payload;
 }
 
-const KNOWN = new Set(['permissionDecision', 'permissionDecisionReason', 'decision', 'reason']);
+/**
+ * A PascalCase entry's payload: Claude Code's, with Claude Code's tool names, but the tool input in
+ * Copilot's own argument names (`Read` gets `{path}`, not `{file_path}`), as Copilot CLI sends it.
+ */
+function pascalInput(
+  event: HookEvent,
+  input: Readonly<Record<string, unknown>>,
+  context: DialectContext,
+): Record<string, unknown> {
+  const payload = claudeCodeDialect.encodeInput(event, input, context) as Record<string, unknown>;
+  if (event === 'PreToolUse' || event === 'PostToolUse' || event === 'PostToolUseFailure') {
+    payload.tool_input = viewOf(toolOf(input), context, TOOL_NAMES, toolInput).input ?? {};
+  }
+  return payload;
+}
+
+const KNOWN = new Set([
+  'permissionDecision',
+  'permissionDecisionReason',
+  'decision',
+  'reason',
+  'hookSpecificOutput',
+]);
 const KNOWN_WITH_TYPE = new Set([...KNOWN, 'type']);
 const KNOWN_WITH_CONTEXT = new Set([...KNOWN_WITH_TYPE, 'additionalContext']);
 
@@ -179,8 +222,15 @@ function decide(event: HookEvent, run: DialectRun): DialectVerdict {
   // SPEC §13.1: Copilot CLI gives its model `additionalContext` from postToolUse and sessionStart.
   return {
     ...verdict,
-    ...contextOf(CONTEXT_EVENTS.has(event) ? textOf(answer.json?.additionalContext) : undefined),
+    ...contextOf(CONTEXT_EVENTS.has(event) ? additionalContextOf(answer.json) : undefined),
   };
+}
+
+// A camelCase answer's top-level `additionalContext`, else a PascalCase (Claude-shaped) entry's in
+// `hookSpecificOutput`.
+function additionalContextOf(json: Record<string, unknown> | undefined): string | undefined {
+  const specific = isRecord(json?.hookSpecificOutput) ? json.hookSpecificOutput : undefined;
+  return textOf(json?.additionalContext) ?? textOf(specific?.additionalContext);
 }
 
 /** Events whose `additionalContext` Copilot CLI gives its model. */
@@ -202,8 +252,9 @@ function verdictOfRun(
     );
     verdict = verdictOf(event, json, logs);
   }
-  if (run.exitCode === 2) {
-    // Exit 2 denies a preToolUse even when the JSON says allow.
+  // Exit 2 denies even when the JSON says allow, except on agentStop: there Copilot CLI 1.0.102
+  // only warns and the loop ends (measured, conformance case stop-exit2-once), a failed hook here.
+  if (run.exitCode === 2 && event !== 'Stop') {
     return {
       decision: 'deny',
       ...optionalReason(verdict.decision === 'deny' ? verdict.reason : textOf(run.stderrTail)),
@@ -225,13 +276,20 @@ function verdictOf(
   json: Record<string, unknown>,
   logs: DialectLog[],
 ): Pick<DialectVerdict, 'decision' | 'reason'> {
-  const permission = word(json.permissionDecision);
+  // A PascalCase (Claude-shaped) entry answers in hookSpecificOutput; the top level wins.
+  const specific = isRecord(json.hookSpecificOutput) ? json.hookSpecificOutput : {};
+  const permissionValue = json.permissionDecision ?? specific.permissionDecision;
+  const permission = word(permissionValue);
   const decision = word(json.decision);
-  const permissionReason = textOf(json.permissionDecisionReason) ?? textOf(json.reason);
-  if (typeof json.permissionDecision === 'string' && permission !== json.permissionDecision) {
+  // A top-level permissionDecisionReason is the deny's reason (SPEC §13.2).
+  const permissionReason =
+    textOf(json.permissionDecisionReason) ??
+    textOf(specific.permissionDecisionReason) ??
+    textOf(json.reason);
+  if (typeof permissionValue === 'string' && permission !== permissionValue) {
     logs.push({
       source: 'warning',
-      message: `permissionDecision ${JSON.stringify(json.permissionDecision)} read as ${JSON.stringify(permission)}`,
+      message: `permissionDecision ${JSON.stringify(permissionValue)} read as ${JSON.stringify(permission)}`,
     });
   }
   if (event === 'Stop') {
@@ -249,10 +307,10 @@ function verdictOf(
       : { decision: 'none' };
   }
   if (permission === 'allow') return { decision: 'allow', ...optionalReason(permissionReason) };
-  if (json.permissionDecision !== undefined) {
+  if (permissionValue !== undefined) {
     logs.push({
       source: 'warning',
-      message: `permissionDecision ${JSON.stringify(json.permissionDecision)} is not one Copilot CLI knows (allow, deny, ask); no decision`,
+      message: `permissionDecision ${JSON.stringify(permissionValue)} is not one Copilot CLI knows (allow, deny, ask); no decision`,
     });
   }
   return { decision: 'none' };
@@ -287,12 +345,14 @@ export const COPILOT_CATALOG: ToolCatalog = {
 
 const UNSUPPORTED: Readonly<Record<string, string>> = {
   userPromptTransformed: 'soong-agent never rewrites a prompt',
-  postToolUseFailure: 'soong-agent has no event for failed tool calls (postToolUse sees them)',
   permissionRequest:
     'soong-agent asks its permission callback itself; hooks do not answer permission prompts',
-  subagentStart: 'soong-agent has no subagents',
-  subagentStop: 'soong-agent has no subagents',
-  preCompact: 'soong-agent has no compaction event',
+  subagentStart:
+    'soong-agent\'s SubagentStart hooks speak no camelCase Copilot payload: write the entry as "SubagentStart" (Claude Code\'s payload) or as a "soong" hook',
+  subagentStop:
+    'soong-agent\'s SubagentStop hooks speak no camelCase Copilot payload: write the entry as "SubagentStop" (Claude Code\'s payload) or as a "soong" hook',
+  preCompact:
+    'soong-agent\'s PreCompact hooks speak no camelCase Copilot payload: write the entry as "PreCompact" (Claude Code\'s payload) or as a "soong" hook',
   errorOccurred: 'soong-agent has no error event (SessionEnd says "error")',
   notification:
     'soong-agent\'s Notification hooks speak no Copilot payload yet: rewrite it as a "soong" hook',
@@ -318,6 +378,7 @@ const ENTRY_KEYS = new Set([
  */
 export function convertCopilotConfig(text: string, options: ConvertOptions = {}): ConvertResult {
   const conversion = new Conversion(options);
+  const scripts: ConvertedScript[] = [];
   const value = parseConfigJson(text, options.file ?? 'Copilot CLI hooks file');
   const hooks = conversion.hooksObjectOf(
     value,
@@ -340,22 +401,24 @@ export function convertCopilotConfig(text: string, options: ConvertOptions = {})
       continue;
     }
     conversion.eachHookEntry(entries, eventPath, (entry, entryPath) => {
-      if (pascal) convertPascalEntry(theirEvent, event, entry, entryPath, conversion, options);
-      else convertEntry(theirEvent, event, entry, entryPath, conversion);
+      const hooks = pascal
+        ? convertPascalEntry(theirEvent, event, entry, entryPath, conversion, options)
+        : convertEntry(theirEvent, event, entry, entryPath, conversion);
+      for (const { hook, path: hookPath } of hooks) {
+        const program = directProgramOf(hook.command ?? '');
+        if (program === undefined) continue;
+        scripts.push({
+          path: hookPath,
+          program,
+          ...(hook.name === undefined ? {} : { hook: hook.name }),
+          ...(hook.working_dir === undefined ? {} : { workingDir: hook.working_dir }),
+        });
+      }
     });
   }
-  const result = conversion.result();
-  // PascalCase entries became claude-code hooks, which get CLAUDE_PROJECT_DIR too.
-  const claudeHooks = Object.values(result.hooks.hooks).some((rules) =>
-    (rules as { hooks: ConvertedHook[] }[]).some((rule) =>
-      rule.hooks.some((hook) => hook.protocol === 'claude-code'),
-    ),
-  );
-  addEnvironmentNote(
-    result,
-    'Copilot CLI',
-    claudeHooks ? 'CLAUDE_PROJECT_DIR (in the PascalCase hooks)' : undefined,
-  );
+  const result: ConvertResult = conversion.result();
+  addEnvironmentNote(result, 'Copilot CLI', 'CLAUDE_PROJECT_DIR');
+  if (scripts.length > 0) result.scripts = scripts;
   return result;
 }
 
@@ -365,14 +428,14 @@ function convertEntry(
   entry: Record<string, unknown>,
   entryPath: string,
   conversion: Conversion,
-): void {
+): ConvertedEntry[] {
   let matchers: ReturnType<typeof convertToolMatcher> = [undefined];
   if (entry.matcher !== undefined && entry.matcher !== '') {
-    if (event === 'PreToolUse' || event === 'PostToolUse') {
+    if (event === 'PreToolUse' || event === 'PostToolUse' || event === 'PostToolUseFailure') {
       // Copilot anchors its matcher: ^(?:P)$.
       const anchored = typeof entry.matcher === 'string' ? `^(?:${entry.matcher})$` : entry.matcher;
       matchers = convertToolMatcher(anchored, `${entryPath}.matcher`, COPILOT_CATALOG, conversion);
-      if (matchers === false) return;
+      if (matchers === false) return [];
     } else {
       conversion.note(
         `${entryPath}.matcher`,
@@ -380,7 +443,7 @@ function convertEntry(
       );
     }
   }
-  if (!conversion.commandType(entry.type, `${entryPath}.type`, true)) return;
+  if (!conversion.commandType(entry.type, `${entryPath}.type`, true)) return [];
   let command: string;
   if (typeof entry.bash === 'string' && entry.bash.trim() !== '') command = entry.bash;
   else if (typeof entry.command === 'string' && entry.command.trim() !== '')
@@ -389,7 +452,7 @@ function convertEntry(
     const args = entry.args === undefined ? [] : entry.args;
     if (!Array.isArray(args) || !args.every((arg) => typeof arg === 'string')) {
       conversion.refuse(`${entryPath}.args`, 'not an array of strings');
-      return;
+      return [];
     }
     command = [entry.exec, ...args].map(shellQuote).join(' ');
   } else if (typeof entry.powershell === 'string') {
@@ -397,18 +460,18 @@ function convertEntry(
       `${entryPath}.powershell`,
       'only a PowerShell command: hooks here run by /bin/sh (add a "bash" command)',
     );
-    return;
+    return [];
   } else {
     conversion.refuse(entryPath, 'no "bash", "command" or "exec" to run');
-    return;
+    return [];
   }
   const source = command;
   const cwd = copilotCwd(entry.cwd, `${entryPath}.cwd`, conversion);
-  if (cwd === false) return;
+  if (cwd === false) return [];
   if (cwd?.cd !== undefined) command = `${cwd.cd}${command}`;
   if (entry.env !== undefined) {
     const exported = conversion.exportEnv(entry.env, command, `${entryPath}.env`);
-    if (exported === undefined) return;
+    if (exported === undefined) return [];
     command = exported;
   }
   const hook: ConvertedHook = { type: 'command', command, protocol: 'copilot' };
@@ -417,7 +480,7 @@ function convertEntry(
   const timeout = conversion.timeout(entry.timeoutSec, `${entryPath}.timeoutSec`, {
     fallback: 30,
   });
-  if (timeout === false) return;
+  if (timeout === false) return [];
   if (timeout !== undefined) hook.timeout = timeout;
   if (cwd?.workingDir !== undefined) hook.working_dir = cwd.workingDir;
   // With a `cd` prefix the script is judged where it runs: outside the project (any such folder,
@@ -443,6 +506,7 @@ function convertEntry(
   conversion.recordOrigin(hook, entryPath);
   conversion.addRules(event, matchers, [hook]);
   void theirEvent;
+  return [{ hook, path: entryPath }];
 }
 
 /**
@@ -483,6 +547,17 @@ function copilotCwd(
 }
 
 /** A PascalCase entry: Claude Code's dialect, flat (`{"type": "command", "bash": …}`) or grouped. */
+/** A converted hook and its JSON path in the source file. */
+interface ConvertedEntry {
+  hook: ConvertedHook;
+  path: string;
+}
+
+/**
+ * A PascalCase entry: Claude Code's dialect, flat (`{"type": "command", "bash": …}`) or grouped.
+ * Its hooks become `"copilot"` hooks with `"dialect_event"` the PascalCase event: Copilot CLI sends
+ * them Claude Code's payload with its own argument names, and sets the same env for them.
+ */
 function convertPascalEntry(
   theirEvent: string,
   event: string,
@@ -490,7 +565,7 @@ function convertPascalEntry(
   entryPath: string,
   conversion: Conversion,
   options: ConvertOptions,
-): void {
+): ConvertedEntry[] {
   const matchers = convertGroupMatcher(
     CLAUDE_CODE_FORMAT,
     theirEvent,
@@ -499,10 +574,11 @@ function convertPascalEntry(
     `${entryPath}.matcher`,
     conversion,
   );
-  if (matchers === false) return;
+  if (matchers === false) return [];
   const handlers = Array.isArray(entry.hooks)
     ? entry.hooks.map((hook, index) => ({ hook, path: `${entryPath}.hooks[${index}]` }))
     : [{ hook: flatAsClaude(entry), path: entryPath }];
+  const converted: ConvertedEntry[] = [];
   addConvertedHooks(
     handlers,
     'Copilot CLI',
@@ -511,15 +587,22 @@ function convertPascalEntry(
       const { cwd: written, ...rest } = hook;
       const cwd = copilotCwd(written, `${context.path}.cwd`, context.conversion);
       if (cwd === false) return undefined;
-      const converted = convertClaudeHook(rest, context, 'Copilot CLI');
-      if (converted === undefined) return undefined;
-      if (cwd?.cd !== undefined) converted.command = `${cwd.cd}${converted.command}`;
-      if (cwd?.workingDir !== undefined) converted.working_dir = cwd.workingDir;
-      return converted;
+      const done = convertClaudeHook(rest, context, 'Copilot CLI');
+      if (done === undefined) return undefined;
+      if (cwd?.cd !== undefined) done.command = `${cwd.cd}${done.command}`;
+      if (cwd?.workingDir !== undefined) done.working_dir = cwd.workingDir;
+      const copilotHook: ConvertedHook = {
+        ...done,
+        protocol: 'copilot',
+        dialect_event: theirEvent,
+      };
+      converted.push({ hook: copilotHook, path: context.path });
+      return copilotHook;
     },
     { theirEvent, event, conversion, options },
     matchers,
   );
+  return converted;
 }
 
 function flatAsClaude(entry: Record<string, unknown>): Record<string, unknown> {
@@ -540,9 +623,11 @@ export const copilotDialect: Dialect = Object.freeze({
   // The agent passes the tool input whole, so a content scanner sees it all (issue 20 #12).
   toolInputBytes: CLAUDE_CODE_TOOL_INPUT_BYTES,
   toolNames: TOOL_NAMES,
-  events: EVENTS,
+  events: ALL_EVENTS,
+  failedToolEvent: 'PostToolUseFailure',
   encodeInput,
-  env: () => ({}),
+  // Copilot CLI sets CLAUDE_PROJECT_DIR for every hook, camelCase or PascalCase (SPEC §13.2).
+  env: (context: DialectContext) => ({ CLAUDE_PROJECT_DIR: context.projectDir }),
   contextEvents: Object.freeze([...CONTEXT_EVENTS]),
   decide,
   convertConfig: convertCopilotConfig,

@@ -353,3 +353,9 @@ describe('cursor dialect: converter, user-level paths', () => {
     expect(convert('/srv/cursor/hooks.json')).toBe('/srv/cursor/hooks/gate.sh --strict');
   });
 });
+
+describe('cursorDialect.failedToolEvent', () => {
+  it('runs postToolUse hooks only for results that succeeded, as Cursor does', () => {
+    expect(cursorDialect.failedToolEvent).toBe('PostToolUseFailure');
+  });
+});

@@ -364,10 +364,13 @@ const UNSUPPORTED: Readonly<Record<string, string>> = {
   afterMCPExecution:
     'soong-agent matchers cannot say "every MCP tool": write a PostToolUse rule with {"mcp_server": [<your servers>]} and "protocol": "cursor", "dialect_event": "afterMCPExecution"',
   postToolUseFailure:
-    'soong-agent has no event for failed tool calls (PostToolUse sees them with is_error)',
-  subagentStart: 'soong-agent has no subagents',
-  subagentStop: 'soong-agent has no subagents',
-  preCompact: 'soong-agent has no compaction event',
+    'soong-agent\'s PostToolUseFailure hooks speak no Cursor payload yet: put the hook on PostToolUseFailure as a "soong" or "claude-code" hook',
+  subagentStart:
+    'soong-agent\'s SubagentStart hooks speak no Cursor payload yet: rewrite it as a "soong" or "claude-code" hook',
+  subagentStop:
+    'soong-agent\'s SubagentStop hooks speak no Cursor payload yet: rewrite it as a "soong" or "claude-code" hook',
+  preCompact:
+    'soong-agent\'s PreCompact hooks speak no Cursor payload yet: rewrite it as a "soong" or "claude-code" hook',
   afterAgentResponse: 'soong-agent has no event per assistant message (Stop sees the last one)',
   afterAgentThought: 'soong-agent has no event for thinking blocks',
   beforeTabFileRead: 'Tab completions are an editor feature soong-agent does not have',
@@ -540,6 +543,8 @@ export const cursorDialect: Dialect = Object.freeze({
   toolInputBytes: CLAUDE_CODE_TOOL_INPUT_BYTES,
   toolNames: TOOL_NAMES,
   events: EVENTS,
+  // Cursor runs postToolUse after a tool that succeeded and postToolUseFailure otherwise.
+  failedToolEvent: 'PostToolUseFailure',
   encodeInput,
   env,
   contextEvents: Object.freeze([...CONTEXT_EVENTS]),

@@ -25,7 +25,12 @@ import {
  * keys that would patch are named in one warning; the context it adds is the verdict's `context`
  * (SPEC §13.1).
  */
-export function decideClaudeLike(agent: string, event: HookEvent, run: DialectRun): DialectVerdict {
+export function decideClaudeLike(
+  agent: string,
+  event: HookEvent,
+  run: DialectRun,
+  rules: ClaudeLikeRules = {},
+): DialectVerdict {
   const logs: DialectLog[] = [];
   const answer = answerKeepingDeny(
     run.stdout,
@@ -33,8 +38,17 @@ export function decideClaudeLike(agent: string, event: HookEvent, run: DialectRu
     (rescued) => verdictOf(agent, event, rescued, []).decision === 'deny',
     { why: ` (${agent} reads stdout as one JSON object)` },
   );
-  const verdict = depthChecked(verdictOfRun(agent, event, run, answer, logs), answer);
+  const verdict = depthChecked(verdictOfRun(agent, event, run, answer, logs, rules), answer);
   return { ...verdict, ...claudeContext(event, run, answer.json, verdict) };
+}
+
+/** Where an agent reads Claude Code's answers more strictly than Claude Code. */
+export interface ClaudeLikeRules {
+  /**
+   * `{"decision": "allow"}` on PreToolUse is invalid output (Codex, SPEC §13.2): the hook failed
+   * (`protocol_error`, so `on_failure` applies) and the call goes on. @default false
+   */
+  legacyAllowFails?: boolean;
 }
 
 function verdictOfRun(
@@ -43,6 +57,7 @@ function verdictOfRun(
   run: DialectRun,
   answer: StdoutAnswer,
   logs: DialectLog[],
+  rules: ClaudeLikeRules,
 ): DialectVerdict {
   const { json } = answer;
   const warnings: string[] = [];
@@ -74,6 +89,22 @@ function verdictOfRun(
   }
   if (run.exitCode !== 0) {
     return failedExit(run, logs, verdict.decision === 'deny' ? verdict : undefined);
+  }
+  if (
+    rules.legacyAllowFails === true &&
+    event === 'PreToolUse' &&
+    json !== undefined &&
+    word(json.decision) === 'allow' &&
+    verdict.decision !== 'deny'
+  ) {
+    return {
+      decision: 'none',
+      failure: {
+        kind: 'protocol_error',
+        message: `"decision": ${JSON.stringify(json.decision)} is not valid PreToolUse output in ${agent} (its "decision" is "approve" or "block"; to allow, print hookSpecificOutput.permissionDecision "allow"): ${agent} fails the hook and the call goes on`,
+      },
+      logs,
+    };
   }
   return (
     brokenJsonVerdict(run.stdout, answer, logs, ` (${agent} would fail this hook and go on)`) ?? {

@@ -166,6 +166,25 @@ export interface ConvertResult {
   refused: { path: string; reason: string }[];
   /** What will not happen here that would in the source agent, per converted hook (named). */
   notes: string[];
+  /**
+   * Programs the converted hooks run directly (a path, not through an interpreter), as written,
+   * for a caller that can look at the disk: `hooks import` checks their exec bit (Copilot CLI runs
+   * a script without one; /bin/sh here does not). Filled by converters whose agent differs there.
+   * @default undefined
+   */
+  scripts?: ConvertedScript[];
+}
+
+/** A program a converted hook runs directly (see {@link ConvertResult.scripts}). */
+export interface ConvertedScript {
+  /** The JSON path of the hook in the source file. */
+  path: string;
+  /** The converted hook's `name`, when it has one. */
+  hook?: string;
+  /** The program as written (`./scripts/guard.sh`, `~/bin/x.sh`, `/opt/x.sh`). */
+  program: string;
+  /** The hook's working dir as written (`cwd`), when it has one; relative to the project. */
+  workingDir?: string;
 }
 
 /**
@@ -190,6 +209,14 @@ export interface Dialect {
    * SPEC §2.1).
    */
   readonly toolInputBytes?: number;
+  /**
+   * The event this agent runs for a tool call whose result is an error (SPEC §13.2).
+   * `PostToolUseFailure`: its PostToolUse hooks see only results that succeeded (Claude Code,
+   * Copilot CLI, Cursor); `PostToolUse`: they see failed results too (soong, Codex, Gemini CLI).
+   * Either way our PostToolUseFailure event runs for every failed result.
+   * @default 'PostToolUse'
+   */
+  readonly failedToolEvent?: 'PostToolUse' | 'PostToolUseFailure';
   /**
    * The stdin value of one run (the engine serialises it as one compact JSON line). `input` is our
    * §2.1 input object (the tool input already bounded).

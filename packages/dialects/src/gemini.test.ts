@@ -341,3 +341,55 @@ describe('geminiDialect', () => {
     });
   });
 });
+
+describe('gemini dialect: the rules measured against Gemini CLI 0.61.0 (SPEC §13.2)', () => {
+  const convert = (value: unknown) =>
+    geminiDialect.convertConfig?.(JSON.stringify(value)) as NonNullable<
+      ReturnType<NonNullable<typeof geminiDialect.convertConfig>>
+    >;
+  const start = (matcher: string) => ({
+    hooks: {
+      SessionStart: [{ matcher, hooks: [{ type: 'command', command: '/opt/start.sh' }] }],
+    },
+  });
+
+  it('refuses a SessionStart matcher list, which Gemini compares with the source as one exact string', () => {
+    const result = convert(start('startup|resume|clear'));
+    expect(result.hooks.hooks).toEqual({});
+    expect(result.refused).toEqual([
+      {
+        path: 'hooks.SessionStart[0].matcher',
+        reason: expect.stringContaining('never fires in Gemini CLI'),
+      },
+    ]);
+    expect(result.refused[0]?.reason).toContain('write "startup"');
+    expect(convert(start('startup')).hooks.hooks.SessionStart).toHaveLength(1);
+    expect(convert(start('*')).hooks.hooks.SessionStart).toHaveLength(1);
+    expect(convert(start('resume')).refused[0]?.reason).toContain('never matches here');
+  });
+
+  it("sends AfterAgent the turn's user prompt", () => {
+    expect(encode('Stop', { ...ourInput('Stop'), prompt: 'fix the bug' })).toMatchObject({
+      hook_event_name: 'AfterAgent',
+      prompt: 'fix the bug',
+      prompt_response: 'done',
+    });
+  });
+
+  it('imports PreCompress as PreCompact and sends it the trigger', () => {
+    const result = convert({
+      hooks: { PreCompress: [{ hooks: [{ type: 'command', command: '/opt/pc.sh' }] }] },
+    });
+    expect(result.refused).toEqual([]);
+    expect(result.hooks.hooks.PreCompact).toMatchObject([
+      { hooks: [{ command: '/opt/pc.sh', protocol: 'gemini' }] },
+    ]);
+    expect(
+      encode('PreCompact', {
+        ...ourInput('SessionStart'),
+        trigger: 'manual',
+        custom_instructions: '',
+      }),
+    ).toMatchObject({ hook_event_name: 'PreCompress', trigger: 'manual' });
+  });
+});

@@ -62,6 +62,7 @@ const EVENTS: Readonly<Record<string, HookEvent>> = Object.freeze({
   SessionStart: 'SessionStart',
   ...(hasEvent('SessionEnd') ? { SessionEnd: 'SessionEnd' as HookEvent } : {}),
   ...(hasEvent('Notification') ? { Notification: 'Notification' as HookEvent } : {}),
+  PreCompress: 'PreCompact',
 });
 
 const THEIR_EVENT: Readonly<Record<string, string>> = {
@@ -72,6 +73,7 @@ const THEIR_EVENT: Readonly<Record<string, string>> = {
   SessionStart: 'SessionStart',
   SessionEnd: 'SessionEnd',
   Notification: 'Notification',
+  PreCompact: 'PreCompress',
 };
 
 /** Our MCP name `mcp__server__tool` as Gemini names MCP tools: `mcp_server_tool`. */
@@ -144,7 +146,11 @@ function encodeInput(
     case 'UserPromptSubmit':
       payload.prompt = stringField(input, 'prompt');
       break;
+    case 'PreCompact':
+      payload.trigger = stringField(input, 'trigger');
+      break;
     case 'Stop':
+      // The turn's user prompt (SPEC §13.2), which the session gives Stop hooks as `prompt`.
       payload.prompt = stringField(input, 'prompt');
       payload.prompt_response = stringField(input, 'last_assistant_message');
       payload.stop_hook_active = stopHookActive(input);
@@ -500,13 +506,14 @@ const GEMINI_FORMAT: GroupedFormat = {
   agent: 'Gemini CLI',
   events: EVENTS,
   unsupported: Object.fromEntries(
-    ['PreCompress', 'BeforeModel', 'AfterModel', 'BeforeToolSelection'].map((event) => [
+    ['BeforeModel', 'AfterModel', 'BeforeToolSelection'].map((event) => [
       event,
       `soong-agent has no ${event} event (hooks here never see or change model requests)`,
     ]),
   ),
   toolEvents: new Set(['BeforeTool', 'AfterTool']),
   sourceEvents: new Set(['SessionStart']),
+  sourceMatcher: 'exact',
   catalog: GEMINI_CATALOG,
   groupKeys: { sequential: null },
   convertHook: convertGeminiHook,

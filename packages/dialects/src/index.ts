@@ -11,6 +11,7 @@ export { codexPatch } from './codex.js';
 export { CLAUDE_CODE_DEFAULT_TIMEOUT_SECONDS, convertClaudeCodeConfig } from './convert/claude.js';
 export type {
   BuiltInDialectName,
+  ConvertedScript,
   ConvertOptions,
   ConvertResult,
   Dialect,

@@ -173,6 +173,8 @@ export interface StdoutAnswer {
   json: Record<string, unknown> | undefined;
   /** The answer nests deeper than `MAX_JSON_DEPTH`: a protocol error, whatever it says. */
   tooDeep: boolean;
+  /** `json` is stdout as a whole (not a deny rescued from its end). @default false */
+  whole?: boolean;
 }
 
 /**
@@ -291,7 +293,7 @@ export function answerKeepingDeny(
   options: KeepDenyOptions = {},
 ): StdoutAnswer {
   const found = findStdoutJson(stdout);
-  if (found.whole && !found.tooDeep) return { json: found.json, tooDeep: false };
+  if (found.whole && !found.tooDeep) return { json: found.json, tooDeep: false, whole: true };
   return keepDeny(stdout, found, logs, denies, options);
 }
 

@@ -255,12 +255,20 @@ const TABLE: Row[] = [
     records: ['hook_failed', 'hook_denied'],
   },
   {
-    name: 'exit 1 with a block on stdout (the deny stands)',
+    name: 'exit 1 with a JSON block on stdout (it decides, as in Claude Code: SPEC §13.2)',
     ran: ran({ exitCode: 1, stdout: '{"decision":"block","reason":"still no"}' }),
+    status: 'finished',
+    decision: 'deny',
+    reason: 'still no',
+    records: ['hook_log:warning', 'hook_finished', 'hook_denied'],
+  },
+  {
+    name: 'exit 1 with a block after a log line (a failure; the deny stands)',
+    ran: ran({ exitCode: 1, stdout: 'checking\n{"decision":"block","reason":"still no"}' }),
     status: 'failed',
     decision: 'deny',
     reason: 'still no',
-    records: ['hook_failed', 'hook_denied'],
+    records: ['hook_log:logs', 'hook_log:warning', 'hook_failed', 'hook_denied'],
   },
   {
     name: 'timeout',

@@ -156,6 +156,24 @@ function payload(event: HookEvent, big: boolean): HookPayload<HookEvent> {
       return { reason: 'completed' };
     case 'Notification':
       return { kind: 'permission_prompt', message: text };
+    case 'PostToolUseFailure':
+      return {
+        tool,
+        result: { is_error: true, bytes: text.length, content: text },
+        duration_ms: 1,
+        error: text.slice(0, 1024),
+      };
+    case 'PreCompact':
+      return { trigger: 'auto', custom_instructions: text };
+    case 'SubagentStart':
+      return { agent_id: 'a1', agent_type: 'Explore' };
+    case 'SubagentStop':
+      return {
+        agent_id: 'a1',
+        agent_type: 'Explore',
+        stop_hook_active: false,
+        last_assistant_message: text,
+      };
   }
 }
 

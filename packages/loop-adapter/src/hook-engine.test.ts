@@ -40,6 +40,20 @@ const PAYLOADS: { [E in HookEvent]: HookPayload<E> } = {
   },
   SessionEnd: { reason: 'aborted' },
   Notification: { kind: 'permission_prompt', message: 'allow bash?' },
+  PostToolUseFailure: {
+    tool: toolInfo(),
+    result: { is_error: true, bytes: 6, content: 'failed' },
+    duration_ms: 4,
+    error: 'failed',
+  },
+  PreCompact: { trigger: 'manual', custom_instructions: 'keep the plan' },
+  SubagentStart: { agent_id: 'a1', agent_type: 'Explore' },
+  SubagentStop: {
+    agent_id: 'a1',
+    agent_type: 'Explore',
+    stop_hook_active: false,
+    last_assistant_message: 'found it',
+  },
 };
 const EVENTS = Object.keys(PAYLOADS) as HookEvent[];
 

@@ -59,7 +59,7 @@ type CommonInputKey =
  */
 export type HookPayload<E extends HookEvent> = E extends 'SessionStart'
   ? { source?: 'startup' | 'resume' }
-  : E extends 'PreToolUse' | 'PostToolUse'
+  : E extends 'PreToolUse' | 'PostToolUse' | 'PostToolUseFailure'
     ? Omit<HookInputFor<E>, CommonInputKey> & { dialect?: ToolDialectView }
     : Omit<HookInputFor<E>, CommonInputKey>;
 
@@ -569,8 +569,11 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
       // The event's fields serialised once per call, shared by every soong hook's stdin.
       let fieldsJson: string | undefined;
       for (const hook of hooks) {
-        const ids: HookRecordIds = { hook_id: hook.id, event, ...optional('call_id', callId) };
         const dialect = getDialect(hook.protocol);
+        // An agent with a failure event (Claude Code, Copilot, Cursor) runs its PostToolUse hooks
+        // only for results that succeeded (SPEC §13.2): such a hook is not run at all here.
+        if (skipsFailedResult(event, dialect, fields)) continue;
+        const ids: HookRecordIds = { hook_id: hook.id, event, ...optional('call_id', callId) };
         let hookFields = fields;
         let hookView = view;
         let refuse: string | undefined;
@@ -658,6 +661,19 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
       };
     },
   };
+}
+
+// A PostToolUse hook of a dialect whose agent runs PostToolUseFailure for an error result instead.
+function skipsFailedResult(
+  event: HookEvent,
+  dialect: Dialect,
+  fields: Record<string, unknown>,
+): boolean {
+  return (
+    event === 'PostToolUse' &&
+    dialect.failedToolEvent === 'PostToolUseFailure' &&
+    (fields.result as { is_error?: unknown } | undefined)?.is_error === true
+  );
 }
 
 // `then` for boundToolInputSoon's answer: at once when it came at once, else when it settles.

@@ -9,6 +9,7 @@ import {
 import type {
   AddedContextNode,
   EventRecord,
+  HostEventName,
   NotificationKind,
   SessionEndReason,
 } from '@soong-agent/protocol';
@@ -16,7 +17,13 @@ import { hideProcessEnvironment } from '@soong-agent/runner/process-environment'
 import { createFileArtifactStore } from './artifact-store.js';
 import { type ClaudeCodeTranscript, createClaudeCodeTranscript } from './claude-code-transcript.js';
 import { createJsonlEventSink, type EventSink } from './event-sink.js';
-import { createHookEngine, type HookEngine, type HookOutcome } from './hook-engine.js';
+import {
+  createHookEngine,
+  type HookEngine,
+  type HookOutcome,
+  type HookPayload,
+} from './hook-engine.js';
+import { checkHostEventFields } from './host-event.js';
 import { checkOption, LoopAdapterError } from './loop-adapter-error.js';
 import {
   hookContextToMessage,
@@ -115,6 +122,20 @@ export interface HookSessionHandle {
   notify(
     kind: NotificationKind,
     message: string,
+    options?: { signal?: AbortSignal },
+  ): Promise<HookOutcome>;
+  /**
+   * An event the host itself knows about (SPEC §13.2; `HOST_EVENTS`): it compacts its context
+   * (`PreCompact`: `trigger`, `custom_instructions`), starts a subagent (`SubagentStart`:
+   * `agent_id`, `agent_type`) or a subagent finished (`SubagentStop`: those plus
+   * `stop_hook_active`, `last_assistant_message`, `agent_transcript_path?`). Observe only: a deny
+   * is recorded as `hook_decision_ignored`, and the outcome never denies. `fields` are checked
+   * for that event (an unknown or missing key throws `LoopAdapterError` `INVALID_OPTIONS`, as does
+   * an event that is not a host event), before any hook runs.
+   */
+  fire<E extends HostEventName>(
+    event: E,
+    fields: HookPayload<E>,
     options?: { signal?: AbortSignal },
   ): Promise<HookOutcome>;
   /**
@@ -257,7 +278,7 @@ export async function openHookSession(options: OpenHookSessionOptions): Promise<
       transcript: opened,
       userPrompt(text, promptOptions) {
         return track(async () => {
-          stopController.reset();
+          stopController.reset(text);
           opened.user(text);
           return runUserPromptSubmit(hooks, text, signalOf(promptOptions));
         });
@@ -306,6 +327,15 @@ export async function openHookSession(options: OpenHookSessionOptions): Promise<
       notify(kind, message, notifyOptions) {
         return track(() =>
           hooks.run('Notification', { kind, message }, { signal: signalOf(notifyOptions).signal }),
+        );
+      },
+      fire(event, fields, fireOptions) {
+        // Checked before anything is tracked: a host's mistake throws at once, hooks or none.
+        const checked = checkHostEventFields(event, fields);
+        return track(() =>
+          hooks.run(event, checked as HookPayload<typeof event>, {
+            signal: signalOf(fireOptions).signal,
+          }),
         );
       },
       close(reason = 'completed') {

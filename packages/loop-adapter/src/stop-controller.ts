@@ -28,8 +28,11 @@ export interface StopController {
     lastAssistantMessage: string,
     options?: { signal?: AbortSignal },
   ): Promise<StopDecision>;
-  /** Call on a new user prompt: the count and reasons start over. */
-  reset(): void;
+  /**
+   * Call on a new user prompt: the count and reasons start over. `prompt`, when given, is sent to
+   * the loop's Stop hooks as `prompt` (Gemini CLI's AfterAgent reads it). @default undefined
+   */
+  reset(prompt?: string): void;
   /** Stop denials in this loop so far. */
   readonly preventedCount: number;
   /** Their reasons, oldest first. */
@@ -51,6 +54,7 @@ export function createStopController(options: StopControllerOptions): StopContro
     'pass hooks.stop_loop_limit, an integer >= 0 (0 = no limit)',
   );
   const reasons: string[] = [];
+  let loopPrompt: string | undefined;
   return {
     get preventedCount() {
       return reasons.length;
@@ -58,8 +62,9 @@ export function createStopController(options: StopControllerOptions): StopContro
     get previousReasons() {
       return reasons;
     },
-    reset() {
+    reset(prompt) {
       reasons.length = 0;
+      loopPrompt = typeof prompt === 'string' ? prompt : undefined;
     },
     async onModelStop(lastAssistantMessage, stopOptions = {}) {
       if (limit > 0 && reasons.length >= limit) {
@@ -73,6 +78,7 @@ export function createStopController(options: StopControllerOptions): StopContro
           prevented_count: reasons.length,
           previous_reasons: [...reasons],
           last_assistant_message: lastAssistantMessage,
+          ...(loopPrompt === undefined ? {} : { prompt: loopPrompt }),
         },
         { signal: stopOptions.signal },
       );

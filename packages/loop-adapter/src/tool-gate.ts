@@ -67,7 +67,8 @@ export interface ToolGate {
   before(call: ToolGateCall, options?: { signal?: AbortSignal }): Promise<ToolGateVerdict>;
   /**
    * The result of a call `before` let run: the artifact for a large result, `tool_finished`, the
-   * transcript line, then PostToolUse (observe only). Returns what the model must see.
+   * transcript line, then PostToolUseFailure when the result is an error, then PostToolUse (both
+   * observe only). Returns what the model must see.
    */
   after(
     id: string,
@@ -376,16 +377,23 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
     };
     // The transcript bounds results its own way (head and tail of the whole text).
     transcript?.toolResults([{ ...result, content }]);
-    await engine.run(
-      'PostToolUse',
-      {
-        tool: info,
-        result: payload,
-        duration_ms: durationMs,
-        ...(dialect === undefined ? {} : { dialect }),
-      },
-      { signal, callId: call.id },
-    );
+    const fields = {
+      tool: info,
+      result: payload,
+      duration_ms: durationMs,
+      ...(dialect === undefined ? {} : { dialect }),
+    };
+    const runOptions = { signal, callId: call.id };
+    // A failed call runs PostToolUseFailure first (SPEC §13.2), then PostToolUse, whose hooks of a
+    // dialect with a failure event of its own (claude-code, copilot, cursor) the engine skips.
+    if (isError) {
+      await engine.run(
+        'PostToolUseFailure',
+        { ...fields, error: takeHead(content, ERROR_TEXT_BYTES) },
+        runOptions,
+      );
+    }
+    await engine.run('PostToolUse', fields, runOptions);
     return result;
   }
 }

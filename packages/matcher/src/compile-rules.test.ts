@@ -332,8 +332,8 @@ describe('compileRules', () => {
   it('names the tool of the bare-string shorthand when it is used on an event without tool calls', () => {
     expect(compileError('bash', 'Stop').message).toBe(
       'the tool name "bash" (short for { "tool": "bash" }) can never match on Stop: Stop has no tool ' +
-        'call, and the tool matcher applies only to PreToolUse, PostToolUse — remove it or move the ' +
-        'rule to PreToolUse, PostToolUse',
+        'call, and the tool matcher applies only to PreToolUse, PostToolUse, PostToolUseFailure — ' +
+        'remove it or move the rule to PreToolUse, PostToolUse, PostToolUseFailure',
     );
   });
 

@@ -22,7 +22,7 @@ describe('builtInMatchers', () => {
 
   it('restricts every built-in type to the tool-call events', () => {
     for (const definition of builtInMatchers)
-      expect(definition.events).toEqual(['PreToolUse', 'PostToolUse']);
+      expect(definition.events).toEqual(['PreToolUse', 'PostToolUse', 'PostToolUseFailure']);
   });
 });
 

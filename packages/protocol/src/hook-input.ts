@@ -1,14 +1,17 @@
 import { z } from 'zod';
-import { HOOK_EVENTS } from './hook-events.js';
+import { HOOK_EVENTS, HOST_EVENTS, type HostEventName } from './hook-events.js';
 import { parseOrThrow } from './protocol-error.js';
 
 // Defined without zod in hook-events.ts (the `./events` subpath); part of this module's API too.
-export { HOOK_EVENTS };
+export { HOOK_EVENTS, HOST_EVENTS, type HostEventName };
 
 /** Version of the hook protocol; sent as `protocol_version` in every hook input. */
 export const PROTOCOL_VERSION = 1;
 
-/** A hook event name (`SessionStart`, `UserPromptSubmit`, `PreToolUse`, `PostToolUse`, `Stop`, `SessionEnd`, `Notification`). */
+/**
+ * A hook event name (`SessionStart`, `UserPromptSubmit`, `PreToolUse`, `PostToolUse`, `Stop`,
+ * `SessionEnd`, `Notification`, `PostToolUseFailure`, `PreCompact`, `SubagentStart`, `SubagentStop`).
+ */
 export const HookEventSchema = z.enum(HOOK_EVENTS);
 /** A hook event name. */
 export type HookEvent = z.infer<typeof HookEventSchema>;
@@ -20,6 +23,7 @@ export const BLOCKING_EVENTS: readonly HookEvent[] = Object.freeze(['PreToolUse'
 export const TOOL_EVENTS: readonly HookEvent[] = Object.freeze([
   'PreToolUse',
   'PostToolUse',
+  'PostToolUseFailure',
 ] as const);
 
 /** Risk class of a tool; also always one of its tags. */
@@ -133,6 +137,12 @@ export const StopInputSchema = z.object({
   prevented_count: z.number().int().nonnegative().describe('Stop denials in this loop so far.'),
   previous_reasons: z.array(z.string()).describe('Their reasons, oldest first.'),
   last_assistant_message: z.string().describe("The text of the model's final turn."),
+  prompt: z
+    .string()
+    .optional()
+    .describe(
+      'The user prompt that started this loop, when the host gave one (`session.userPrompt`).',
+    ),
 });
 
 /** Why a session ended (`SessionEnd.reason`). */
@@ -161,6 +171,67 @@ export const NotificationInputSchema = z.object({
 });
 
 /**
+ * Input of a `PostToolUseFailure` hook (observe only, SPEC §13.2): a tool call whose result is an
+ * error. The fields of `PostToolUse` plus `error`, the head of the error text. (A PostToolUse hook
+ * of the `claude-code`, `copilot` and `cursor` protocols does not see failed results: those agents
+ * run this event instead.)
+ */
+export const PostToolUseFailureInputSchema = z.object({
+  ...commonInputFields,
+  event: z.literal('PostToolUseFailure'),
+  tool: ToolCallInfoSchema,
+  result: ToolResultPayloadSchema,
+  duration_ms: z.number().nonnegative().describe('How long the tool ran, in milliseconds.'),
+  error: z
+    .string()
+    .describe('The head of the error result (at most 1 KiB, as `tool_finished.error_text`).'),
+});
+
+/** What started a compaction (`PreCompact.trigger`): the user asked (`manual`), or the context filled up (`auto`). */
+export const CompactTriggerSchema = z.enum(['manual', 'auto']);
+/** What started a compaction: `manual` or `auto`. */
+export type CompactTrigger = z.infer<typeof CompactTriggerSchema>;
+
+/** Input of a `PreCompact` hook (observe only; a host fires it before it compacts the context). */
+export const PreCompactInputSchema = z.object({
+  ...commonInputFields,
+  event: z.literal('PreCompact'),
+  trigger: CompactTriggerSchema.describe(
+    '`manual` (the user asked) or `auto` (the context is full).',
+  ),
+  custom_instructions: z
+    .string()
+    .describe("The user's instructions for a manual compaction (empty for `auto`)."),
+});
+
+const subagentFields = {
+  agent_id: nonEmpty.describe('Id of the subagent, unique in the session.'),
+  agent_type: nonEmpty.describe('What kind of subagent it is (e.g. `general-purpose`, `Explore`).'),
+};
+
+/** Input of a `SubagentStart` hook (observe only; a host fires it when it starts a subagent). */
+export const SubagentStartInputSchema = z.object({
+  ...commonInputFields,
+  event: z.literal('SubagentStart'),
+  ...subagentFields,
+});
+
+/** Input of a `SubagentStop` hook (observe only; a host fires it when a subagent has finished). */
+export const SubagentStopInputSchema = z.object({
+  ...commonInputFields,
+  event: z.literal('SubagentStop'),
+  ...subagentFields,
+  stop_hook_active: z
+    .boolean()
+    .describe("True when a stop hook already kept the subagent going (Claude Code's loop guard)."),
+  last_assistant_message: z.string().describe("The text of the subagent's final turn."),
+  agent_transcript_path: z
+    .string()
+    .optional()
+    .describe("Absolute path of the subagent's own transcript, when the host keeps one."),
+});
+
+/**
  * What a hook command reads on stdin: one JSON object, discriminated on `event`.
  * Unknown keys are accepted (and dropped by `parse`): the protocol may add fields.
  */
@@ -173,6 +244,10 @@ export const HookInputSchema = z
     StopInputSchema,
     SessionEndInputSchema,
     NotificationInputSchema,
+    PostToolUseFailureInputSchema,
+    PreCompactInputSchema,
+    SubagentStartInputSchema,
+    SubagentStopInputSchema,
   ])
   .meta({
     title: 'HookInput',

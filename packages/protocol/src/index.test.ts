@@ -6,11 +6,13 @@ describe('index', () => {
     expect(Object.keys(protocol).sort()).toEqual([
       'ArtifactRefSchema',
       'BLOCKING_EVENTS',
+      'CompactTriggerSchema',
       'ConfigLoadedRecordSchema',
       'EVENT_RECORD_TYPES',
       'EventRecordSchema',
       'HOOK_EVENTS',
       'HOOK_FAILURE_KINDS',
+      'HOST_EVENTS',
       'HookContextAddedRecordSchema',
       'HookContextNodeSchema',
       'HookDecisionIgnoredRecordSchema',
@@ -32,7 +34,9 @@ describe('index', () => {
       'PROTOCOL_ERROR_CODES',
       'PROTOCOL_VERSION',
       'PermissionDeniedRecordSchema',
+      'PostToolUseFailureInputSchema',
       'PostToolUseInputSchema',
+      'PreCompactInputSchema',
       'PreToolUseInputSchema',
       'ProtocolError',
       'RiskClassSchema',
@@ -43,6 +47,8 @@ describe('index', () => {
       'StopHookLimitReachedRecordSchema',
       'StopHookPreventedRecordSchema',
       'StopInputSchema',
+      'SubagentStartInputSchema',
+      'SubagentStopInputSchema',
       'TOOL_EVENTS',
       'ToolCallInfoSchema',
       'ToolDeniedRecordSchema',
@@ -141,7 +147,7 @@ describe('PROTOCOL_ERROR_CODES', () => {
 });
 
 describe('HOOK_EVENTS', () => {
-  it('lists the five events and the two observe-only ones, with the blocking and tool events among them', () => {
+  it('lists the five events and the observe-only ones, with the blocking, tool and host events among them', () => {
     expect(protocol.HOOK_EVENTS).toEqual([
       'SessionStart',
       'UserPromptSubmit',
@@ -150,9 +156,14 @@ describe('HOOK_EVENTS', () => {
       'Stop',
       'SessionEnd',
       'Notification',
+      'PostToolUseFailure',
+      'PreCompact',
+      'SubagentStart',
+      'SubagentStop',
     ]);
     expect(protocol.BLOCKING_EVENTS).toEqual(['PreToolUse', 'Stop']);
-    expect(protocol.TOOL_EVENTS).toEqual(['PreToolUse', 'PostToolUse']);
+    expect(protocol.TOOL_EVENTS).toEqual(['PreToolUse', 'PostToolUse', 'PostToolUseFailure']);
+    expect(protocol.HOST_EVENTS).toEqual(['PreCompact', 'SubagentStart', 'SubagentStop']);
     expect(Object.isFrozen(protocol.BLOCKING_EVENTS)).toBe(true);
     expect(Object.isFrozen(protocol.TOOL_EVENTS)).toBe(true);
   });

@@ -432,7 +432,14 @@ const EVENT_FLAGS: Record<HookEvent, readonly (keyof TestOptions)[]> = {
   Stop: ['stop', 'prompt'],
   SessionEnd: [],
   Notification: [],
+  PostToolUseFailure: ['tool', 'input', 'path', 'risk', 'result'],
+  PreCompact: [],
+  SubagentStart: [],
+  SubagentStop: [],
 };
+
+// The subagent `hooks test` fires SubagentStart / SubagentStop for.
+const TEST_SUBAGENT = { agent_id: 'hooks-test', agent_type: 'general-purpose' };
 const FLAG_NAMES: Partial<Record<keyof TestOptions, string>> = {
   tool: '--tool',
   risk: '--risk',
@@ -612,9 +619,11 @@ async function runHooksTest({
     case 'PreToolUse':
       outcome = await engine.run('PreToolUse', { tool: toolInfo }, { callId: toolInfo.call_id });
       break;
-    case 'PostToolUse': {
+    case 'PostToolUse':
+    case 'PostToolUseFailure': {
       const content = options.result ?? '';
-      const isError = options.resultError === true;
+      // PostToolUseFailure is about a failed result, whatever --result-error says.
+      const isError = event === 'PostToolUseFailure' || options.resultError === true;
       const bytes = Buffer.byteLength(content);
       const limit = config.settings.hooks.inline_result_bytes;
       const artifacts = engine.artifacts;
@@ -627,19 +636,45 @@ async function runHooksTest({
               summary: summarizeText(content),
               artifact_ref: await artifacts.put(content),
             };
-      outcome = await engine.run(
-        'PostToolUse',
-        { tool: toolInfo, result, duration_ms: 0 },
-        { callId: toolInfo.call_id },
-      );
+      outcome =
+        event === 'PostToolUse'
+          ? await engine.run(
+              'PostToolUse',
+              { tool: toolInfo, result, duration_ms: 0 },
+              { callId: toolInfo.call_id },
+            )
+          : await engine.run(
+              'PostToolUseFailure',
+              {
+                tool: toolInfo,
+                result,
+                duration_ms: 0,
+                error: Buffer.from(content).subarray(0, 1024).toString('utf8'),
+              },
+              { callId: toolInfo.call_id },
+            );
       break;
     }
+    case 'PreCompact':
+      outcome = await engine.run('PreCompact', { trigger: 'manual', custom_instructions: '' });
+      break;
+    case 'SubagentStart':
+      outcome = await engine.run('SubagentStart', TEST_SUBAGENT);
+      break;
+    case 'SubagentStop':
+      outcome = await engine.run('SubagentStop', {
+        ...TEST_SUBAGENT,
+        stop_hook_active: false,
+        last_assistant_message: lastAssistantMessage,
+      });
+      break;
     case 'Stop':
       outcome = await engine.run('Stop', {
         stop_hook_active: stop.prevented_count > 0,
         prevented_count: stop.prevented_count,
         previous_reasons: stop.previous_reasons ?? [],
         last_assistant_message: lastAssistantMessage,
+        ...(options.prompt === undefined ? {} : { prompt: options.prompt }),
       });
       break;
     case 'SessionEnd':

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -145,6 +146,116 @@ describe('soong-agent hooks import --from <agent>', () => {
         rules.PreToolUse?.[0]?.hooks[0]?.name,
         rules.PostToolUse?.[0]?.hooks[0]?.name,
       ]).toEqual(['a', 'a-2']);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'claude: real-looking settings with PostToolUseFailure, PreCompact, SubagentStart and SubagentStop convert, write and validate',
+    async () => {
+      const made = workspace({
+        '.claude/settings.json': JSON.stringify({
+          permissions: { allow: ['Bash(npm test)'] },
+          hooks: {
+            PreToolUse: [
+              {
+                matcher: 'Bash',
+                hooks: [{ type: 'command', command: '~/.claude/hooks/bash-guard.sh', timeout: 10 }],
+              },
+            ],
+            PostToolUseFailure: [
+              {
+                matcher: 'Bash|Edit|Write',
+                hooks: [{ type: 'command', command: '~/.claude/hooks/log-failure.sh' }],
+              },
+            ],
+            PreCompact: [
+              {
+                matcher: 'auto',
+                hooks: [{ type: 'command', command: '~/.claude/hooks/save-transcript.sh' }],
+              },
+            ],
+            SubagentStart: [
+              { hooks: [{ type: 'command', command: '~/.claude/hooks/subagent-log.sh start' }] },
+            ],
+            SubagentStop: [
+              {
+                matcher: 'code-reviewer',
+                hooks: [{ type: 'command', command: '~/.claude/hooks/subagent-log.sh stop' }],
+              },
+            ],
+          },
+        }),
+      });
+      const printed = await made.run(['--from', 'claude']);
+      expect(printed.code).toBe(0);
+      expect(printed.stderr).not.toContain('refused');
+      const rules = rulesOf(printed.stdout);
+      expect(Object.keys(rules).sort()).toEqual([
+        'PostToolUseFailure',
+        'PreCompact',
+        'PreToolUse',
+        'SubagentStart',
+        'SubagentStop',
+      ]);
+      expect(rules.PostToolUseFailure?.[0]).toMatchObject({
+        matcher: { tool: ['bash', 'edit_file', 'write_file'] },
+        hooks: [{ command: '~/.claude/hooks/log-failure.sh', protocol: 'claude-code' }],
+      });
+      expect(rules.SubagentStop?.[0]?.hooks[0]).toMatchObject({
+        command: '~/.claude/hooks/subagent-log.sh stop',
+        protocol: 'claude-code',
+      });
+      expect(printed.stderr).toContain(
+        'a block does not keep the subagent going (Claude Code may let it)',
+      );
+      const written = await made.run(['--from', 'claude', '--write']);
+      expect(written.code).toBe(0);
+      const validated = await runCli(['hooks', 'validate', ...made.where], { env: made.env });
+      expect(validated.code).toBe(0);
+      const hooksJson = JSON.parse(fs.readFileSync(path.join(made.home, 'hooks.json'), 'utf8'));
+      expect(Object.keys(hooksJson.hooks).sort()).toEqual(Object.keys(rules).sort());
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'copilot: a script without its exec bit is named with the chmod +x that fixes it',
+    async () => {
+      const made = workspace({
+        '.copilot/hooks/guard.json': JSON.stringify({
+          version: 1,
+          hooks: {
+            preToolUse: [
+              { type: 'command', bash: './scripts/guard.sh', matcher: 'bash' },
+              { type: 'command', bash: './scripts/ok.sh', matcher: 'bash' },
+              { type: 'command', bash: './scripts/missing.sh', matcher: 'bash' },
+            ],
+            PostToolUse: [{ type: 'command', bash: '~/bin/telemetry.sh' }],
+          },
+        }),
+        'bin/telemetry.sh': '#!/bin/sh\nexit 0\n',
+      });
+      const scripts = path.join(made.project, 'scripts');
+      fs.mkdirSync(scripts, { recursive: true });
+      fs.writeFileSync(path.join(scripts, 'guard.sh'), '#!/bin/sh\nexit 0\n', { mode: 0o644 });
+      fs.writeFileSync(path.join(scripts, 'ok.sh'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+      fs.chmodSync(path.join(made.osHome, 'bin', 'telemetry.sh'), 0o600);
+      const result = await made.run(['--from', 'copilot']);
+      expect(result.code).toBe(0);
+      const notes = result.stderr.split('\n').filter((line) => line.includes('no exec bit'));
+      expect(notes).toEqual([
+        expect.stringContaining(
+          `hooks.preToolUse[0] (guard): ${path.join(scripts, 'guard.sh')} has no exec bit`,
+        ),
+        expect.stringContaining(
+          `hooks.PostToolUse[0] (telemetry): ${path.join(made.osHome, 'bin', 'telemetry.sh')} has no exec bit`,
+        ),
+      ]);
+      expect(notes[0]).toContain(`chmod +x ${path.join(scripts, 'guard.sh')}`);
+      // What the note says is true: /bin/sh cannot run the script as the hook command does.
+      const ran = spawnSync('/bin/sh', ['-c', './scripts/guard.sh'], { cwd: made.project });
+      expect(ran.status).toBe(126);
     },
     TIMEOUT,
   );

@@ -106,7 +106,7 @@ describe('soong-agent hooks import', () => {
     'exits 2 with nothing on stdout when nothing can be converted',
     async () => {
       const workspace = workspaceWithSettings({
-        hooks: { PreCompact: [{ hooks: [{ type: 'command', command: 'x' }] }] },
+        hooks: { PostCompact: [{ hooks: [{ type: 'command', command: 'x' }] }] },
       });
       const result = await runCli(
         ['hooks', 'import', '--from', 'claude', workspace.settingsFile, ...workspace.where],

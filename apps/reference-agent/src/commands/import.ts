@@ -5,6 +5,7 @@ import {
   readdirSync,
   renameSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import os from 'node:os';
@@ -133,6 +134,7 @@ export async function importAction(
     if (options.write === true) convertOptions.origin = homeShown(one);
     const result = convert(source.dialect, text, convertOptions, one);
     if (source.dialect === 'claude-code') addPluginNotes(result, text, one, commandLine);
+    result.notes.push(...execBitNotes(one, result, options.project));
     results.push({ file: one, result });
   }
   const converted = mergeResults(results);
@@ -272,6 +274,59 @@ function convert(
     const message = issue === undefined ? error.message : `${issue.message}; nothing was imported`;
     throw new CliError({ code: 'USAGE', message, cause: error });
   }
+}
+
+/**
+ * Notes on the scripts the converted hooks run directly that have no exec bit (SPEC §13.2): Copilot
+ * CLI runs such a script anyway; here the hook runs the command through /bin/sh, which cannot
+ * execute it (exit 126, a failed hook). Each names the hook and the fix. A relative script is
+ * looked for where the source agent would run it: the hook's `cwd`, else the project the file
+ * belongs to (or, for a user-level file, the project dir given, else the current dir).
+ */
+function execBitNotes(file: string, result: ConvertResult, project: string | undefined): string[] {
+  const notes: string[] = [];
+  const projectRoot = isProjectFile(file)
+    ? projectOfFile(file)
+    : path.resolve(project ?? process.cwd());
+  for (const script of result.scripts ?? []) {
+    const resolved = scriptOnDisk(script.program, script.workingDir, projectRoot);
+    if (resolved === undefined) continue;
+    notes.push(
+      `${script.path} (${script.hook ?? 'unnamed'}): ${resolved} has no exec bit; Copilot CLI runs it anyway, but here /bin/sh cannot execute it (the hook fails with exit 126): fix it with chmod +x ${shellWord(resolved)}`,
+    );
+  }
+  return notes;
+}
+
+// The script as a regular file without any exec bit, or undefined (absent, executable, a variable).
+function scriptOnDisk(
+  program: string,
+  workingDir: string | undefined,
+  projectRoot: string,
+): string | undefined {
+  if (program.startsWith('$') || program.startsWith('`')) return undefined;
+  let file: string;
+  if (program === '~' || program.startsWith('~/')) file = path.join(os.homedir(), program.slice(1));
+  else if (path.isAbsolute(program)) file = program;
+  else file = path.resolve(projectRoot, workingDir ?? '.', program);
+  try {
+    const stat = statSync(file);
+    return stat.isFile() && (stat.mode & 0o111) === 0 ? file : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// The project a project-level file belongs to: the folder above its agent folder.
+function projectOfFile(file: string): string {
+  const folder = path.dirname(path.resolve(file));
+  return PROJECT_FOLDERS.has(path.basename(folder))
+    ? path.dirname(folder)
+    : path.dirname(path.dirname(folder));
+}
+
+function shellWord(text: string): string {
+  return /^[A-Za-z0-9_./+-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
 /** The text to convert, the label messages name it by, and the plugin root when it is a plugin's file. */

@@ -232,17 +232,68 @@ describe('convertClaudeCodeConfig', () => {
   it('refuses events we do not have and non-command hooks with their JSON path', () => {
     const result = convert({
       hooks: {
-        PreCompact: [group(undefined, 'a.sh')],
+        PostCompact: [group(undefined, 'a.sh')],
         PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'prompt', prompt: 'is it safe?' }] }],
       },
     });
     expect(result.refused).toEqual([
-      { path: 'hooks.PreCompact', reason: expect.stringContaining('no PreCompact event') },
+      { path: 'hooks.PostCompact', reason: expect.stringContaining('no PostCompact event') },
       {
         path: 'hooks.PreToolUse[0].hooks[0].type',
         reason: expect.stringContaining('"prompt" hooks are not supported'),
       },
     ]);
+  });
+});
+
+describe('convertClaudeCodeConfig: the events of SPEC §13.2', () => {
+  it('converts PostToolUseFailure with its tool matcher, and PreCompact, SubagentStart and SubagentStop', () => {
+    const result = convert({
+      hooks: {
+        PostToolUseFailure: [group('Bash|Edit', '~/.claude/hooks/log-failure.sh', { timeout: 5 })],
+        PreCompact: [group('manual', '~/.claude/hooks/save-transcript.sh')],
+        SubagentStart: [group(undefined, '~/.claude/hooks/subagent-start.sh')],
+        SubagentStop: [group('Explore', '~/.claude/hooks/subagent-stop.sh')],
+      },
+    });
+    expect(result.refused).toEqual([]);
+    expect(result.hooks.hooks).toEqual({
+      PostToolUseFailure: [
+        {
+          matcher: { tool: ['bash', 'edit_file'] },
+          hooks: [
+            expect.objectContaining({
+              command: '~/.claude/hooks/log-failure.sh',
+              protocol: 'claude-code',
+              timeout: 5,
+            }),
+          ],
+        },
+      ],
+      PreCompact: [
+        { hooks: [expect.objectContaining({ command: '~/.claude/hooks/save-transcript.sh' })] },
+      ],
+      SubagentStart: [
+        { hooks: [expect.objectContaining({ command: '~/.claude/hooks/subagent-start.sh' })] },
+      ],
+      SubagentStop: [
+        { hooks: [expect.objectContaining({ command: '~/.claude/hooks/subagent-stop.sh' })] },
+      ],
+    });
+    const notes = result.notes.join('\n');
+    // The matchers of the observe-only events are dropped with a note; what Claude Code would do
+    // and we do not is named per hook.
+    expect(notes).toContain('hooks.PreCompact[0].matcher: "manual" dropped');
+    expect(notes).toContain('hooks.SubagentStop[0].matcher: "Explore" dropped');
+    expect(notes).toMatch(
+      /PreCompact\[0\]\.hooks\[0\] \([^)]*\): here this hook only observes: whatever it answers, the compaction goes on/,
+    );
+    expect(notes).toMatch(
+      /SubagentStop\[0\]\.hooks\[0\] \([^)]*\): here this hook only observes: a block does not keep the subagent going/,
+    );
+    expect(notes).toMatch(
+      /PostToolUseFailure\[0\]\.hooks\[0\] \([^)]*\): Claude Code feeds this hook's added context/,
+    );
   });
 });
 

@@ -56,6 +56,10 @@ const CLAUDE_EVENTS: Readonly<Record<string, string>> = {
   Stop: 'Stop',
   SessionEnd: 'SessionEnd',
   Notification: 'Notification',
+  PostToolUseFailure: 'PostToolUseFailure',
+  PreCompact: 'PreCompact',
+  SubagentStart: 'SubagentStart',
+  SubagentStop: 'SubagentStop',
 };
 
 const CLAUDE_UNSUPPORTED: Readonly<Record<string, string>> = Object.fromEntries(
@@ -66,10 +70,7 @@ const CLAUDE_UNSUPPORTED: Readonly<Record<string, string>> = Object.fromEntries(
     'MessageDisplay',
     'PermissionRequest',
     'PermissionDenied',
-    'PostToolUseFailure',
     'PostToolBatch',
-    'SubagentStart',
-    'SubagentStop',
     'TaskCreated',
     'TaskCompleted',
     'StopFailure',
@@ -80,13 +81,12 @@ const CLAUDE_UNSUPPORTED: Readonly<Record<string, string>> = Object.fromEntries(
     'FileChanged',
     'WorktreeCreate',
     'WorktreeRemove',
-    'PreCompact',
     'PostCompact',
     'Elicitation',
     'ElicitationResult',
   ].map((event) => [
     event,
-    `soong-agent has no ${event} event (it has SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop, SessionEnd, Notification)`,
+    `soong-agent has no ${event} event (it has ${Object.keys(CLAUDE_EVENTS).join(', ')})`,
   ]),
 );
 
@@ -283,7 +283,7 @@ export const CLAUDE_CODE_FORMAT: GroupedFormat = {
   agent: 'Claude Code',
   events: CLAUDE_EVENTS,
   unsupported: CLAUDE_UNSUPPORTED,
-  toolEvents: new Set(['PreToolUse', 'PostToolUse']),
+  toolEvents: new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure']),
   sourceEvents: new Set(['SessionStart']),
   catalog: CLAUDE_CODE_CATALOG,
   convertHook: (hook, context) => convertClaudeHook(hook, context),

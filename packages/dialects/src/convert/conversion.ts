@@ -410,6 +410,14 @@ export function observeOnlyNote(agent: string, event: string): string | undefine
       return `${agent} feeds this hook's feedback (a block reason, added context) to the model; here it is recorded only`;
     case 'SessionStart':
       return `${agent} adds this hook's output to the context; here it is recorded only`;
+    case 'PostToolUseFailure':
+      return `${agent} feeds this hook's added context to the model; here it is recorded only`;
+    case 'PreCompact':
+      return `here this hook only observes: whatever it answers, the compaction goes on (${agent} may let it block), and only hosts that compact fire it (the reference agent does not)`;
+    case 'SubagentStart':
+      return `${agent} adds this hook's added context to the subagent's; here it is recorded only, and only hosts that run subagents fire it (the reference agent does not)`;
+    case 'SubagentStop':
+      return `here this hook only observes: a block does not keep the subagent going (${agent} may let it), and only hosts that run subagents fire it (the reference agent does not)`;
     default:
       return undefined;
   }

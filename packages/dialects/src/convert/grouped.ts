@@ -37,6 +37,12 @@ export interface GroupedFormat {
   toolEvents: ReadonlySet<string>;
   /** Their events whose matcher is tested against the session's source (`startup`, …). */
   sourceEvents: ReadonlySet<string>;
+  /**
+   * How the agent compares a source matcher: `list` (split on `|` / `,`, as Claude Code), or
+   * `exact` (the whole matcher against the source as one string, as Gemini CLI: a list never
+   * fires there). @default 'list'
+   */
+  sourceMatcher?: 'list' | 'exact';
   /** Their tool names, matcher rule. */
   catalog: ToolCatalog;
   /** Group keys besides `matcher` and `hooks` that are understood (with a note, or silently). */
@@ -203,7 +209,10 @@ export function addConvertedHooks(
 
 /** The rule matchers of a group: tool matchers converted, source matchers on session start, others ignored. */
 export function convertGroupMatcher(
-  format: Pick<GroupedFormat, 'agent' | 'toolEvents' | 'sourceEvents' | 'catalog'>,
+  format: Pick<
+    GroupedFormat,
+    'agent' | 'toolEvents' | 'sourceEvents' | 'catalog' | 'sourceMatcher'
+  >,
   theirEvent: string,
   event: string,
   matcher: unknown,
@@ -216,6 +225,17 @@ export function convertGroupMatcher(
     return convertToolMatcher(matcher, path, format.catalog, conversion);
   }
   const shown = JSON.stringify(matcher);
+  if (format.sourceEvents.has(theirEvent) && format.sourceMatcher === 'exact') {
+    if (matcher === 'startup') return [undefined];
+    const listed = typeof matcher === 'string' && /[|,]/.test(matcher);
+    conversion.refuse(
+      path,
+      listed
+        ? `${shown} never fires in ${format.agent}: it compares a ${theirEvent} matcher with the source as one exact string (no lists, no regex), so this hook never ran there; write "startup" (or "*", or no matcher) to run it when a session starts`
+        : `${shown} never matches here: soong-agent sessions always start fresh (source "startup"); write "startup" (or "*", or no matcher) to run it when a session starts`,
+    );
+    return false;
+  }
   if (format.sourceEvents.has(theirEvent)) {
     const sources =
       typeof matcher === 'string' ? matcher.split(/[|,]/).map((source) => source.trim()) : [];

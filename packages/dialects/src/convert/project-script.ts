@@ -184,3 +184,26 @@ function simpleCommands(command: string): string[][] {
   endCommand();
   return commands;
 }
+
+/**
+ * The program a command runs itself (not through an interpreter such as `bash x.sh`): the first
+ * simple command's program when it is a path (`./scripts/guard.sh`, `/opt/x.sh`, `~/x.sh`), as
+ * written, quotes removed. Undefined for a bare name found on PATH or an interpreter run.
+ */
+export function directProgramOf(command: string): string | undefined {
+  const words = simpleCommands(command).find((simple) => {
+    const first = simple.find((word) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word));
+    return first !== undefined && first !== 'export' && first !== 'cd';
+  });
+  if (words === undefined) return undefined;
+  let index = 0;
+  while (index < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[index] as string))
+    index += 1;
+  while (WRAPPERS.has(words[index] ?? '')) {
+    index += 1;
+    while (index < words.length && /^-|^[A-Za-z_][A-Za-z0-9_]*=/.test(words[index] as string))
+      index += 1;
+  }
+  const program = words[index];
+  return program?.includes('/') === true ? program : undefined;
+}
