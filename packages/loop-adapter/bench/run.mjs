@@ -736,6 +736,14 @@ if (process.argv[2] === '--post-child') {
   };
   await benchWorkerHooks(against);
   await benchWorkerCallWork(against);
+} else if (process.argv[2] === '--call-work') {
+  // `--call-work [--against <dist/index.js>]`: only the hot-loop engine work per worker call.
+  const label = process.argv[3] === '--against' ? process.argv[4] : undefined;
+  const against = label && {
+    label,
+    build: await import(pathToFileURL(path.resolve(label)).href),
+  };
+  await benchWorkerCallWork(against);
 } else if (process.argv[2] === '--dispatch') {
   await benchDispatch();
 } else {

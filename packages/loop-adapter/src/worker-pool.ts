@@ -162,6 +162,11 @@ interface Slot {
   timer: unknown;
   /** True once this worker answered a request (a timeout before that suggests it is no worker). */
   answered: boolean;
+  /**
+   * Settles two turns of the event loop after the last answer was read (see
+   * {@link pendingOutputRead}): the next request waits for it, not for two turns of its own.
+   */
+  readAfterAnswer: Promise<void> | undefined;
 }
 
 const REAL_TIMERS: WorkerPoolTimers = {
@@ -316,6 +321,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       stopReason: undefined,
       timer: undefined,
       answered: false,
+      readAfterAnswer: undefined,
     };
     try {
       slot.worker = await start({
@@ -465,8 +471,10 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     const { hook, ids } = request;
     for (;;) {
       // What the worker wrote before this request is read first: a line that came while no
-      // request was in flight stops the worker, and can never pass for this call's answer.
-      await pendingOutputRead();
+      // request was in flight stops the worker, and can never pass for this call's answer. For a
+      // worker that answered before, the wait began at that answer (a poll phase after it has
+      // read what followed it): a host that asks again at once does not pay two more turns.
+      await (liveSlot(hook, ids)?.readAfterAnswer ?? pendingOutputRead());
       if (closing !== undefined || request.signal?.aborted === true) {
         hookStarted(request);
         const message =
@@ -630,6 +638,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
             ? [...call.lines, `[${call.droppedLines} more lines not recorded]`]
             : call.lines;
         const result = { ended, lines, id };
+        if ('output' in ended) slot.readAfterAnswer = pendingOutputRead();
         // Answered within writeLine (a fake worker in a test): settled after hook_started.
         if (sending) endedWhileSending = result;
         // stderr is another pipe: one more turn lets a line the worker wrote before its answer
