@@ -471,10 +471,8 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     const { hook, ids } = request;
     for (;;) {
       // What the worker wrote before this request is read first: a line that came while no
-      // request was in flight stops the worker, and can never pass for this call's answer. For a
-      // worker that answered before, the wait began at that answer (a poll phase after it has
-      // read what followed it): a host that asks again at once does not pay two more turns.
-      await (liveSlot(hook, ids)?.readAfterAnswer ?? pendingOutputRead());
+      // request was in flight stops the worker, and can never pass for this call's answer.
+      await readBeforeRequest(liveSlot(hook, ids));
       if (closing !== undefined || request.signal?.aborted === true) {
         hookStarted(request);
         const message =
@@ -499,6 +497,15 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       // A fresh worker: the loop reads what it printed at start before the first request goes out
       // (and takes it when it is still trusted, or starts another within the restart budget).
     }
+  }
+
+  // A worker that answered before is read synchronously, now (no turn of the event loop: a host
+  // that asks again at once pays nothing); failing that, the wait began at its last answer (a poll
+  // phase after it has read what followed it). A fresh worker gets two turns to print at start.
+  function readBeforeRequest(slot: Slot | undefined): Promise<void> | undefined {
+    if (slot?.readAfterAnswer === undefined) return pendingOutputRead();
+    if (slot.worker.readPendingOutput?.() === true) return undefined;
+    return slot.readAfterAnswer;
   }
 
   function hookStarted(request: WorkerCallRequest<unknown>): void {
