@@ -532,6 +532,9 @@ async function benchWorkerCallWork(against) {
         setImmediate(() => options.onStdoutLine?.(`{"id":${id},"output":{"decision":"allow"}}`));
         return true;
       },
+      // A real worker reads its pipe here (one read(2) that finds nothing, a few µs): with
+      // nothing pending, the request goes out without a turn of the event loop.
+      readPendingOutput: () => true,
       async stop() {
         exit(ended);
         return ended;
