@@ -1,13 +1,15 @@
-// Provider overhead per model turn: each provider (dist/model/*.js) against a local HTTP server on
+// Provider overhead per model turn: each provider (dist/unbundled/model/*.js, tsc's output before the bundle) against a local HTTP server on
 // 127.0.0.1 that streams a canned answer (text in small pieces plus one tool call). Overhead = the
 // client's time for `complete()` minus the server's own time for the request (first byte in to
 // last byte out): request mapping, JSON, HTTP on loopback, SSE parsing, joining the answer.
 // Target: under 2 ms per turn. No assertions on wall time.
 import { createServer } from 'node:http';
 
-const { createOpenAIProvider } = await import(new URL('../dist/model/openai.js', import.meta.url));
+const { createOpenAIProvider } = await import(
+  new URL('../dist/unbundled/model/openai.js', import.meta.url)
+);
 const { createAnthropicProvider } = await import(
-  new URL('../dist/model/anthropic.js', import.meta.url)
+  new URL('../dist/unbundled/model/anthropic.js', import.meta.url)
 );
 
 const TURNS = Number(process.env.BENCH_TURNS ?? 300);

@@ -1,21 +1,49 @@
-// Cold start of the CLI against a bare `node -e 0`, interleaved so machine noise hits both alike.
-// Prints medians and ratios; no assertions on wall time. Run after a build: `pnpm bench`.
+// Cold start of the CLI against a bare `node -e 0`, interleaved so machine noise hits both alike:
+// `--version`, `--help`, `hooks validate` of a home with one hook, and `hooks test` running that
+// hook (a spawn through the runner). Prints medians and ratios; no assertions on wall time. Run
+// after a build: `pnpm bench`.
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
+
+// A home with one no-op PreToolUse hook, and a project dir beside it (not inside).
+const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'soong-agent-start-bench-')));
+const home = path.join(root, 'home');
+const project = path.join(root, 'project');
+fs.mkdirSync(home, { mode: 0o700 });
+fs.mkdirSync(project);
+const NO_OP = `cat >/dev/null; echo '{"decision":"allow"}'`;
+fs.writeFileSync(
+  path.join(home, 'hooks.json'),
+  JSON.stringify({
+    version: 1,
+    hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: NO_OP }] }] },
+  }),
+  { mode: 0o600 },
+);
+const ENV = { ...process.env, SOONG_AGENT_HOME: home };
+process.on('exit', () => fs.rmSync(root, { recursive: true, force: true }));
 
 const cases = [
   { name: 'node -e 0', args: ['-e', '0'] },
   { name: 'soong-agent --version', args: [CLI, '--version'] },
   { name: 'soong-agent --help', args: [CLI, '--help'] },
   { name: 'soong-agent hooks --help', args: [CLI, 'hooks', '--help'] },
+  { name: 'soong-agent hooks validate', args: [CLI, 'hooks', 'validate'] },
+  {
+    name: 'soong-agent hooks test (one no-op hook)',
+    args: [CLI, 'hooks', 'test', 'PreToolUse', '--tool', 'bash', '--input', '{"command":"ls"}'],
+  },
 ];
 
 function timeOnce(args) {
   const start = process.hrtime.bigint();
-  const result = spawnSync(process.execPath, args, { stdio: 'ignore' });
+  const result = spawnSync(process.execPath, args, { stdio: 'ignore', env: ENV, cwd: project });
   const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
   if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${result.status}`);
   return elapsed;
@@ -44,7 +72,7 @@ const rows = cases.map((item, index) => {
   };
 });
 console.log(
-  `cold start, ${ROUNDS} interleaved runs each (ratio = median / median of node -e 0; target for --version <= 2)`,
+  `cold start, ${ROUNDS} interleaved runs each (ratio = median / median of node -e 0; target for --version, --help and hooks validate <= 2)`,
 );
 console.table(rows);
 

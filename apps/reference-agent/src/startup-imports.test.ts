@@ -46,3 +46,59 @@ describe('cli.ts startup imports', () => {
     ]);
   });
 });
+
+// The same rule on what ships: the bundle (scripts/bundle.mjs) keeps each command a chunk of its
+// own, so the files a start loads before any command (cli.js, and the program chunk that answers
+// --help) stay small and import no package but the environment guard.
+const DIST = path.join(SRC, '..', 'dist');
+
+function bundleImports(file: string): {
+  staticFiles: string[];
+  dynamicFiles: string[];
+  packages: string[];
+} {
+  const text = fs.readFileSync(file, 'utf8');
+  const targets = (pattern: RegExp) =>
+    [...text.matchAll(pattern)].map((match) => match[1] as string);
+  const staticTargets = targets(/^(?:import|export)\b[^;]*?from\s*"([^"]+)";/gms);
+  const resolve = (specifier: string) => path.join(path.dirname(file), specifier);
+  return {
+    staticFiles: staticTargets.filter((target) => target.startsWith('.')).map(resolve),
+    dynamicFiles: targets(/\bimport\("(\.[^"]+)"\)/g).map(resolve),
+    packages: staticTargets.filter(
+      (target) => !target.startsWith('.') && !target.startsWith('node:'),
+    ),
+  };
+}
+
+function staticClosure(...entries: string[]): Map<string, string[]> {
+  const closure = new Map<string, string[]>();
+  const pending = [...entries];
+  while (pending.length > 0) {
+    const file = pending.pop() as string;
+    if (closure.has(file)) continue;
+    const { staticFiles, packages } = bundleImports(file);
+    closure.set(file, packages);
+    pending.push(...staticFiles);
+  }
+  return closure;
+}
+
+describe('the built cli.js (bundled)', () => {
+  it('loads before a command runs only cli.js, the program chunk and small shared chunks, importing no package but the environment guard', () => {
+    const cli = path.join(DIST, 'cli.js');
+    const program = bundleImports(cli).dynamicFiles.find((file) =>
+      path.basename(file).startsWith('program-'),
+    );
+    expect(program).toBeDefined();
+    const closure = staticClosure(cli, program as string);
+    expect([...new Set([...closure.values()].flat())]).toEqual([
+      '@soong-agent/runner/process-environment',
+    ]);
+    const bytes = [...closure.keys()].reduce((sum, file) => sum + fs.statSync(file).size, 0);
+    // commander and the command tree are about 120 KB; the packages behind the commands are
+    // several times that (zod alone ~400 KB) and must stay behind the commands' dynamic imports.
+    expect(bytes).toBeLessThan(250_000);
+    expect(closure.size).toBeLessThanOrEqual(5);
+  });
+});

@@ -532,6 +532,9 @@ async function benchWorkerCallWork(against) {
         setImmediate(() => options.onStdoutLine?.(`{"id":${id},"output":{"decision":"allow"}}`));
         return true;
       },
+      // A real worker reads its pipe here (one read(2) that finds nothing, a few µs): with
+      // nothing pending, the request goes out without a turn of the event loop.
+      readPendingOutput: () => true,
       async stop() {
         exit(ended);
         return ended;
@@ -735,6 +738,14 @@ if (process.argv[2] === '--post-child') {
     build: await import(pathToFileURL(path.resolve(label)).href),
   };
   await benchWorkerHooks(against);
+  await benchWorkerCallWork(against);
+} else if (process.argv[2] === '--call-work') {
+  // `--call-work [--against <dist/index.js>]`: only the hot-loop engine work per worker call.
+  const label = process.argv[3] === '--against' ? process.argv[4] : undefined;
+  const against = label && {
+    label,
+    build: await import(pathToFileURL(path.resolve(label)).href),
+  };
   await benchWorkerCallWork(against);
 } else if (process.argv[2] === '--dispatch') {
   await benchDispatch();

@@ -314,6 +314,33 @@ describe('createHookEngine with worker hooks', () => {
   );
 
   it(
+    "never takes a stray line already in the pipe for the next call's answer when the host asks again at once",
+    async () => {
+      const marker = path.join(tempDir(), 'stray-written');
+      const { engine, sink } = workerSetup(NODE_WORKER);
+      expect((await engine.run('PreToolUse', call('stray-marked', { marker }))).decision).toBe(
+        'allow',
+      );
+      // A few turns, so that any wait begun at the answer is over.
+      for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+      // The event loop stays blocked until the stray line is in the pipe: only a read made when
+      // the next request is about to go out can see it. The bound only stops a broken worker.
+      const bound = Date.now() + 60_000;
+      while (!fs.existsSync(marker) && Date.now() < bound) {
+        // spin: no timer or I/O callback may run here
+      }
+      const next = await engine.run('PreToolUse', call('deny', {}, 'call_2'));
+      await engine.close();
+      expect(next.decision).toBe('deny');
+      expect(recordsOf(sink.records, 'worker_stopped').map((r) => r.reason)).toEqual([
+        'protocol_error',
+        'session_end',
+      ]);
+    },
+    TIMEOUT,
+  );
+
+  it(
     "never takes a stray line for the next id as the next call's answer (issue 20, low)",
     async () => {
       const { engine, sink } = workerSetup(NODE_WORKER);

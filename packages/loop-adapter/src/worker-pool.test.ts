@@ -22,9 +22,14 @@ interface FakeWorker extends Omit<Worker, 'hasExited'> {
   exit(exit?: Partial<WorkerExit>): void;
   killed: boolean;
   stoppedGracefully: boolean;
+  /** Lines "in the pipe": delivered only by readPendingOutput (a worker made with syncReads). */
+  pending: string[];
 }
 
-function fakeWorkers(behaviour: (worker: FakeWorker, request: { id: number }) => void = () => {}) {
+function fakeWorkers(
+  behaviour: (worker: FakeWorker, request: { id: number }) => void = () => {},
+  syncReads = false,
+) {
   const started: FakeWorker[] = [];
   let pid = 1000;
   const start = async (options: WorkerOptions): Promise<Worker> => {
@@ -49,6 +54,15 @@ function fakeWorkers(behaviour: (worker: FakeWorker, request: { id: number }) =>
         return true;
       },
       reply: (line) => options.onStdoutLine?.(line),
+      pending: [],
+      ...(syncReads
+        ? {
+            readPendingOutput: () => {
+              for (const line of worker.pending.splice(0)) options.onStdoutLine?.(line);
+              return true;
+            },
+          }
+        : {}),
       stderr: (line) => options.onStderrLine?.(line),
       exit(exit = {}) {
         if (worker.hasExited) return;
@@ -117,8 +131,9 @@ const START = { command: 'fake-worker', cwd: '/p', allowedRoots: ['/p'] };
 function poolWith(options: {
   behaviour?: Parameters<typeof fakeWorkers>[0];
   maxLineBytes?: number;
+  syncReads?: boolean;
 }) {
-  const workers = fakeWorkers(options.behaviour);
+  const workers = fakeWorkers(options.behaviour, options.syncReads);
   const clock = fakeTimers();
   const records: (WorkerRecord & { hook_id: string; call_id?: string })[] = [];
   const pool = createWorkerPool({
@@ -410,6 +425,28 @@ describe('createWorkerPool', () => {
     ]);
     expect(inFlight.most).toBe(1);
     expect(started).toHaveLength(1);
+    await pool.close();
+  });
+
+  it('reads what a worker wrote before the next request synchronously, so a pending stray line stops it', async () => {
+    const { pool, call, records, started } = poolWith({
+      syncReads: true,
+      behaviour: (worker, { id }) =>
+        worker.reply(
+          answer(id, worker === started[0] ? { decision: 'allow' } : { decision: 'deny' }),
+        ),
+    });
+    const first = await call();
+    expect(first).toMatchObject({ output: { decision: 'allow' } });
+    // In the pipe, unread, when the next call comes at once: no turn of the event loop between.
+    started[0]?.pending.push(answer(2, { decision: 'allow', reason: 'stray' }));
+    const second = await call();
+    expect(second).toMatchObject({ output: { decision: 'deny' } });
+    expect(started[0]?.requests.map((request) => request.id)).toEqual([1]);
+    expect(started[0]?.killed).toBe(true);
+    expect(records).toContainEqual(
+      expect.objectContaining({ type: 'worker_stopped', reason: 'protocol_error' }),
+    );
     await pool.close();
   });
 

@@ -164,6 +164,11 @@ interface Slot {
   timer: unknown;
   /** True once this worker answered a request (a timeout before that suggests it is no worker). */
   answered: boolean;
+  /**
+   * Settles two turns of the event loop after the last answer was read (see
+   * {@link pendingOutputRead}): the next request waits for it, not for two turns of its own.
+   */
+  readAfterAnswer: Promise<void> | undefined;
 }
 
 const REAL_TIMERS: WorkerPoolTimers = {
@@ -318,6 +323,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       stopReason: undefined,
       timer: undefined,
       answered: false,
+      readAfterAnswer: undefined,
     };
     try {
       slot.worker = await start({
@@ -468,7 +474,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     for (;;) {
       // What the worker wrote before this request is read first: a line that came while no
       // request was in flight stops the worker, and can never pass for this call's answer.
-      await pendingOutputRead();
+      await readBeforeRequest(liveSlot(hook, ids));
       if (closing !== undefined || request.signal?.aborted === true) {
         hookStarted(request);
         const message =
@@ -493,6 +499,15 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       // A fresh worker: the loop reads what it printed at start before the first request goes out
       // (and takes it when it is still trusted, or starts another within the restart budget).
     }
+  }
+
+  // A worker that answered before is read synchronously, now (no turn of the event loop: a host
+  // that asks again at once pays nothing); failing that, the wait began at its last answer (a poll
+  // phase after it has read what followed it). A fresh worker gets two turns to print at start.
+  function readBeforeRequest(slot: Slot | undefined): Promise<void> | undefined {
+    if (slot?.readAfterAnswer === undefined) return pendingOutputRead();
+    if (slot.worker.readPendingOutput?.() === true) return undefined;
+    return slot.readAfterAnswer;
   }
 
   function hookStarted(request: WorkerCallRequest<unknown>): void {
@@ -632,6 +647,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
             ? [...call.lines, `[${call.droppedLines} more lines not recorded]`]
             : call.lines;
         const result = { ended, lines, id };
+        if ('output' in ended) slot.readAfterAnswer = pendingOutputRead();
         // Answered within writeLine (a fake worker in a test): settled after hook_started.
         if (sending) endedWhileSending = result;
         // stderr is another pipe: one more turn lets a line the worker wrote before its answer

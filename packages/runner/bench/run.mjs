@@ -1,13 +1,15 @@
 // Benchmark of @soong-agent/runner (run `pnpm bench` after a build). Everything is measured side
 // by side in this one process, interleaved so drift on a noisy machine hits every path alike.
 // 1. Spawn cost against the host's size: the same hook command through runCommand (spawn helper
-//    on, and off) beside a bare child_process.spawn, first from a small host, then from the same
-//    process holding ~1.2 GB (a touched Buffer).
+//    on, and off) beside a bare child_process.spawn and execa alone (what the runner was built on),
+//    first from a small host, then from the same process holding ~1.2 GB (a touched Buffer). Each
+//    path's added time is its median minus the bare spawn's.
 // 2. Worker calls: request/response latency through startWorker beside a bare pipe to the same
 //    worker program.
 // 3. Hang cases: observed time to settle against timeoutMs + killGraceMs.
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
+import { execa } from 'execa';
 import {
   DEFAULT_KILL_GRACE_MS,
   runCommand,
@@ -37,6 +39,17 @@ function bareSpawn() {
   });
 }
 
+// execa alone, as a caller that wants the input on stdin and the output back would use it.
+async function execaAlone() {
+  const result = await execa('/bin/sh', ['-c', COMMAND], {
+    input: INPUT,
+    detached: true,
+    reject: false,
+    stripFinalNewline: false,
+  });
+  return { code: result.exitCode, stdout: result.stdout };
+}
+
 const viaRunner = (spawnHelper) => async () => {
   const result = await runCommand({
     command: COMMAND,
@@ -49,6 +62,7 @@ const viaRunner = (spawnHelper) => async () => {
 
 const paths = {
   'bare child_process.spawn': bareSpawn,
+  'execa alone': execaAlone,
   'runCommand (spawn helper)': viaRunner(true),
   'runCommand (spawnHelper: false)': viaRunner(false),
 };
@@ -90,7 +104,11 @@ async function measure(label, runs) {
   const medians = {};
   for (const name of names) {
     medians[name] = median(samples[name]);
-    table[name] = { median: fmt(medians[name]), p90: fmt(percentile(samples[name], 90)) };
+    table[name] = {
+      median: fmt(medians[name]),
+      p90: fmt(percentile(samples[name], 90)),
+      'added to bare spawn': fmt(medians[name] - medians['bare child_process.spawn']),
+    };
   }
   console.table(table);
   return medians;
@@ -152,6 +170,7 @@ console.table({
   'startWorker writeLine → onStdoutLine': {
     median: `${calls.worker.toFixed(3)} ms`,
     p90: `${calls.p90.toFixed(3)} ms`,
+    'added to bare pipe': `${(calls.worker - calls.bare).toFixed(3)} ms`,
   },
 });
 
@@ -170,6 +189,11 @@ const barePath = 'bare child_process.spawn';
 const ratios = [
   ['runCommand (helper), big host / small host', big[helperPath] / small[helperPath], 1.5],
   ['runCommand (helper), small host / bare spawn', small[helperPath] / small[barePath], 1.5],
+  [
+    'runCommand (helper), small host / execa alone',
+    small[helperPath] / small['execa alone'],
+    undefined,
+  ],
   ['runCommand (helper) / bare spawn, big host', big[helperPath] / big[barePath], undefined],
   [
     'runCommand (spawnHelper: false), big host / small host',
@@ -185,6 +209,10 @@ for (const [name, ratio, target] of ratios) {
     target === undefined ? '' : ` (target <= ${target}: ${ratio <= target ? 'met' : 'NOT met'})`;
   console.log(`${name}: ${ratio.toFixed(2)}${verdict}`);
 }
+const overExeca = small[helperPath] - small['execa alone'];
+console.log(
+  `runCommand (helper) - execa alone, small host: ${fmt(overExeca)} (target <= 0.5 ms: ${overExeca <= 0.5 ? 'met' : 'NOT met'})`,
+);
 console.log(`spawn helper: ${JSON.stringify(spawnHelperStatus())}`);
 
 const TIMEOUT_MS = 500;

@@ -1,5 +1,5 @@
 // Alias of `@soong-agent/runner/defaults` kept for existing imports: the bounds of runCommand's
-// numeric options. Side-effect free and without dependencies: importing it loads no execa.
+// numeric options. Side-effect free and without dependencies.
 export {
   describeRunLimit,
   MAX_KILL_GRACE_MS,

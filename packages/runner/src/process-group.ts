@@ -1,20 +1,7 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { signalGroup, trackRun } from './live-runs.js';
 import { DRAIN_WINDOW_MS } from './run-options.js';
-
-// execa is loaded on the first spawn in this process, not when the runner is imported: a host whose
-// runs all go through the spawn helper never needs it (and starts faster without it).
-let execaModule: Promise<typeof import('execa')> | undefined;
-let execaLoaded: typeof import('execa') | undefined;
-
-/** Loads execa now (the spawn helper does it at start, before its first run). */
-export function loadSpawner(): Promise<typeof import('execa')> {
-  execaModule ??= import('execa').then((loaded) => {
-    execaLoaded = loaded;
-    return loaded;
-  });
-  return execaModule;
-}
 
 /** What to start: one child that leads its own process group. */
 export interface GroupSpec {
@@ -24,7 +11,7 @@ export interface GroupSpec {
   cwd: string;
   /** The child's whole environment (nothing of the parent's is added). */
   env: Record<string, string>;
-  /** stdio of the child (execa passes a descriptor number through to child_process.spawn). */
+  /** stdio of the child (a descriptor number is passed through to the child as is). */
   stdio: ('pipe' | 'ignore' | number)[];
   /** Time between SIGTERM and SIGKILL when {@link ProcessGroup.terminate} is called. */
   killGraceMs: number;
@@ -78,8 +65,7 @@ export async function startProcessGroup(
   spec: GroupSpec,
   events: GroupEvents,
 ): Promise<ProcessGroup> {
-  // Tracked from before the spawn: a stop that comes while execa loads (the first spawn of the
-  // process) is applied as soon as the group exists.
+  // Tracked from before the spawn, so the exit-time cleanup never misses a group.
   let pid: number | undefined;
   let stopBeforeSpawn: NodeJS.Signals | undefined;
   const stopGroup = (signal: NodeJS.Signals): void => {
@@ -95,21 +81,24 @@ export async function startProcessGroup(
       else stopGroup(signal);
     },
   });
-  let subprocess: ReturnType<typeof spawnDetached>;
+  let subprocess: ChildProcess;
   try {
-    subprocess = spawnDetached(execaLoaded ?? (await loadSpawner()), spec);
+    subprocess = spawnDetached(spec);
   } catch (error) {
     untrack();
     throw error;
   }
   if (subprocess.pid === undefined) {
+    // ENOENT, EACCES and the like come as an 'error' event on the next tick, with no pid.
     untrack();
-    const result = await subprocess.catch((error: unknown) => error);
-    throw (result as { cause?: unknown }).cause ?? result;
+    const error = await new Promise<unknown>((resolve) => subprocess.once('error', resolve));
+    for (const stream of subprocess.stdio) stream?.destroy();
+    throw error;
   }
   const groupId = subprocess.pid;
   pid = groupId;
-  subprocess.then(noop, noop);
+  // Later errors (a failed kill of a gone process) are not the run's: its result comes from 'exit'.
+  subprocess.on('error', noop);
 
   let exit: GroupExit | undefined;
   let settled = false;
@@ -175,20 +164,16 @@ export async function startProcessGroup(
   };
 }
 
-// execa's own timeout, maxBuffer, cleanup and promise do not give our guarantees (they act on the
-// direct child only, kill instead of draining, or wait for every pipe holder), so they are all off
-// and the process and its streams are driven by startProcessGroup.
-function spawnDetached({ execa }: typeof import('execa'), spec: GroupSpec) {
-  return execa(spec.file, spec.args, {
+// A plain child_process.spawn: the group, the timeout, the bounded output and the drain window are
+// all driven by startProcessGroup and its owner, so nothing of a process library's own promise,
+// buffering or cleanup is needed (execa's act on the direct child only, or wait for every pipe
+// holder), and a spawn costs what Node's does.
+function spawnDetached(spec: GroupSpec): ChildProcess {
+  return spawn(spec.file, spec.args, {
     cwd: spec.cwd,
     env: spec.env,
-    extendEnv: false,
-    stdio: spec.stdio as ['pipe', 'pipe', 'pipe'],
-    buffer: false,
+    stdio: spec.stdio,
     detached: true,
-    cleanup: false,
-    reject: false,
-    stripFinalNewline: false,
   });
 }
 

@@ -173,7 +173,7 @@ export function runPlan(
         }
         onStarted?.(started.pid, stop);
         if (stopBeforeStart !== undefined) stop(stopBeforeStart);
-        // Aborted while execa loaded (the first spawn of the process): the same as an abort now.
+        // Aborted before the group was handed over here: the same as an abort now.
         if (signal?.aborted === true) onAbort();
         else signal?.addEventListener('abort', onAbort, { once: true });
       },

@@ -5,7 +5,6 @@
 import net from 'node:net';
 import { createInterface } from 'node:readline';
 import { killAllRuns } from './live-runs.js';
-import { loadSpawner } from './process-group.js';
 import { type RunPlan, runPlan } from './run-command.js';
 import type { HelperReply, HelperRequest } from './spawn-helper.js';
 import { CONTROL_FD, type HelperControl } from './spawn-helper-control.js';
@@ -33,7 +32,7 @@ function reply(message: HelperReply): void {
   }
 }
 
-// A run of a no-op through the same path as a real run (an input file, execa, the collectors), not
+// A run of a no-op through the same path as a real run (an input file, the spawn, the collectors), not
 // counted as a run and not answered: it warms what the first real run needs.
 const WARM_UP: RunPlan = {
   file: '/bin/sh',
@@ -51,9 +50,7 @@ const WARM_UP: RunPlan = {
 
 function onRequest(request: HelperRequest): void {
   if (request.t === 'warm') {
-    void loadSpawner()
-      .then(() => runPlan(WARM_UP, undefined))
-      .catch(noop);
+    runPlan(WARM_UP, undefined).catch(noop);
     return;
   }
   lastRunId = request.id;
@@ -89,8 +86,8 @@ function onControl(message: HelperControl): void {
     return;
   }
   if (message.t === 'abort') run.abort.abort();
-  // A stop that comes before the spawn has finished (execa still loading, or the spawn's promise
-  // not yet settled): kept, not dropped.
+  // A stop that comes before the spawn has finished (the spawn's promise not yet settled): kept,
+  // not dropped.
   else if (run.stop === undefined) run.stopBeforeSpawn = message.signal;
   else run.stop(message.signal);
 }
@@ -115,7 +112,5 @@ process.on('disconnect', () => {
   process.exit(0);
 });
 reply({ t: 'ready' });
-// Load the spawner while the host sends the first run.
-void loadSpawner();
 
 function noop(): void {}

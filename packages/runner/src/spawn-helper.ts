@@ -133,7 +133,7 @@ export function onRunnerWarning(listener: (warning: RunnerWarning) => void): () 
 
 /**
  * Starts the spawn helper now, when it is on and none is running or starting, so that the first
- * run does not wait for it (a Node start and execa's load: 50–300 ms on a small, busy machine). A
+ * run does not wait for it (a Node start: 50–300 ms on a small, busy machine). A
  * host calls it when it knows runs will come (a session with command hooks), off its critical
  * path. Returns at once; never keeps the host alive; never throws (a helper that cannot start is
  * said once through {@link onRunnerWarning}, and runs then spawn from the host).
@@ -361,7 +361,7 @@ function onReply(current: Helper, message: HelperReply): void {
     current.ready = true;
     clearTimeout(current.readyTimer);
     for (const [id, run] of current.runs) send(current, id, run);
-    // Its first spawn costs several times a later one (execa's and Node's first spawn, the first
+    // Its first spawn costs several times a later one (Node's first spawn, the first
     // message each way): paid now, off the critical path, unless a run is already waiting.
     if (current.warm === true && current.runs.size === 0) post(current, { t: 'warm' });
     return;

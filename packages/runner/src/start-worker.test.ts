@@ -41,6 +41,40 @@ describe('startWorker', () => {
     expect(worker.writeLine('late')).toBe(false);
   });
 
+  it('hands over a line already written, before it returns, when readPendingOutput is called', async () => {
+    const dir = makeTempDir();
+    const marker = path.join(dir, 'written');
+    const lines: string[] = [];
+    // The line is written (and the marker made) while the event loop is blocked below: only a
+    // synchronous read can deliver it before the next turn.
+    const worker = await start({
+      command: `printf 'first\nsecond\npart'; : > "$M"; cat >/dev/null`,
+      env: { M: marker },
+      lines,
+    });
+    // No timer can run while this spins: a generous bound, only so a broken spawn cannot hang.
+    const bound = Date.now() + 60_000;
+    while (!fs.existsSync(marker) && Date.now() < bound) {}
+    expect(lines).toEqual([]);
+    expect(worker.readPendingOutput?.()).toBe(true);
+    expect(lines).toEqual(['first', 'second']);
+    // The unfinished line stays pending and is completed by what comes next, in order.
+    expect(worker.readPendingOutput?.()).toBe(true);
+    expect(lines).toEqual(['first', 'second']);
+    await worker.stop();
+    expect(lines).toEqual(['first', 'second', 'part']);
+  });
+
+  it('returns at once with nothing to read when readPendingOutput is called on a quiet worker', async () => {
+    const lines: string[] = [];
+    const worker = await start({ command: ECHO, lines });
+    expect(worker.readPendingOutput?.()).toBe(true);
+    expect(lines).toEqual([]);
+    worker.writeLine('after');
+    expect(await eventually(() => lines.length === 1)).toBe(true);
+    expect(lines).toEqual(['got:after']);
+  });
+
   it('passes only allowlisted variables and the extras when it starts the worker', async () => {
     const lines: string[] = [];
     const worker = await start({

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import { buildChildEnv } from './child-env.js';
@@ -58,6 +59,15 @@ export interface Worker {
   stop(closeGraceMs?: number): Promise<WorkerExit>;
   /** SIGTERM to the group now, SIGKILL after `killGraceMs`. Resolves when it has exited. */
   kill(): Promise<WorkerExit>;
+  /**
+   * Reads, now and synchronously, what the worker has already written to its stdout, and hands
+   * each complete line to `onStdoutLine` before returning (lines otherwise come on a later turn of
+   * the event loop). A caller that must never take a line written before a request for that
+   * request's answer calls it just before `writeLine`. Returns false when it could not read
+   * (then wait for a poll phase of the event loop instead). Optional so that stand-ins for a
+   * worker (tests) need not have it; a worker from `startWorker` always does.
+   */
+  readPendingOutput?(): boolean;
 }
 
 // The group leader: a watchdog shell that runs the command with the real stdin/stdout/stderr and
@@ -132,7 +142,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   } catch (error) {
     throw spawnFailed(normalized.file, error);
   }
-  readLines(group.stdout, maxLineBytes, {
+  const stdoutChunk = readLines(group.stdout, maxLineBytes, {
     line: (line) => options.onStdoutLine?.(line),
     overflow: (bytes) => options.onStdoutOverflow?.(bytes),
   });
@@ -168,7 +178,43 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       if (group.exit === undefined) group.terminate('SIGTERM');
       return exited;
     },
+    readPendingOutput() {
+      return readPendingNow(group.stdout, stdoutChunk);
+    },
   };
+}
+
+const PENDING_READ_BYTES = 64 * 1024;
+let pendingReadBuffer: Buffer | undefined;
+
+// Drains the pipe behind `stream` with read(2) on its descriptor, which libuv keeps non-blocking
+// (EAGAIN: nothing more), and hands each chunk to the same line splitter as a 'data' event. Only
+// when nothing read earlier is still buffered in the stream, so lines keep their order.
+function readPendingNow(stream: Readable | null, onChunk: ((chunk: Buffer) => void) | undefined) {
+  const fd = descriptorOf(stream);
+  if (stream === null || onChunk === undefined || fd === undefined) return false;
+  if (stream.readableLength > 0 || !stream.readableFlowing || stream.destroyed) return false;
+  pendingReadBuffer ??= Buffer.allocUnsafe(PENDING_READ_BYTES);
+  // EAGAIN is the common answer: skip building a stack trace for it.
+  const stackTraceLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    for (;;) {
+      const bytes = fs.readSync(fd, pendingReadBuffer, 0, PENDING_READ_BYTES, null);
+      // End of file: left for the stream to see, as it would have.
+      if (bytes === 0) return true;
+      onChunk(Buffer.from(pendingReadBuffer.subarray(0, bytes)));
+    }
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EAGAIN';
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit;
+  }
+}
+
+function descriptorOf(stream: Readable | null): number | undefined {
+  const fd = (stream as { _handle?: { fd?: unknown } } | null)?._handle?.fd;
+  return typeof fd === 'number' && fd >= 0 ? fd : undefined;
 }
 
 interface LineSink {
@@ -178,9 +224,14 @@ interface LineSink {
   keepHead?: boolean;
 }
 
-// Splits a stream into lines, holding at most `maxLineBytes` of an unfinished line.
-function readLines(stream: Readable | null, maxLineBytes: number, sink: LineSink): void {
-  if (stream === null) return;
+// Splits a stream into lines, holding at most `maxLineBytes` of an unfinished line. Returns the
+// handler of one chunk (also fed by readPendingNow).
+function readLines(
+  stream: Readable | null,
+  maxLineBytes: number,
+  sink: LineSink,
+): ((chunk: Buffer) => void) | undefined {
+  if (stream === null) return undefined;
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let overflowed = false;
@@ -206,7 +257,8 @@ function readLines(stream: Readable | null, maxLineBytes: number, sink: LineSink
     pendingBytes = 0;
     overflowed = false;
   };
-  stream.on('data', (data: Buffer | string) => {
+  // A string chunk (a stream with an encoding set; seen under Bun): counted as its UTF-8 bytes.
+  const onChunk = (data: Buffer | string): void => {
     const chunk = chunkBytes(data);
     let start = 0;
     for (let newline = chunk.indexOf(10); newline !== -1; newline = chunk.indexOf(10, start)) {
@@ -215,10 +267,12 @@ function readLines(stream: Readable | null, maxLineBytes: number, sink: LineSink
       start = newline + 1;
     }
     if (start < chunk.length) push(chunk.subarray(start));
-  });
+  };
+  stream.on('data', onChunk);
   stream.once('close', () => {
     if (pendingBytes > 0) endLine();
   });
+  return onChunk;
 }
 
 function spawnFailed(file: string, cause: unknown): RunnerError {

@@ -8,6 +8,8 @@
 //   debug-deny          write a debug line on stdout, then deny
 //   bare-deny           print a soong output without the {"id","output"} wrapper
 //   stray-next          allow, then 100 ms later a stray allow for the next id
+//   stray-marked        allow, then 20 ms later a stray allow for the next id, then create the
+//                       file input.marker (the stray line is in the pipe by then)
 //   wrong-id            answer with the id of another request
 //   flood               answer with one line of 100000 bytes
 //   fork                start a background `sleep 600` (its pid goes to input.pid_file), then allow
@@ -42,6 +44,14 @@ for await (const line of lines) {
   if (act === 'stray-next') {
     answer(id, { decision: 'allow' });
     setTimeout(() => answer(id + 1, { decision: 'allow', reason: 'stray' }), 100);
+    continue;
+  }
+  if (act === 'stray-marked') {
+    answer(id, { decision: 'allow' });
+    setTimeout(() => {
+      answer(id + 1, { decision: 'allow', reason: 'stray' });
+      fs.writeFileSync(input.tool.input.marker, '');
+    }, 20);
     continue;
   }
   if (act === 'wrong-id') {
