@@ -204,7 +204,7 @@ describe('Dialect.contextEvents', () => {
     expect(events('codex')).toEqual(events('claude-code'));
     expect(events('gemini')).toEqual(['PostToolUse', 'SessionStart', 'UserPromptSubmit']);
     expect(events('cursor')).toEqual(['PostToolUse', 'SessionStart']);
-    expect(events('copilot')).toEqual(['PostToolUse', 'SessionStart']);
+    expect(events('copilot')).toEqual(['PostToolUse', 'SessionStart', 'UserPromptSubmit']);
     expect(events('soong')).toEqual(
       expect.arrayContaining(['SessionStart', 'PostToolUse', 'Stop']),
     );

@@ -120,14 +120,15 @@ describe('copilot dialect: the rules measured against Copilot CLI 1.0.102 (SPEC 
     ).toMatchObject({ decision: 'deny', reason: 'top' });
   });
 
-  it('sends postToolUseFailure its error, and runs postToolUse hooks only for results that succeeded', () => {
+  it('sends postToolUseFailure its error, and runs postToolUse hooks for every result, as Copilot CLI does', () => {
     expect(
       encode('PostToolUseFailure', {
         ...ourInput('PostToolUse'),
         error: 'exit code 1',
       }),
     ).toMatchObject({ toolName: 'bash', error: 'exit code 1' });
-    expect(copilotDialect.failedToolEvent).toBe('PostToolUseFailure');
+    // Measured against Copilot CLI 1.0.102: a failed command runs postToolUse too.
+    expect(copilotDialect.failedToolEvent).toBeUndefined();
   });
 });
 
@@ -173,6 +174,10 @@ describe('copilot dialect: answers', () => {
     });
     expect(decide('PostToolUse', run(0, answer)).context).toBe('lint: 2 warnings');
     expect(decide('PostToolUse', run(0, json({ additionalContext: 'top' }))).context).toBe('top');
+    // userPromptSubmitted's context reaches Copilot's model too.
+    expect(decide('UserPromptSubmit', run(0, json({ additionalContext: 'ticket' }))).context).toBe(
+      'ticket',
+    );
   });
 
   it('progress lines before the final JSON; a crash is a failure (the converter makes preToolUse fail closed); modifiedArgs is a warning', () => {

@@ -234,7 +234,12 @@ function additionalContextOf(json: Record<string, unknown> | undefined): string 
 }
 
 /** Events whose `additionalContext` Copilot CLI gives its model. */
-const CONTEXT_EVENTS: ReadonlySet<HookEvent> = new Set<HookEvent>(['SessionStart', 'PostToolUse']);
+// userPromptSubmitted's too: measured against Copilot CLI 1.0.102 (conformance case prompt-json-context).
+const CONTEXT_EVENTS: ReadonlySet<HookEvent> = new Set<HookEvent>([
+  'SessionStart',
+  'UserPromptSubmit',
+  'PostToolUse',
+]);
 
 function verdictOfRun(
   event: HookEvent,
@@ -624,7 +629,8 @@ export const copilotDialect: Dialect = Object.freeze({
   toolInputBytes: CLAUDE_CODE_TOOL_INPUT_BYTES,
   toolNames: TOOL_NAMES,
   events: ALL_EVENTS,
-  failedToolEvent: 'PostToolUseFailure',
+  // No failedToolEvent: Copilot CLI 1.0.102 runs postToolUse for a failed command too (measured,
+  // conformance case post-tool-failed), so its PostToolUse hooks see every result.
   encodeInput,
   // Copilot CLI sets CLAUDE_PROJECT_DIR for every hook, camelCase or PascalCase (SPEC §13.2).
   env: (context: DialectContext) => ({ CLAUDE_PROJECT_DIR: context.projectDir }),

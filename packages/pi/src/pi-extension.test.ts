@@ -162,8 +162,12 @@ describe('@soong-agent/pi in the real pi', () => {
       { text: 'read and echoed' },
     ]);
     fs.writeFileSync(path.join(workspace.project, 'notes.txt'), 'line one\nline two\n');
-    const soongSeen = path.join(workspace.root, 'post-soong.jsonl');
-    const claudeSeen = path.join(workspace.root, 'post-claude.jsonl');
+    // pi runs a step's tools in parallel, so their PostToolUse hooks may run at once: each run writes
+    // a file of its own (named by its shell's pid) rather than appending to a shared one.
+    const soongSeen = path.join(workspace.root, 'post-soong');
+    const claudeSeen = path.join(workspace.root, 'post-claude');
+    fs.mkdirSync(soongSeen);
+    fs.mkdirSync(claudeSeen);
     fs.writeFileSync(
       path.join(workspace.soongHome, 'hooks.json'),
       JSON.stringify({
@@ -171,9 +175,7 @@ describe('@soong-agent/pi in the real pi', () => {
         hooks: {
           PostToolUse: [
             {
-              hooks: [
-                { type: 'command', command: `cat >> '${soongSeen}'; echo >> '${soongSeen}'` },
-              ],
+              hooks: [{ type: 'command', command: `cat > '${soongSeen}'/$$.json` }],
             },
             {
               matcher: { tool: ['read_file', 'bash', 'list_dir', 'find'] },
@@ -181,7 +183,7 @@ describe('@soong-agent/pi in the real pi', () => {
                 {
                   type: 'command',
                   protocol: 'claude-code',
-                  command: `cat >> '${claudeSeen}'; echo >> '${claudeSeen}'`,
+                  command: `cat > '${claudeSeen}'/$$.json`,
                 },
               ],
             },
@@ -200,12 +202,8 @@ describe('@soong-agent/pi in the real pi', () => {
     );
 
     expect(run.exitCode).toBe(0);
-    const lines = (file: string) =>
-      fs
-        .readFileSync(file, 'utf8')
-        .split('\n')
-        .filter((line) => line.trim() !== '')
-        .map((line) => JSON.parse(line));
+    const lines = (dir: string) =>
+      fs.readdirSync(dir).map((name) => JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')));
     const soong = lines(soongSeen);
     expect(soong.map((input) => input.tool.name).sort()).toEqual([
       'bash',
