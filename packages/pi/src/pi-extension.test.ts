@@ -168,6 +168,12 @@ describe('@soong-agent/pi in the real pi', () => {
     const claudeSeen = path.join(workspace.root, 'post-claude');
     fs.mkdirSync(soongSeen);
     fs.mkdirSync(claudeSeen);
+    const claudeRule = {
+      matcher: { tool: ['read_file', 'bash', 'list_dir', 'find'] },
+      hooks: [
+        { type: 'command', protocol: 'claude-code', command: `cat > '${claudeSeen}'/$$.json` },
+      ],
+    };
     fs.writeFileSync(
       path.join(workspace.soongHome, 'hooks.json'),
       JSON.stringify({
@@ -177,17 +183,11 @@ describe('@soong-agent/pi in the real pi', () => {
             {
               hooks: [{ type: 'command', command: `cat > '${soongSeen}'/$$.json` }],
             },
-            {
-              matcher: { tool: ['read_file', 'bash', 'list_dir', 'find'] },
-              hooks: [
-                {
-                  type: 'command',
-                  protocol: 'claude-code',
-                  command: `cat > '${claudeSeen}'/$$.json`,
-                },
-              ],
-            },
+            claudeRule,
           ],
+          // A claude-code PostToolUse hook sees only results that succeeded (SPEC §13.2); pi's find
+          // fails where `fd` is not installed, and then reaches the same hook on PostToolUseFailure.
+          PostToolUseFailure: [claudeRule],
         },
       }),
     );
