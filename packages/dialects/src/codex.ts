@@ -292,7 +292,10 @@ export const codexDialect: Dialect = Object.freeze({
   events: EVENTS,
   encodeInput,
   env: () => ({}),
-  contextEvents: Object.freeze([...CLAUDE_CONTEXT_EVENTS]),
+  // Claude Code's context events that Codex has (no PostToolUseFailure there).
+  contextEvents: Object.freeze(
+    [...CLAUDE_CONTEXT_EVENTS].filter((event) => Object.values(EVENTS).includes(event)),
+  ),
   decide: (event: HookEvent, run: DialectRun) =>
     decideClaudeLike('Codex', event, run, { legacyAllowFails: true }),
   convertConfig: convertCodexConfig,

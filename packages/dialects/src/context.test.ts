@@ -197,14 +197,26 @@ describe('Dialect.contextEvents', () => {
     const events = (name: string) => [...(getDialect(name).contextEvents ?? [])].sort();
     expect(events('claude-code')).toEqual([
       'PostToolUse',
+      'PostToolUseFailure',
       'PreToolUse',
       'SessionStart',
       'UserPromptSubmit',
     ]);
-    expect(events('codex')).toEqual(events('claude-code'));
+    // Codex has no PostToolUseFailure event.
+    expect(events('codex')).toEqual([
+      'PostToolUse',
+      'PreToolUse',
+      'SessionStart',
+      'UserPromptSubmit',
+    ]);
     expect(events('gemini')).toEqual(['PostToolUse', 'SessionStart', 'UserPromptSubmit']);
     expect(events('cursor')).toEqual(['PostToolUse', 'SessionStart']);
-    expect(events('copilot')).toEqual(['PostToolUse', 'SessionStart', 'UserPromptSubmit']);
+    expect(events('copilot')).toEqual([
+      'PostToolUse',
+      'PostToolUseFailure',
+      'SessionStart',
+      'UserPromptSubmit',
+    ]);
     expect(events('soong')).toEqual(
       expect.arrayContaining(['SessionStart', 'PostToolUse', 'Stop']),
     );

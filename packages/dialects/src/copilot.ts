@@ -235,10 +235,12 @@ function additionalContextOf(json: Record<string, unknown> | undefined): string 
 
 /** Events whose `additionalContext` Copilot CLI gives its model. */
 // userPromptSubmitted's too: measured against Copilot CLI 1.0.102 (conformance case prompt-json-context).
+// postToolUseFailure's too: Copilot CLI appends it to the failed result (its SDK's hook output).
 const CONTEXT_EVENTS: ReadonlySet<HookEvent> = new Set<HookEvent>([
   'SessionStart',
   'UserPromptSubmit',
   'PostToolUse',
+  'PostToolUseFailure',
 ]);
 
 function verdictOfRun(

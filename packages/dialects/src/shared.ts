@@ -407,6 +407,8 @@ export const CLAUDE_CONTEXT_EVENTS: ReadonlySet<HookEvent> = new Set<HookEvent>(
   'UserPromptSubmit',
   'PreToolUse',
   'PostToolUse',
+  // Claude Code's own event for a failed tool: its additionalContext goes with the failed result.
+  'PostToolUseFailure',
 ]);
 
 /** Events whose plain stdout (exit 0, not a JSON object) Claude Code and Codex give the model. */

@@ -405,13 +405,13 @@ export function envPrefix(env: unknown): string | undefined {
 export function observeOnlyNote(agent: string, event: string): string | undefined {
   switch (event) {
     case 'UserPromptSubmit':
-      return `${agent} lets this hook block the prompt and add its output to the context; here it only observes the prompt`;
+      return `${agent} lets this hook block the prompt; here it only observes it, and the context it adds reaches the model only when context delivery is on (the deliver_context note says how)`;
     case 'PostToolUse':
-      return `${agent} feeds this hook's feedback (a block reason, added context) to the model; here it is recorded only`;
+      return `${agent} feeds this hook's feedback (a block reason, added context) to the model; here that reaches the model only when context delivery is on (the deliver_context note says how), as context after the result (the tool has run)`;
     case 'SessionStart':
-      return `${agent} adds this hook's output to the context; here it is recorded only`;
+      return `${agent} adds this hook's output to the context; here only when context delivery is on (the deliver_context note says how)`;
     case 'PostToolUseFailure':
-      return `${agent} feeds this hook's added context to the model; here it is recorded only`;
+      return `${agent} feeds this hook's added context to the model; here only when context delivery is on (the deliver_context note says how)`;
     case 'PreCompact':
       return `here this hook only observes: whatever it answers, the compaction goes on (${agent} may let it block), and only hosts that compact fire it (the reference agent does not)`;
     case 'SubagentStart':
