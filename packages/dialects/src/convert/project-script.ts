@@ -54,20 +54,27 @@ export function projectScriptOf(
   return scan(command, inProject, 0);
 }
 
+// Where a simple command's program is: after its `NAME=value` words and any wrappers (`env`,
+// `exec`, …) with their options and assignments.
+function programIndex(words: readonly string[]): number {
+  let index = 0;
+  while (index < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[index] as string))
+    index += 1;
+  while (WRAPPERS.has(words[index] ?? '')) {
+    index += 1;
+    while (index < words.length && /^-|^[A-Za-z_][A-Za-z0-9_]*=/.test(words[index] as string))
+      index += 1;
+  }
+  return index;
+}
+
 // How deep `bash -c 'sh -c "…"'` is followed.
 const MAX_NESTED_SHELLS = 4;
 
 function scan(command: string, startsInProject: boolean, depth: number): ProjectScript | undefined {
   let inProject = startsInProject;
   for (const words of simpleCommands(command)) {
-    let index = 0;
-    while (index < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[index] as string))
-      index += 1;
-    while (WRAPPERS.has(words[index] ?? '')) {
-      index += 1;
-      while (index < words.length && /^-|^[A-Za-z_][A-Za-z0-9_]*=/.test(words[index] as string))
-        index += 1;
-    }
+    const index = programIndex(words);
     const program = words[index];
     if (program === undefined) continue;
     if (program === 'cd') {
@@ -196,14 +203,7 @@ export function directProgramOf(command: string): string | undefined {
     return first !== undefined && first !== 'export' && first !== 'cd';
   });
   if (words === undefined) return undefined;
-  let index = 0;
-  while (index < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[index] as string))
-    index += 1;
-  while (WRAPPERS.has(words[index] ?? '')) {
-    index += 1;
-    while (index < words.length && /^-|^[A-Za-z_][A-Za-z0-9_]*=/.test(words[index] as string))
-      index += 1;
-  }
+  const index = programIndex(words);
   const program = words[index];
   return program?.includes('/') === true ? program : undefined;
 }
