@@ -36,6 +36,7 @@ import {
   plainStdoutLogs,
   resultText,
   type StdoutAnswer,
+  specificText,
   stopHookActive,
   stringField,
   textOf,
@@ -229,8 +230,7 @@ function decide(event: HookEvent, run: DialectRun): DialectVerdict {
 // A camelCase answer's top-level `additionalContext`, else a PascalCase (Claude-shaped) entry's in
 // `hookSpecificOutput`.
 function additionalContextOf(json: Record<string, unknown> | undefined): string | undefined {
-  const specific = isRecord(json?.hookSpecificOutput) ? json.hookSpecificOutput : undefined;
-  return textOf(json?.additionalContext) ?? textOf(specific?.additionalContext);
+  return textOf(json?.additionalContext) ?? specificText(json);
 }
 
 /** Events whose `additionalContext` Copilot CLI gives its model. */

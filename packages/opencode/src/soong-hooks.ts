@@ -288,7 +288,7 @@ export const SoongHooks: OpencodePlugin = async (input) => {
       const state = sessionID === undefined ? undefined : sessions.get(sessionID);
       if (state === undefined) return;
       const session = await state.opened.catch(() => undefined);
-      const nodes = [...state.context.splice(0), ...takeContext(session)];
+      const nodes = [...state.context.splice(0), ...(session?.takeContext() ?? [])];
       deliverHookContext(output.messages, nodes);
     },
 
@@ -316,11 +316,6 @@ function permissionFrom(config: LoadedConfig): PermissionCallback {
     config.settings.permissions[request.risk] === 'deny'
       ? { allow: false, reason: `[permissions] ${request.risk} = "deny" in config.toml` }
       : allowUnlessAsked(request);
-}
-
-// The pending hook-context nodes of a session (SPEC §13.1): none unless `[hooks] deliver_context`.
-function takeContext(session: HookSessionHandle | undefined): HookContextNode[] {
-  return session === undefined ? [] : session.takeContext();
 }
 
 function activeHooks(config: LoadedConfig): string {

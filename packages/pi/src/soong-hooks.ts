@@ -82,7 +82,7 @@ function registerSoongHooks(pi: PiExtensionAPI, options: SoongHooksOptions): voi
       session = opened;
       startError = undefined;
       announce(ctx, opened);
-      deliver(ctx, pendingContext(opened), 'next-prompt');
+      deliver(ctx, opened.takeContext(), 'next-prompt');
       return opened;
     } catch (error) {
       const previous = startError?.message;
@@ -114,7 +114,7 @@ function registerSoongHooks(pi: PiExtensionAPI, options: SoongHooksOptions): voi
   pi.on('before_agent_start', async (event) => {
     if (session === undefined) return undefined;
     await session.userPrompt(event.prompt);
-    const message = hookContextMessage(pendingContext(session));
+    const message = hookContextMessage(session.takeContext());
     return message === undefined ? undefined : { message };
   });
 
@@ -139,7 +139,7 @@ function registerSoongHooks(pi: PiExtensionAPI, options: SoongHooksOptions): voi
         { id: event.toolCallId, name: canonicalName(event.toolName), input: event.input },
         ctx.signal === undefined ? {} : { signal: ctx.signal },
       );
-      deliver(ctx, pendingContext(current), 'next-request');
+      deliver(ctx, current.takeContext(), 'next-request');
       return verdict.run ? undefined : { block: true, reason: verdict.result.content };
     } catch (error) {
       // Fails closed: a call the hooks could not judge does not run.
@@ -155,7 +155,7 @@ function registerSoongHooks(pi: PiExtensionAPI, options: SoongHooksOptions): voi
         { content: resultText(event), isError: event.isError },
         ctx.signal === undefined ? {} : { signal: ctx.signal },
       );
-      deliver(ctx, pendingContext(session), 'next-request');
+      deliver(ctx, session.takeContext(), 'next-request');
       // Over `inline_result_bytes` the model gets the summary and the artifact path (SPEC §11).
       if (result.artifactRef === undefined) return undefined;
       return {
@@ -232,13 +232,6 @@ function toolDescription(name: string, projectDir: string): ToolDescription {
 
 function canonicalName(piName: string): string {
   return Object.hasOwn(PI_TOOL_NAMES, piName) ? (PI_TOOL_NAMES[piName] as string) : piName;
-}
-
-// `[hooks] deliver_context` (SPEC §13.1): the session's pending hook-context nodes, once
-// loop-adapter's session has `takeContext()`; none before.
-// The pending hook-context nodes of a session (SPEC §13.1): none unless `[hooks] deliver_context`.
-function pendingContext(session: HookSessionHandle): readonly HookContextNode[] {
-  return session.takeContext();
 }
 
 function announce(ctx: PiExtensionContext, session: HookSessionHandle): void {

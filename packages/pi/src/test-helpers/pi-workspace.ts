@@ -1,4 +1,4 @@
-import { execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -84,7 +84,6 @@ export function runPi(
   prompt: string,
   options: { env?: Record<string, string>; args?: string[] } = {},
 ): Promise<PiRun> {
-  const started = performance.now();
   const args = [
     piCli(),
     '-p',
@@ -96,6 +95,22 @@ export function runPi(
     ...(options.args ?? []),
     prompt,
   ];
+  // pi -p reads a piped stdin to its end: give it none.
+  return spawnPi(workspace, args, { stdin: 'ignore', env: options.env });
+}
+
+// Starts pi (`node <cli> ARGS`) in the project with the workspace's HOME, gathers its output, and
+// resolves when it exits (rejects when a signal ended it). `onStdout` sees the stdout so far.
+function spawnPi(
+  workspace: PiWorkspace,
+  args: string[],
+  options: {
+    stdin: 'ignore' | 'pipe';
+    env?: Record<string, string> | undefined;
+    onStdout?: (stdout: string, child: ChildProcess) => void;
+  },
+): Promise<PiRun> {
+  const started = performance.now();
   const child = spawn(process.execPath, args, {
     cwd: workspace.project,
     env: {
@@ -104,16 +119,16 @@ export function runPi(
       NO_COLOR: '1',
       ...options.env,
     },
-    // pi -p reads a piped stdin to its end: give it none.
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [options.stdin, 'pipe', 'pipe'],
     timeout: 120_000,
   });
   let stdout = '';
   let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
     stdout += chunk;
+    options.onStdout?.(stdout, child);
   });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
     stderr += chunk;
   });
   return new Promise((resolve, reject) => {
@@ -137,42 +152,18 @@ export function runPiRpc(
   done: (stdout: string) => boolean,
   options: { env?: Record<string, string> } = {},
 ): Promise<PiRun> {
-  const started = performance.now();
-  const child = spawn(
-    process.execPath,
+  return spawnPi(
+    workspace,
     [piCli(), '--mode', 'rpc', '--offline', '--provider', 'fake', '--model', 'fake-model'],
     {
-      cwd: workspace.project,
-      env: {
-        PATH: process.env.PATH ?? '/usr/bin:/bin',
-        HOME: workspace.home,
-        NO_COLOR: '1',
-        ...options.env,
+      stdin: 'pipe',
+      env: options.env,
+      // pi in RPC mode ends when its input ends.
+      onStdout: (stdout, child) => {
+        if (done(stdout)) child.stdin?.end();
       },
-      stdio: ['pipe', 'pipe', 'pipe'],
-      timeout: 120_000,
     },
   );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-    // pi in RPC mode ends when its input ends.
-    if (done(stdout)) child.stdin.end();
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      if (code === null) {
-        reject(new Error(`pi ended by ${signal}\nstdout: ${stdout}\nstderr: ${stderr}`));
-        return;
-      }
-      resolve({ exitCode: code, stdout, stderr, durationMs: performance.now() - started });
-    });
-  });
 }
 
 /** Runs `soong-agent ARGS` with the workspace's HOME; returns stdout, throws on a non-zero exit. */
