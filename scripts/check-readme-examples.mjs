@@ -17,6 +17,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 
@@ -45,7 +46,7 @@ function checkedMarkdown() {
  * @param {string} region
  * @returns {{ code: string } | { error: string }}
  */
-function regionOf(file, region) {
+export function regionOf(file, region) {
   if (!existsSync(file)) return { error: `${file} does not exist` };
   const lines = readFileSync(file, 'utf8').split('\n');
   const start = lines.findIndex((line) => line.trim() === `//#region ${region}`);
@@ -64,10 +65,11 @@ function regionOf(file, region) {
  * Checks (or with `write` fixes) one markdown file's TypeScript blocks.
  * @param {string} file relative to the root
  * @param {boolean} write
+ * @param {string} [root] the repository root
  * @returns {{ findings: string[], next: string }}
  */
-function checkFile(file, write) {
-  const lines = readFileSync(join(ROOT, file), 'utf8').split('\n');
+export function checkFile(file, write, root = ROOT) {
+  const lines = readFileSync(join(root, file), 'utf8').split('\n');
   const findings = [];
   const out = [];
   for (let index = 0; index < lines.length; index += 1) {
@@ -94,7 +96,7 @@ function checkFile(file, write) {
     const source = /\bsource="([^"#]+)#([^"]+)"/.exec(fence[1]);
     const unchecked = /\bunchecked="([^"]+)"/.exec(fence[1]);
     if (source !== null) {
-      const region = regionOf(join(ROOT, dirname(file), source[1]), source[2]);
+      const region = regionOf(join(root, dirname(file), source[1]), source[2]);
       if ('error' in region) findings.push(`${where}: ${region.error}`);
       else if (region.code !== body.join('\n')) {
         if (write) {
@@ -137,4 +139,4 @@ function main() {
   }
 }
 
-main();
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) main();

@@ -2,7 +2,7 @@
 // that may cite the behaviour contract, the sections docs/spec.md has, and GitHub's heading anchors.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 
 /** The repository root (this file lives in `scripts/`). */
 export const ROOT = new URL('..', import.meta.url).pathname;
@@ -93,4 +93,63 @@ export function nearestSection(sections, number) {
     if (anchor !== undefined) return anchor;
   }
   return undefined;
+}
+
+/**
+ * The offsets of code in a markdown text (fenced blocks and inline code spans): `[start, end)` pairs.
+ * @param {string} text
+ * @returns {Array<[number, number]>}
+ */
+export function codeRanges(text) {
+  const ranges = [];
+  let offset = 0;
+  let fence;
+  let fenceStart = 0;
+  for (const line of text.split('\n')) {
+    const marker = /^\s*(`{3,}|~{3,})/.exec(line);
+    if (fence !== undefined) {
+      if (marker !== null && marker[1][0] === fence[0] && marker[1].length >= fence.length) {
+        ranges.push([fenceStart, offset + line.length]);
+        fence = undefined;
+      }
+    } else if (marker !== null) {
+      fence = marker[1];
+      fenceStart = offset;
+    } else {
+      for (const span of line.matchAll(/(`+)[^`]*?\1/g)) {
+        ranges.push([offset + span.index, offset + span.index + span[0].length]);
+      }
+    }
+    offset += line.length + 1;
+  }
+  if (fence !== undefined) ranges.push([fenceStart, text.length]);
+  return ranges;
+}
+
+/**
+ * A markdown file's text with each old citation outside code made a link to docs/spec.md.
+ * @param {string} text
+ * @param {string} file relative to the root
+ * @param {Map<string, string>} sections
+ */
+export function rewriteMarkdown(text, file, sections) {
+  const code = codeRanges(text);
+  const inCode = (at) => code.some(([start, end]) => at >= start && at < end);
+  const target = relative(dirname(file), SPEC_FILE);
+  const linkable = !file.startsWith('.changeset/');
+  return text.replace(/\bSPEC(\s+)§(\d+(?:\.\d+)*)/g, (_match, space, number, at) => {
+    const plain = `spec${space}§${number}`;
+    if (!linkable || inCode(at) || text[at - 1] === '[') return plain;
+    const anchor = nearestSection(sections, number);
+    return anchor === undefined ? plain : `[${plain}](${target}#${anchor})`;
+  });
+}
+
+/**
+ * Any other file's text with each old citation lower-cased, whatever lies between the word and the
+ * sign (a wrapped comment line, an escaped `§` in JSON).
+ * @param {string} text
+ */
+export function rewritePlain(text) {
+  return text.replace(OLD_REFERENCE, (_match, between) => `spec${between}`);
 }
