@@ -2,7 +2,8 @@
 // `SPEC §7.3` becomes `spec §7.3` in source, tests and fixtures, and in markdown a link
 // `[spec §7.3](../../docs/spec.md#73-…)` relative to the file (plain `spec §7.3` inside code, inside
 // an existing link's text, and in changesets, whose text ends up in published changelogs).
-// Nothing else changes; a second run changes nothing.
+// Nothing else changes; a second run changes nothing. Biome formats markdown: run
+// `npx biome format --write` on the markdown it changed afterwards (a link widens a table cell).
 //   node scripts/rewrite-spec-refs.mjs            rewrites and lists the files it changed
 //   node scripts/rewrite-spec-refs.mjs --dry-run  only lists them
 import { readFileSync, writeFileSync } from 'node:fs';
