@@ -272,12 +272,11 @@ describe("hooks test speaks the hook's dialect", () => {
   );
 });
 
-describe('README: Coming from another agent', () => {
+describe('docs: Coming from another agent', () => {
   it('every example converts without a refusal', () => {
-    const readme = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-    const section = readme.slice(
-      readme.indexOf('## Coming from another agent'),
-      readme.indexOf('## The agent home'),
+    const section = fs.readFileSync(
+      new URL('../../../docs/coming-from-another-agent.md', import.meta.url),
+      'utf8',
     );
     const agents = {
       Codex: 'codex',
