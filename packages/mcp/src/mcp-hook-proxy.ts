@@ -282,35 +282,40 @@ export async function createMcpHookProxy(options: McpHookProxyOptions): Promise<
       const id = `mcp_${nextCallNumber(session)}`;
       // One gate per call: each call is its own step (no halting across calls of one client).
       const gate = session.toolGate({ permission, signal });
-      const verdict = await gate.before({
-        id,
-        name,
-        input: call.input,
-        risk: riskOf(server, call.toolName),
-        paths: mcpToolPaths(call.input).paths,
-      });
-      if (!verdict.run) {
-        // A denied, skipped or refused call gets the reason; a cancelled one nothing.
-        if (!call.cancelled)
-          answerToolError(
-            call.clientId,
-            endReason !== undefined && signal.aborted ? endedText() : verdict.result.content,
-          );
-        return;
-      }
-      const outcome =
-        signal.aborted || endReason !== undefined
-          ? new Error(endReason === undefined ? 'cancelled' : endedText())
-          : await forward(call);
-      if (outcome instanceof Error) {
-        await gate.after(id, { content: `tool ${name} failed: ${outcome.message}`, isError: true });
-        if (!call.cancelled) answerToolError(call.clientId, outcome.message);
-        return;
-      }
-      // The client gets the server's answer at once; PostToolUse runs after it.
-      call.answered = true;
-      toClient(withContext({ ...outcome, id: call.clientId } as JSONRPCMessage));
-      await gate.after(id, resultOf(outcome));
+      const run = { executed: false, failure: undefined as string | undefined };
+      const result = await gate.run(
+        {
+          id,
+          name,
+          input: call.input,
+          risk: riskOf(server, call.toolName),
+          paths: mcpToolPaths(call.input).paths,
+        },
+        async () => {
+          run.executed = true;
+          const outcome =
+            signal.aborted || endReason !== undefined
+              ? new Error(endReason === undefined ? 'cancelled' : endedText())
+              : await forward(call);
+          if (outcome instanceof Error) {
+            run.failure = outcome.message;
+            throw outcome;
+          }
+          // The client gets the server's answer at once; PostToolUse runs after it.
+          call.answered = true;
+          toClient(withContext({ ...outcome, id: call.clientId } as JSONRPCMessage));
+          return resultOf(outcome);
+        },
+      );
+      // An answered call is done; a cancelled one gets nothing.
+      if (call.answered || call.cancelled) return;
+      if (run.failure !== undefined) answerToolError(call.clientId, run.failure);
+      // A denied, skipped or refused call gets the reason.
+      else if (!run.executed)
+        answerToolError(
+          call.clientId,
+          endReason !== undefined && signal.aborted ? endedText() : result.content,
+        );
     } finally {
       toolCalls.delete(call.clientId);
       if (call.upstreamId !== undefined) forwarded.delete(call.upstreamId);
