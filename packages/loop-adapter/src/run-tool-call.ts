@@ -121,14 +121,16 @@ export function toolCallSpans(
  * aborted result when the call did not run. Throws only for misuse the gate refuses (a bad call, an
  * id in use) or a session already closed.
  */
-export async function runToolCall<C extends RunToolCallCall, R extends ToolCallEnd>(
+export function runToolCall<C extends RunToolCallCall, R extends ToolCallEnd>(
   gate: ToolCallSteps<C, R>,
   call: C,
   execute: ExecuteToolCall,
   options: RunToolCallOptions = {},
 ): Promise<R> {
-  const telemetry = options.telemetry ?? noToolCallTelemetry;
-  return telemetry(call, () => runSteps(gate, call, execute, options.signal));
+  // Not async itself: the default telemetry hands the steps' promise back as it is (no extra turns
+  // of the microtask queue per call).
+  const run = () => runSteps(gate, call, execute, options.signal);
+  return options.telemetry === undefined ? run() : options.telemetry(call, run);
 }
 
 async function runSteps<C extends RunToolCallCall, R extends ToolCallEnd>(
@@ -141,7 +143,8 @@ async function runSteps<C extends RunToolCallCall, R extends ToolCallEnd>(
   const verdict = await gate.before(call, stepOptions);
   if (!verdict.run) return verdict.result;
   const output = await executeOnce(call, execute, signal);
-  return gate.after(call.id, output, stepOptions);
+  // Awaited here: resolving with a promise would cost more turns of the microtask queue.
+  return await gate.after(call.id, output, stepOptions);
 }
 
 // The call is open (`tool_started` is recorded): whatever `execute` does, it ends with a result.
