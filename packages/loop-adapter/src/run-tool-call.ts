@@ -127,10 +127,10 @@ export function runToolCall<C extends RunToolCallCall, R extends ToolCallEnd>(
   execute: ExecuteToolCall,
   options: RunToolCallOptions = {},
 ): Promise<R> {
-  // Not async itself: the default telemetry hands the steps' promise back as it is (no extra turns
-  // of the microtask queue per call).
-  const run = () => runSteps(gate, call, execute, options.signal);
-  return options.telemetry === undefined ? run() : options.telemetry(call, run);
+  // Not async itself: with the default telemetry the steps' promise is handed back as it is (no
+  // extra turns of the microtask queue per call).
+  const telemetry = options.telemetry ?? noToolCallTelemetry;
+  return telemetry(call, () => runSteps(gate, call, execute, options.signal));
 }
 
 async function runSteps<C extends RunToolCallCall, R extends ToolCallEnd>(
