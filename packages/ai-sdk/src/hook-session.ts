@@ -134,23 +134,26 @@ export async function createHookSession(options: HookSessionOptions): Promise<Ho
     const callOptions = callSignal === undefined ? {} : { signal: callSignal };
     // Serialised in the order the SDK started the calls (the model's order).
     const turn = step.queue.then(async () => {
-      const verdict = await step.gate.before({ id, name, input }, callOptions);
+      const outcome: { output?: unknown; failed?: unknown } = {};
+      const result = await step.gate.run(
+        { id, name, input },
+        async () => {
+          try {
+            outcome.output = await finalOutput(original(input, sdkOptions));
+          } catch (error) {
+            // The tool's own failure reaches the SDK as it was thrown, and is recorded.
+            outcome.failed = error;
+            throw error;
+          }
+          return { content: resultText(outcome.output), isError: false };
+        },
+        callOptions,
+      );
       // A denial, a skip or an abort is an error the model sees as the tool's result; execute never ran.
-      if (!verdict.run) return { failed: new Error(verdict.result.content) };
-      try {
-        const output = await finalOutput(original(input, sdkOptions));
-        await step.gate.after(id, { content: resultText(output), isError: false }, callOptions);
-        return { output };
-      } catch (error) {
-        // The tool's own failure reaches the SDK as it was thrown, and is recorded.
-        const message = error instanceof Error ? error.message : String(error);
-        await step.gate.after(
-          id,
-          { content: `tool ${name} failed: ${message}`, isError: true },
-          callOptions,
-        );
-        return { failed: error };
+      if (result.status !== 'ok' && !('failed' in outcome)) {
+        return { failed: new Error(result.content) };
       }
+      return outcome;
     });
     step.queue = turn.then(
       () => undefined,

@@ -45,6 +45,7 @@ describe('index', () => {
       'sessionPaths',
       'summarizeText',
       'toClaudeCodeToolInput',
+      'toolCallSpans',
     ]);
   });
 });

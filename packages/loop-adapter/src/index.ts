@@ -61,6 +61,13 @@ export {
   openHookSession,
 } from './open-hook-session.js';
 export {
+  type ExecuteToolCall,
+  type RunToolCallOptions,
+  type ToolCallExecuteContext,
+  type ToolCallTelemetry,
+  toolCallSpans,
+} from './run-tool-call.js';
+export {
   createSessionId,
   isSessionId,
   listSessions,

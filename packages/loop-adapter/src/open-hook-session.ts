@@ -32,8 +32,15 @@ import {
   runSessionStart,
   runUserPromptSubmit,
 } from './observe.js';
-import { createSessionId, isSessionId, sessionFilesIn, sessionPaths } from './session.js';
-import { createStopController, type StopDecision } from './stop-controller.js';
+import { runToolCall } from './run-tool-call.js';
+import {
+  createSessionId,
+  isSessionId,
+  type SessionPaths,
+  sessionFilesIn,
+  sessionPaths,
+} from './session.js';
+import { createStopController, type StopController, type StopDecision } from './stop-controller.js';
 import type { PermissionCallback, ToolDescriptions } from './tool-batch.js';
 import { CLOSED_TOOL_TEXT, createToolGate, type ToolGate, textResult } from './tool-gate.js';
 
@@ -153,6 +160,88 @@ export interface HookSessionHandle {
  * broken config file rejects with the config's `ConfigError` before anything is written.
  */
 export async function openHookSession(options: OpenHookSessionOptions): Promise<HookSessionHandle> {
+  const { config, projectDir, sessionId, files } = prepareSession(options);
+  const lifecycleHooks = options.lifecycleHooks !== false;
+  const stopLimit = options.stopLimit ?? config.settings.hooks.stop_loop_limit;
+  const source = options.source ?? 'startup';
+  mkdirSync(files.dir, { recursive: true, mode: 0o700 });
+  const sink = createJsonlEventSink(files.eventLog, {
+    sessionId,
+    ...(options.onRecord === undefined ? {} : { onRecord: options.onRecord }),
+  });
+
+  let engine: HookEngine | undefined;
+  let transcript: ClaudeCodeTranscript | undefined;
+  // SPEC §13.1: context the hooks added, in order, until the host takes it for its next request.
+  const pendingContext: AddedContextNode[] = [];
+  // Every hook run of the session in flight: close() waits for them.
+  const running = new Set<Promise<unknown>>();
+  // Calls a gate let run whose result the host has not given yet: close() ends them.
+  const openCalls = new Map<string, () => void>();
+  let closing: Promise<void> | undefined;
+  const finish = (end: (() => Promise<unknown>) | undefined) =>
+    finishSession({ running, openCalls, engine, transcript, sink }, end);
+
+  try {
+    transcript = createClaudeCodeTranscript(files.transcript, { projectDir });
+    const artifacts = createFileArtifactStore(files.artifacts);
+    const hooks = createHookEngine({
+      config,
+      sink,
+      sessionId,
+      projectDir,
+      artifacts,
+      transcriptPath: transcript.file,
+      onContext: (node) => pendingContext.push(node),
+    });
+    engine = hooks;
+    const stopController = createStopController({ engine: hooks, sink, limit: stopLimit });
+    recordSessionStarted(sink, { projectDir, agentHome: config.home, source });
+    const known = options.knownTools;
+    recordConfigLoaded(
+      sink,
+      known === undefined
+        ? config
+        : { ...config, warnings: [...config.warnings, ...checkToolNames(config, known)] },
+      options.noHooks === true ? { no_hooks: true } : {},
+    );
+    const track = createTracker(sessionId, running, () => closing !== undefined);
+    if (lifecycleHooks) {
+      const signal = options.signal;
+      await track(() => runSessionStart(hooks, { source, ...(signal ? { signal } : {}) }));
+    }
+    return sessionHandle({
+      options,
+      sessionId,
+      files,
+      config,
+      engine: hooks,
+      sink,
+      transcript,
+      stopController,
+      pendingContext,
+      openCalls,
+      track,
+      isClosing: () => closing !== undefined,
+      close: (end) => {
+        closing ??= finish(end);
+        return closing;
+      },
+    });
+  } catch (error) {
+    closing ??= finish(undefined);
+    await closing.catch(() => undefined);
+    throw error;
+  }
+}
+
+// Everything checked and resolved before a file is written.
+function prepareSession(options: OpenHookSessionOptions): {
+  config: LoadedConfig;
+  projectDir: string;
+  sessionId: string;
+  files: SessionPaths;
+} {
   checkOption(
     typeof options === 'object' && options !== null && typeof options.projectDir === 'string',
     'options.projectDir',
@@ -179,184 +268,185 @@ export async function openHookSession(options: OpenHookSessionOptions): Promise<
     sessionId,
     'pass createSessionId()',
   );
-  const lifecycleHooks = options.lifecycleHooks !== false;
-  const stopLimit = options.stopLimit ?? config.settings.hooks.stop_loop_limit;
-  const source = options.source ?? 'startup';
   const files =
     options.dir === undefined
       ? sessionPaths(config.home, sessionId)
       : sessionFilesIn(path.resolve(options.dir));
-  mkdirSync(files.dir, { recursive: true, mode: 0o700 });
-  const sink = createJsonlEventSink(files.eventLog, {
-    sessionId,
-    ...(options.onRecord === undefined ? {} : { onRecord: options.onRecord }),
-  });
+  return { config, projectDir, sessionId, files };
+}
 
-  let engine: HookEngine | undefined;
-  let transcript: ClaudeCodeTranscript | undefined;
-  // SPEC §13.1: context the hooks added, in order, until the host takes it for its next request.
-  const pendingContext: AddedContextNode[] = [];
-  // Every hook run of the session in flight: close() waits for them.
-  const running = new Set<Promise<unknown>>();
-  // Calls a gate let run whose result the host has not given yet: close() ends them.
-  const openCalls = new Map<string, () => void>();
+type Track = <T>(work: () => Promise<T>) => Promise<T>;
+
+// Runs a piece of the session's work and keeps it in `running` until it settles; refused once the
+// session is closing.
+function createTracker(
+  sessionId: string,
+  running: Set<Promise<unknown>>,
+  isClosing: () => boolean,
+): Track {
+  return <T>(work: () => Promise<T>): Promise<T> => {
+    if (isClosing()) {
+      return Promise.reject(
+        new LoopAdapterError({
+          code: 'ENGINE_CLOSED',
+          message: `hook session ${sessionId} is closed: open a new session`,
+        }),
+      );
+    }
+    const promise = work();
+    running.add(promise);
+    const forget = () => running.delete(promise);
+    promise.then(forget, forget);
+    return promise;
+  };
+}
+
+// The end of a session: its hooks settle, open calls get their tool_finished, `end` (SessionEnd)
+// runs, then the engine (workers), the transcript and the log close, whatever failed before.
+async function finishSession(
+  parts: {
+    running: Set<Promise<unknown>>;
+    openCalls: Map<string, () => void>;
+    engine: HookEngine | undefined;
+    transcript: ClaudeCodeTranscript | undefined;
+    sink: EventSink;
+  },
+  end: (() => Promise<unknown>) | undefined,
+): Promise<void> {
+  try {
+    await Promise.allSettled([...parts.running]);
+    // No tool_started stays without its tool_finished.
+    for (const finishCall of [...parts.openCalls.values()]) finishCall();
+    parts.openCalls.clear();
+    await end?.();
+  } finally {
+    try {
+      // Worker hooks end with the session (SPEC §8), their worker_stopped records before the log closes.
+      await parts.engine?.close();
+    } finally {
+      parts.transcript?.close();
+      await parts.sink.close();
+    }
+  }
+}
+
+// What sessionHandle builds the host's handle from.
+interface SessionParts {
+  options: OpenHookSessionOptions;
+  sessionId: string;
+  files: SessionPaths;
+  config: LoadedConfig;
+  engine: HookEngine;
+  sink: EventSink;
+  transcript: ClaudeCodeTranscript;
+  stopController: StopController;
+  pendingContext: AddedContextNode[];
+  openCalls: Map<string, () => void>;
+  track: Track;
+  isClosing: () => boolean;
+  close(end: (() => Promise<unknown>) | undefined): Promise<void>;
+}
+
+// The open session's handle: each method a tracked piece of work on the parts.
+function sessionHandle(parts: SessionParts): HookSessionHandle {
+  const { options, engine: hooks, transcript: opened, stopController, track } = parts;
+  const lifecycleHooks = options.lifecycleHooks !== false;
+  const signalOf = (given: { signal?: AbortSignal } | undefined) => {
+    const signal = given?.signal ?? options.signal;
+    return signal === undefined ? {} : { signal };
+  };
   // Ids of the session's calls from their `before` to their end, across all its gates.
   const activeCallIds = new Set<string>();
-  let closing: Promise<void> | undefined;
-  const finish = async (end: (() => Promise<unknown>) | undefined) => {
-    try {
-      await Promise.allSettled([...running]);
-      // No tool_started stays without its tool_finished.
-      for (const finishCall of [...openCalls.values()]) finishCall();
-      openCalls.clear();
-      await end?.();
-    } finally {
-      try {
-        // Worker hooks end with the session (SPEC §8), their worker_stopped records before the log closes.
-        await engine?.close();
-      } finally {
-        transcript?.close();
-        await sink.close();
-      }
-    }
-  };
-
-  try {
-    transcript = createClaudeCodeTranscript(files.transcript, { projectDir });
-    const artifacts = createFileArtifactStore(files.artifacts);
-    const hooks = createHookEngine({
-      config,
-      sink,
-      sessionId,
-      projectDir,
-      artifacts,
-      transcriptPath: transcript.file,
-      onContext: (node) => pendingContext.push(node),
-    });
-    engine = hooks;
-    const stopController = createStopController({ engine: hooks, sink, limit: stopLimit });
-    recordSessionStarted(sink, { projectDir, agentHome: config.home, source });
-    const known = options.knownTools;
-    recordConfigLoaded(
-      sink,
-      known === undefined
-        ? config
-        : { ...config, warnings: [...config.warnings, ...checkToolNames(config, known)] },
-      options.noHooks === true ? { no_hooks: true } : {},
-    );
-    const sessionSignal = options.signal;
-    const signalOf = (given: { signal?: AbortSignal } | undefined) => {
-      const signal = given?.signal ?? sessionSignal;
-      return signal === undefined ? {} : { signal };
-    };
-    const track = <T>(work: () => Promise<T>): Promise<T> => {
-      if (closing !== undefined) {
-        return Promise.reject(
-          new LoopAdapterError({
-            code: 'ENGINE_CLOSED',
-            message: `hook session ${sessionId} is closed: open a new session`,
-          }),
-        );
-      }
-      const promise = work();
-      running.add(promise);
-      const forget = () => running.delete(promise);
-      promise.then(forget, forget);
-      return promise;
-    };
-    if (lifecycleHooks) {
-      await track(() => runSessionStart(hooks, { source, ...signalOf(undefined) }));
-    }
-    const opened = transcript;
-    return {
-      sessionId,
-      dir: files.dir,
-      eventLog: files.eventLog,
-      config,
-      engine: hooks,
-      sink,
-      transcript: opened,
-      userPrompt(text, promptOptions) {
-        return track(async () => {
-          stopController.reset(text);
-          opened.user(text);
-          return runUserPromptSubmit(hooks, text, signalOf(promptOptions));
-        });
-      },
-      toolGate(gateOptions = {}) {
-        const gate = createToolGate({
+  return {
+    sessionId: parts.sessionId,
+    dir: parts.files.dir,
+    eventLog: parts.files.eventLog,
+    config: parts.config,
+    engine: hooks,
+    sink: parts.sink,
+    transcript: opened,
+    userPrompt(text, promptOptions) {
+      return track(async () => {
+        stopController.reset(text);
+        opened.user(text);
+        return runUserPromptSubmit(hooks, text, signalOf(promptOptions));
+      });
+    },
+    toolGate(gateOptions = {}) {
+      return sessionGate(
+        parts,
+        createToolGate({
           engine: hooks,
           permission: gateOptions.permission ?? options.permission,
           tools: options.tools,
           transcript: opened,
-          openCalls,
+          openCalls: parts.openCalls,
           activeCallIds,
-          isClosing: () => closing !== undefined,
+          isClosing: parts.isClosing,
           ...signalOf(gateOptions),
-        });
-        return {
-          // After close() nothing runs, and nothing is recorded (the log is closed): SPEC §11.
-          before: (call, callOptions) =>
-            closing !== undefined
-              ? Promise.resolve({
-                  run: false as const,
-                  result: textResult(call, CLOSED_TOOL_TEXT, 'error'),
-                })
-              : track(() => gate.before(call, callOptions)),
-          after: (id, result, callOptions) => track(() => gate.after(id, result, callOptions)),
-        };
-      },
-      stop(lastAssistantText, stopOptions) {
-        return track(async () => {
-          const decision = await stopController.onModelStop(
-            lastAssistantText,
-            signalOf(stopOptions),
-          );
-          if (decision.continue) opened.user(hookContextToMessage(decision.node).content);
-          return decision;
-        });
-      },
-      takeContext() {
-        const nodes = pendingContext.splice(0);
-        // After close() the transcript is closed: the nodes are still the host's to deliver.
-        if (closing === undefined) {
-          for (const node of nodes) opened.user(hookContextToMessage(node).content);
-        }
-        return nodes;
-      },
-      notify(kind, message, notifyOptions) {
-        return track(() =>
-          hooks.run('Notification', { kind, message }, { signal: signalOf(notifyOptions).signal }),
-        );
-      },
-      fire(event, fields, fireOptions) {
-        // Checked before anything is tracked: a host's mistake throws at once, hooks or none.
-        const checked = checkHostEventFields(event, fields);
-        return track(() =>
-          hooks.run(event, checked as HookPayload<typeof event>, {
-            signal: signalOf(fireOptions).signal,
-          }),
-        );
-      },
-      close(reason = 'completed') {
-        closing ??= finish(
-          lifecycleHooks
-            ? () =>
-                hooks.run('SessionEnd', { reason }).catch((error: unknown) => {
-                  // The host closed the engine itself first: its workers are gone, no SessionEnd.
-                  if (!(LoopAdapterError.isInstance(error) && error.code === 'ENGINE_CLOSED'))
-                    throw error;
-                })
-            : undefined,
-        );
-        return closing;
-      },
-    };
-  } catch (error) {
-    closing ??= finish(undefined);
-    await closing.catch(() => undefined);
-    throw error;
-  }
+        }),
+      );
+    },
+    stop(lastAssistantText, stopOptions) {
+      return track(async () => {
+        const decision = await stopController.onModelStop(lastAssistantText, signalOf(stopOptions));
+        if (decision.continue) opened.user(hookContextToMessage(decision.node).content);
+        return decision;
+      });
+    },
+    takeContext() {
+      const nodes = parts.pendingContext.splice(0);
+      // After close() the transcript is closed: the nodes are still the host's to deliver.
+      if (!parts.isClosing()) {
+        for (const node of nodes) opened.user(hookContextToMessage(node).content);
+      }
+      return nodes;
+    },
+    notify(kind, message, notifyOptions) {
+      return track(() =>
+        hooks.run('Notification', { kind, message }, { signal: signalOf(notifyOptions).signal }),
+      );
+    },
+    fire(event, fields, fireOptions) {
+      // Checked before anything is tracked: a host's mistake throws at once, hooks or none.
+      const checked = checkHostEventFields(event, fields);
+      return track(() =>
+        hooks.run(event, checked as HookPayload<typeof event>, {
+          signal: signalOf(fireOptions).signal,
+        }),
+      );
+    },
+    close(reason = 'completed') {
+      return parts.close(
+        lifecycleHooks
+          ? () =>
+              hooks.run('SessionEnd', { reason }).catch((error: unknown) => {
+                // The host closed the engine itself first: its workers are gone, no SessionEnd.
+                if (!(LoopAdapterError.isInstance(error) && error.code === 'ENGINE_CLOSED'))
+                  throw error;
+              })
+          : undefined,
+      );
+    },
+  };
+}
+
+// A gate of the session: each step tracked (close() waits for it); after close() nothing runs and
+// nothing is recorded (the log is closed): SPEC §11.
+function sessionGate(parts: Pick<SessionParts, 'track' | 'isClosing'>, gate: ToolGate): ToolGate {
+  const { track, isClosing } = parts;
+  const tracked: ToolGate = {
+    before: (call, callOptions) =>
+      isClosing()
+        ? Promise.resolve({
+            run: false as const,
+            result: textResult(call, CLOSED_TOOL_TEXT, 'error'),
+          })
+        : track(() => gate.before(call, callOptions)),
+    after: (id, result, callOptions) => track(() => gate.after(id, result, callOptions)),
+    run: (call, execute, runOptions) => runToolCall(tracked, call, execute, runOptions),
+  };
+  return tracked;
 }
 
 let environmentProtected = false;

@@ -1,6 +1,5 @@
 import path from 'node:path';
-import { context, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { trace } from '@opentelemetry/api';
 import {
   BasicTracerProvider,
   InMemorySpanExporter,
@@ -11,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createFileArtifactStore } from './artifact-store.js';
 import { TRACER_NAME } from './telemetry.js';
 import { hookCommand, setup } from './test-helpers/setup.js';
+import { registerSpanExporter, spansNamed, unregisterSpans } from './test-helpers/spans.js';
 import { useTempDirs } from './test-helpers/temp-dir.js';
 import { executeToolBatch, type ToolDefinition } from './tool-batch.js';
 
@@ -20,19 +20,9 @@ const tempDir = useTempDirs();
 const SECRET = 'sk-otel-secret-91c2';
 const TIMEOUT = 60_000;
 
-function register(): InMemorySpanExporter {
-  const exporter = new InMemorySpanExporter();
-  trace.setGlobalTracerProvider(
-    new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }),
-  );
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  return exporter;
-}
+const register = registerSpanExporter;
 
-afterEach(() => {
-  trace.disable();
-  context.disable();
-});
+afterEach(unregisterSpans);
 
 const echoTool: ToolDefinition = {
   name: 'read_file',
@@ -82,9 +72,7 @@ function batchSetup() {
   };
 }
 
-function byName(spans: readonly ReadableSpan[], name: string): ReadableSpan[] {
-  return spans.filter((span) => span.name === name);
-}
+const byName = spansNamed;
 
 describe('OpenTelemetry spans', () => {
   it(

@@ -3,8 +3,8 @@ import type { ArtifactStore } from './artifact-store.js';
 import type { EventSink } from './event-sink.js';
 import type { HookEngine } from './hook-engine.js';
 import { checkOption } from './loop-adapter-error.js';
-import { startSpan } from './telemetry.js';
-import { ABORTED_TOOL_TEXT, createToolGate, type ToolGate, textResult } from './tool-gate.js';
+import { toolCallSpans } from './run-tool-call.js';
+import { createToolGate, type ToolGate } from './tool-gate.js';
 
 export {
   ABORTED_TOOL_TEXT,
@@ -174,53 +174,21 @@ export function createToolBatch(
       artifacts: options.artifacts,
     });
 
-  const processCall = async (call: ToolCall): Promise<ToolResult> => {
-    const verdict = await gate.before(call);
-    if (!verdict.run) return verdict.result;
-    const tool = tools.get(call.name);
-    // before() let it run: it is a registry tool (a call without one is unknown).
-    if (tool === undefined) return textResult(call, ABORTED_TOOL_TEXT, 'error');
-    return gate.after(call.id, await execute(tool, call, signal));
-  };
-
+  // One span per tool call when OpenTelemetry is present, parent of its hooks' spans.
+  const telemetry = toolCallSpans(tools);
   return {
-    async run(call) {
-      // One span per tool call when OpenTelemetry is present, parent of its hooks' spans.
-      const span = startSpan('soong_agent.tool', {
-        'soong_agent.tool.name': call.name,
-        'soong_agent.tool.call_id': call.id,
-        'soong_agent.tool.risk': tools.get(call.name)?.risk,
-      });
-      if (span === undefined) return processCall(call);
-      const result = await span.run(() => processCall(call));
-      span.end(
-        {
-          'soong_agent.tool.status': result.status,
-          'soong_agent.tool.is_error': result.isError,
-          'soong_agent.tool.bytes': result.bytes,
-        },
-        result.status === 'error',
-      );
-      return result;
-    },
+    run: (call) => gate.run(call, () => execute(tools, call, signal), { telemetry }),
   };
 }
 
+// before() let it run: it is a registry tool (a call without one is unknown). A throw is the call's
+// error result (gate.run).
 async function execute(
-  tool: ToolDefinition,
+  tools: ToolRegistry,
   call: ToolCall,
   signal: AbortSignal | undefined,
 ): Promise<ToolExecutionResult> {
-  try {
-    const result = await tool.execute(
-      call.input,
-      signal ? { signal, callId: call.id } : { callId: call.id },
-    );
-    return { content: String(result.content), isError: Boolean(result.isError) };
-  } catch (error) {
-    return {
-      content: `tool ${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`,
-      isError: true,
-    };
-  }
+  const tool = tools.get(call.name);
+  if (tool === undefined) throw new Error(`no tool ${JSON.stringify(call.name)} in this batch`);
+  return tool.execute(call.input, signal ? { signal, callId: call.id } : { callId: call.id });
 }

@@ -12,6 +12,7 @@ import type { ClaudeCodeTranscript } from './claude-code-transcript.js';
 import type { HookEngine, ToolDialectView } from './hook-engine.js';
 import { checkOption, LoopAdapterError } from './loop-adapter-error.js';
 import { roundMs } from './round-ms.js';
+import { type ExecuteToolCall, type RunToolCallOptions, runToolCall } from './run-tool-call.js';
 import { takeHead } from './summarize-text.js';
 import type {
   PermissionCallback,
@@ -74,6 +75,16 @@ export interface ToolGate {
     id: string,
     result: ToolExecutionResult,
     options?: { signal?: AbortSignal },
+  ): Promise<ToolResult>;
+  /**
+   * The whole call (see `runToolCall`): `before`, then `execute` only when it lets the call run,
+   * then `after` with what it produced (a throw is an error result), inside `options.telemetry`.
+   * Resolves what the model must see.
+   */
+  run(
+    call: ToolGateCall,
+    execute: ExecuteToolCall,
+    options?: RunToolCallOptions,
   ): Promise<ToolResult>;
 }
 
@@ -175,7 +186,8 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
     return verdict;
   };
 
-  return {
+  const gate: ToolGate = {
+    run: (call, execute, runOptions) => runToolCall(gate, call, execute, runOptions),
     before(call, callOptions = {}) {
       try {
         checkCall(call);
@@ -216,6 +228,7 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
       return finishCall(entry, executed, callOptions);
     },
   };
+  return gate;
 
   async function decide(
     call: ToolGateCall,

@@ -1,11 +1,13 @@
 import {
   ABORTED_TOOL_TEXT,
-  createToolBatch,
   type HookSessionHandle,
   hookContextToMessage,
   summarizeText,
   type ToolCall,
+  type ToolCallExecuteContext,
+  type ToolExecutionResult,
   type ToolResult,
+  toolCallSpans,
 } from '@soong-agent/loop-adapter';
 import type { LoopEndReason } from '@soong-agent/protocol';
 import { CliError } from '../errors.js';
@@ -186,14 +188,14 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       if (calls.length > 0) {
         // One gate per turn: SPEC §4's deny state, and each result in the transcript as it comes.
         const signalOption = signal === undefined ? {} : { signal };
-        const batch = createToolBatch({
-          tools: options.tools,
-          engine: session.engine,
-          gate: session.toolGate(signalOption),
-          ...signalOption,
-        });
+        const gate = session.toolGate(signalOption);
+        const runOptions = { ...signalOption, telemetry: toolCallSpans(options.tools) };
         const results: ToolResult[] = [];
-        for (const call of calls) results.push(await batch.run(call));
+        for (const call of calls) {
+          results.push(
+            await gate.run(call, (context) => runTool(options.tools, call, context), runOptions),
+          );
+        }
         for (const result of results) {
           messages.push({
             role: 'tool',
@@ -216,4 +218,16 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
   } catch (error) {
     return end(aborted() ? 'aborted' : 'error', error);
   }
+}
+
+// A call the gate let run: the gate found it in the session's registry (it has a risk class).
+async function runTool(
+  tools: ReadonlyMap<string, AgentTool>,
+  call: ToolCall,
+  context: ToolCallExecuteContext,
+): Promise<ToolExecutionResult> {
+  const tool = tools.get(call.name);
+  if (tool === undefined) throw new Error(`no tool ${JSON.stringify(call.name)} in this session`);
+  const { signal, callId } = context;
+  return tool.execute(call.input, signal === undefined ? { callId } : { signal, callId });
 }
