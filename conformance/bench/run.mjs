@@ -78,10 +78,21 @@ function realSide(agent, bin) {
   };
 }
 
-/** Ours: `soong-agent run` with the anthropic provider, the hook in the home's hooks.json. */
-const oursSide = {
-  name: 'ours',
-  title: 'soong-agent run',
+/**
+ * A build of ours to measure beside this one (`BENCH_BASELINE_CLI=/path/to/dist/cli.js`, e.g. the
+ * main branch's build kept inside the app's folder so its packages resolve): before/after in one
+ * run, interleaved like the rest.
+ */
+const BASELINE_CLI = process.env.BENCH_BASELINE_CLI;
+
+/**
+ * Ours: `soong-agent run` (the CLI at `cli`) with the anthropic provider, the hook in the home's
+ * hooks.json.
+ * @returns {Side}
+ */
+const soongSide = (name, title, cli) => ({
+  name,
+  title,
   call: (_tools, index) => ({ name: 'bash', input: { command: toolCommand(index) } }),
   prepare({ home, project, url, hook }) {
     const soongHome = join(home, '.soong-agent');
@@ -97,7 +108,7 @@ const oursSide = {
     return {
       argv: [
         process.execPath,
-        SOONG_CLI,
+        cli,
         'run',
         PROMPT,
         '--model',
@@ -115,7 +126,8 @@ const oursSide = {
       env: { HOME: home, ANTHROPIC_API_KEY: 'sk-ant-bench' },
     };
   },
-};
+});
+const oursSide = soongSide('ours', 'soong-agent run', SOONG_CLI);
 
 /**
  * The sides that can run here: each real agent whose pinned CLI is cached, and ours once built;
@@ -138,6 +150,11 @@ function availableSides() {
   if (wanted('ours')) {
     if (existsSync(SOONG_CLI)) sides.push(oursSide);
     else console.log(`skipped soong-agent: ${SOONG_CLI} is not built (\`pnpm build\`)`);
+  }
+  if (BASELINE_CLI !== undefined) {
+    if (existsSync(BASELINE_CLI))
+      sides.push(soongSide('baseline', 'soong-agent run (baseline)', BASELINE_CLI));
+    else console.log(`skipped the baseline: ${BASELINE_CLI} does not exist (BENCH_BASELINE_CLI)`);
   }
   return sides;
 }
