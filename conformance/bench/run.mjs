@@ -14,7 +14,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AGENTS } from '../src/agents.mjs';
 import { cacheDir, cachedBin } from '../src/install.mjs';
@@ -256,10 +256,22 @@ async function measure(sides, workRoot) {
   return samples;
 }
 
+/**
+ * Whether a row's added time is lost in the noise: not above zero, or its paired differences
+ * spread (median absolute deviation) wider than their median. Its ratio is then not printed.
+ */
+function noisy(added) {
+  const middle = median(added);
+  return middle <= 0 || median(added.map((value) => Math.abs(value - middle))) > middle;
+}
+
 /** Prints the table and the summary line. */
-function report(samples) {
+function report(samples, loadBefore) {
   const ours = [...samples].find(([side]) => side === oursSide)?.[1];
-  const oursAdded = ours !== undefined && ours.error === undefined ? median(ours.added) : undefined;
+  const oursAdded =
+    ours !== undefined && ours.error === undefined && !noisy(ours.added)
+      ? median(ours.added)
+      : undefined;
   const rows = [
     [
       'agent',
@@ -273,13 +285,17 @@ function report(samples) {
     ],
   ];
   const ratios = [];
+  const lost = [];
   for (const [side, entry] of samples) {
     if (entry.error !== undefined) {
       rows.push([side.title, `ERROR: ${entry.error}`, '', '', '', '', '', '']);
       continue;
     }
     const added = median(entry.added);
-    const ratio = oursAdded === undefined || side === oursSide ? undefined : oursAdded / added;
+    const isNoisy = noisy(entry.added);
+    if (isNoisy) lost.push(side.title);
+    const ratio =
+      oursAdded === undefined || side === oursSide || isNoisy ? undefined : oursAdded / added;
     if (ratio !== undefined) ratios.push(`${ratio.toFixed(2)}× ${side.title}`);
     rows.push([
       side.title,
@@ -289,16 +305,21 @@ function report(samples) {
       (median(entry.hook.map((sample) => sample.loopMs)) / CALLS).toFixed(2),
       added.toFixed(2),
       `${Math.min(...entry.added).toFixed(1)}..${Math.max(...entry.added).toFixed(1)}`,
-      ratio === undefined ? '' : ratio.toFixed(2),
+      ratio === undefined ? (isNoisy ? 'noisy' : '') : ratio.toFixed(2),
     ]);
   }
+  const load = (values) => values.map((value) => value.toFixed(1)).join(' ');
   console.log(
-    `\nreal agents, one PreToolUse command hook (\`cat >/dev/null; echo . >>LOG\`), ${CALLS} shell calls of \`true N\` a run, ${ROUNDS} interleaved pairs; ms/call = loop time (first model request answered with a call to the final one) / ${CALLS}; added = median over pairs of (hook - no hook) / ${CALLS}`,
+    `\nreal agents, one PreToolUse command hook (\`cat >/dev/null; echo . >>LOG\`), ${CALLS} shell calls of \`true N\` a run, ${ROUNDS} interleaved pairs; ms/call = loop time (first model request answered with a call to the final one) / ${CALLS}; added = median over pairs of (hook - no hook) / ${CALLS}; load average ${load(loadBefore)} before, ${load(loadavg())} after`,
   );
   console.log(table(rows));
   if (oursAdded !== undefined && ratios.length > 0)
     console.log(
       `ours adds ${oursAdded.toFixed(2)} ms per hook call: ${ratios.join(', ')} (target <= 0.8× Claude Code and Copilot CLI)`,
+    );
+  if (lost.length > 0)
+    console.log(
+      `too noisy to compare (added <= 0, or its pairs spread wider than it): ${lost.join(', ')}; rerun on a quieter machine or with more BENCH_AGENT_ROUNDS`,
     );
 }
 
@@ -314,8 +335,9 @@ async function main() {
   }
   const workRoot = mkdtempSync(join(tmpdir(), 'soong-agents-bench-'));
   const started = performance.now();
+  const loadBefore = loadavg();
   try {
-    report(await measure(sides, workRoot));
+    report(await measure(sides, workRoot), loadBefore);
   } finally {
     // Runs that failed keep their dirs (their output is named in the table).
     if (existsSync(workRoot)) {
