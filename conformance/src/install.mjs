@@ -19,17 +19,27 @@ function installedVersion(dir, agent) {
 }
 
 /**
+ * The path of `agent`'s pinned CLI when it is in the cache already, else undefined (installs
+ * nothing: the bench only uses what the conformance suite installed).
+ * @param {import('./agents.mjs').Agent} agent
+ */
+export function cachedBin(agent) {
+  const dir = join(cacheDir(), agent.name);
+  const bin = join(dir, 'node_modules', '.bin', agent.bin);
+  return installedVersion(dir, agent) === agent.version && existsSync(bin) ? bin : undefined;
+}
+
+/**
  * Makes sure `agent`'s pinned CLI is in the cache (installs it with npm when it is missing or another
  * version); returns the path of its executable or the reason it could not be installed.
  * @param {import('./agents.mjs').Agent} agent
  * @returns {Promise<{ bin: string, installedNow: boolean } | { error: string }>}
  */
 export async function ensureInstalled(agent) {
+  const cached = cachedBin(agent);
+  if (cached !== undefined) return { bin: cached, installedNow: false };
   const dir = join(cacheDir(), agent.name);
   const bin = join(dir, 'node_modules', '.bin', agent.bin);
-  if (installedVersion(dir, agent) === agent.version && existsSync(bin)) {
-    return { bin, installedNow: false };
-  }
   mkdirSync(dir, { recursive: true });
   const result = await runCommand({
     command: [

@@ -4,9 +4,12 @@ import { createServer } from 'node:http';
 
 /** @typedef {{ name: string, input: Record<string, unknown> }} ScriptedCall */
 /**
- * The script of one case: the tool call the model asks for (in the agent's own tool names) once,
- * then plain text. A request that offers no tools (a title or routing side request) gets text.
- * @typedef {{ call?: (tools: string[]) => ScriptedCall | undefined, finalText?: string }} Script
+ * The script of one case: the tool call the model asks for (in the agent's own tool names), once a
+ * turn until the conversation holds `calls` tool results (default 1), then plain text. A request
+ * that offers no tools (a title or routing side request) gets text.
+ * `call` gets the offered tools and how many results came back so far.
+ * @typedef {{ call?: (tools: string[], results: number) => ScriptedCall | undefined, calls?: number,
+ *   finalText?: string }} Script
  */
 
 /** The final answer the model gives once the tool call has been answered. */
@@ -16,48 +19,55 @@ const sse = (data, event) =>
   `${event === undefined ? '' : `event: ${event}\n`}data: ${JSON.stringify(data)}\n\n`;
 
 /**
- * What a request says, whatever its wire: the tool names offered and whether the conversation
- * already holds a tool result (then the model ends the turn).
+ * What a request says, whatever its wire: the tool names offered and how many tool results the
+ * conversation already holds (once they reach the script's `calls`, the model ends the turn).
  */
 function readRequest(wire, body) {
   switch (wire) {
     case 'anthropic':
       return {
         tools: (body.tools ?? []).map((tool) => tool.name),
-        answered: (body.messages ?? []).some(
-          (message) =>
-            Array.isArray(message.content) &&
-            message.content.some((block) => block.type === 'tool_result'),
+        results: countWhere(body.messages, (message) =>
+          Array.isArray(message.content)
+            ? message.content.filter((block) => block.type === 'tool_result').length
+            : 0,
         ),
       };
     case 'responses':
       return {
         tools: (body.tools ?? []).map((tool) => tool.name ?? tool.type),
-        answered: (body.input ?? []).some((item) => /_output$/.test(String(item.type))),
+        results: countWhere(body.input, (item) => (/_output$/.test(String(item.type)) ? 1 : 0)),
       };
     case 'gemini':
       return {
         tools: (body.tools ?? []).flatMap((tool) =>
           (tool.functionDeclarations ?? []).map((declaration) => declaration.name),
         ),
-        answered: (body.contents ?? []).some((content) =>
-          (content.parts ?? []).some((part) => part.functionResponse !== undefined),
+        results: countWhere(
+          body.contents,
+          (content) =>
+            (content.parts ?? []).filter((part) => part.functionResponse !== undefined).length,
         ),
       };
     case 'chat':
       return {
         tools: (body.tools ?? []).map((tool) => tool.function?.name),
-        answered: (body.messages ?? []).some((message) => message.role === 'tool'),
+        results: countWhere(body.messages, (message) => (message.role === 'tool' ? 1 : 0)),
       };
     default:
       throw new Error(`unknown wire ${wire}`);
   }
 }
 
-/** The model's answer to one request: a tool call or text. */
-function answerFor(script, { tools, answered }) {
-  if (!answered && tools.length > 0 && script.call !== undefined) {
-    const call = script.call(tools);
+/** The sum of `count(item)` over a list that may be missing. */
+function countWhere(items, count) {
+  return Array.isArray(items) ? items.reduce((sum, item) => sum + count(item), 0) : 0;
+}
+
+/** The model's answer to one request: a tool call (until `script.calls` were answered) or text. */
+function answerFor(script, { tools, results }) {
+  if (results < (script.calls ?? 1) && tools.length > 0 && script.call !== undefined) {
+    const call = script.call(tools, results);
     if (call !== undefined) return { call };
   }
   return { text: script.finalText ?? FINAL_TEXT };
@@ -275,11 +285,18 @@ function sideReply(path) {
 }
 
 /**
+ * One request the server got: `atMs` since the server started (0.1 ms steps), `answer` what a
+ * model request was answered with (side probes have none).
+ * @typedef {{ method: string, path: string, wire: string | undefined, atMs: number, body: any,
+ *   answer?: 'call' | 'text' }} RecordedRequest
+ */
+
+/**
  * Starts the fake model for one case.
  * @param {Script} script
  */
 export async function startModelServer(script) {
-  /** @type {{ method: string, path: string, wire: string | undefined, atMs: number, body: any }[]} */
+  /** @type {RecordedRequest[]} */
   const requests = [];
   const startedAt = performance.now();
   const server = createServer((req, res) => {
@@ -295,19 +312,22 @@ export async function startModelServer(script) {
       }
       const path = req.url ?? '';
       const wire = req.method === 'POST' ? wireOf(path) : undefined;
-      requests.push({
+      /** @type {RecordedRequest} */
+      const request = {
         method: req.method ?? '',
         path,
         wire,
-        atMs: Math.round(performance.now() - startedAt),
+        atMs: Math.round((performance.now() - startedAt) * 10) / 10,
         body,
-      });
+      };
+      requests.push(request);
       if (wire === undefined || /count_tokens/.test(path)) {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify(sideReply(path)));
         return;
       }
       const answer = answerFor(script, readRequest(wire, body));
+      request.answer = answer.call === undefined ? 'text' : 'call';
       const model = typeof body?.model === 'string' ? body.model : 'conformance-model';
       const streamed =
         wire === 'gemini' ? /streamGenerateContent/.test(path) : body?.stream !== false;

@@ -131,6 +131,92 @@ describe('startModelServer', () => {
     ]);
   });
 
+  it('asks for `calls` calls, one a turn, counting the results on every wire, then answers text', async () => {
+    const fake = await startModelServer({
+      call: (_tools, results) => ({
+        name: 'shell_tool',
+        input: { command: `true ${results + 1}` },
+      }),
+      calls: 2,
+    });
+    servers.push(fake);
+    const chatTools = [{ type: 'function', function: { name: 'shell_tool' } }];
+    const chatResult = { role: 'tool', tool_call_id: 'c', content: 'ok' };
+    const chat = async (results) =>
+      events(
+        (
+          await post(`${fake.url}/v1/chat/completions`, {
+            model: 'm',
+            stream: true,
+            tools: chatTools,
+            messages: [{ role: 'user', content: 'go' }, ...Array(results).fill(chatResult)],
+          })
+        ).text,
+      );
+    expect((await chat(1))[1].choices[0].delta.tool_calls[0].function.arguments).toBe(
+      JSON.stringify({ command: 'true 2' }),
+    );
+    expect((await chat(2))[1].choices[0].delta).toEqual({ content: FINAL_TEXT });
+
+    // Anthropic: two results in one message count as two.
+    const anthropic = events(
+      (
+        await post(`${fake.url}/v1/messages`, {
+          model: 'm',
+          stream: true,
+          tools: [{ name: 'shell_tool', input_schema: { type: 'object' } }],
+          messages: [
+            { role: 'user', content: 'go' },
+            {
+              role: 'user',
+              content: [
+                { type: 'tool_result', tool_use_id: 'a', content: 'ok' },
+                { type: 'tool_result', tool_use_id: 'b', content: 'ok' },
+              ],
+            },
+          ],
+        })
+      ).text,
+    );
+    expect(anthropic[2].delta).toEqual({ type: 'text_delta', text: FINAL_TEXT });
+
+    const gemini = events(
+      (
+        await post(`${fake.url}/v1beta/models/g:streamGenerateContent?alt=sse`, {
+          contents: [
+            { role: 'user', parts: [{ text: 'go' }] },
+            { role: 'user', parts: [{ functionResponse: { name: 'shell_tool', response: {} } }] },
+          ],
+          tools: [{ functionDeclarations: [{ name: 'shell_tool' }] }],
+        })
+      ).text,
+    );
+    expect(gemini[0].candidates[0].content.parts[0].functionCall.args).toEqual({
+      command: 'true 2',
+    });
+    const responses = events(
+      (
+        await post(`${fake.url}/v1/responses`, {
+          model: 'm',
+          stream: true,
+          tools: [{ type: 'function', name: 'shell_tool' }],
+          input: [
+            { type: 'function_call_output', call_id: 'a', output: 'ok' },
+            { type: 'function_call_output', call_id: 'b', output: 'ok' },
+          ],
+        })
+      ).text,
+    );
+    expect(responses.at(-1).response.output[0].type).toBe('message');
+    expect(fake.modelRequests().map((request) => request.answer)).toEqual([
+      'call',
+      'text',
+      'text',
+      'call',
+      'text',
+    ]);
+  });
+
   it('answers a request that offers no tools with text, and side probes with JSON', async () => {
     const fake = await server();
     const answer = events(

@@ -127,14 +127,17 @@ function observe(side, server, tokens, result) {
   };
 }
 
-/** Runs argv with env in cwd, bounded, its process group killed at the end (the runner does). */
-async function runBounded(argv, env, cwd, outputFile) {
+/**
+ * Runs argv with env in cwd, bounded (`timeoutMs`, default 180 s), its process group killed at the
+ * end (the runner does); writes its stdout and stderr to `outputFile`.
+ */
+export async function runBounded(argv, env, cwd, outputFile, { timeoutMs = RUN_TIMEOUT_MS } = {}) {
   const result = await runCommand({
     command: argv,
     cwd,
     envAllowlist: ['PATH', 'LANG', 'TZ', 'TMPDIR'],
     env: { ...env, NO_COLOR: '1', CI: 'true' },
-    timeoutMs: RUN_TIMEOUT_MS,
+    timeoutMs,
     killGraceMs: 2_000,
     maxOutputBytes: 4_194_304,
   });

@@ -9,6 +9,7 @@ import {
 import { CliError, EXIT_CODES } from '../errors.js';
 import { createPermissionCallback, createTerminalAsk } from '../permissions.js';
 import type { CommonOptions } from '../program.js';
+import { createCoalescedWriter } from '../ui/coalesced-writer.js';
 import { createTimeline, hookProtocols, printableLines } from '../ui/timeline.js';
 
 /** Options of `soong-agent run`. */
@@ -60,15 +61,22 @@ export async function runWithPresentation(
     presentation.noHooksHint === true ? 'run' : undefined,
   );
   const json = options.json === true;
+  // Both written a turn later as one chunk: a write to a pipe or terminal wakes its reader, which
+  // must not stand between a hook's end and its tool's start (same bytes, same order).
+  const records = json ? createCoalescedWriter(process.stdout) : undefined;
   const timeline = json
     ? undefined
-    : createTimeline({ stream: process.stderr, protocols: hookProtocols(config) });
+    : createTimeline({
+        stream: process.stderr,
+        protocols: hookProtocols(config),
+        coalesce: true,
+      });
   // Hook runs whose answer was lost with the runner's spawn helper: the run cannot exit 0.
   let helperLost = 0;
   const onRecord = (record: EventRecord) => {
     if (record.type === 'hook_failed' && record.failure === 'helper_failed') helperLost += 1;
-    if (timeline === undefined) process.stdout.write(`${JSON.stringify(record)}\n`);
-    else timeline.onRecord(record);
+    if (records !== undefined) records.write(`${JSON.stringify(record)}\n`);
+    else timeline?.onRecord(record);
   };
   const signals = abortOnSignals();
   const terminalAsk =
@@ -77,9 +85,12 @@ export async function runWithPresentation(
   const notifier =
     terminalAsk === undefined
       ? undefined
-      : notifyingAsk((question: string) =>
-          timeline ? timeline.suspend(() => terminalAsk(question)) : terminalAsk(question),
-        );
+      : notifyingAsk((question: string) => {
+          if (timeline !== undefined) return timeline.suspend(() => terminalAsk(question));
+          // The records so far come before the question on the terminal.
+          records?.flush();
+          return terminalAsk(question);
+        });
   const permission = createPermissionCallback({
     permissions: config.settings.permissions,
     projectDir: config.projectDir,
@@ -103,6 +114,7 @@ export async function runWithPresentation(
   } finally {
     signals.dispose();
     timeline?.close();
+    records?.close();
   }
   let exitCode = exitCodeFor(outcome, signals.received());
   if (helperLost > 0 && exitCode === EXIT_CODES.ok) {

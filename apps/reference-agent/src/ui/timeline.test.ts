@@ -375,3 +375,95 @@ describe('a hook stderr tail on the timeline', () => {
     expect(logged).toMatch(/^ {4}logs: first words of a long log line x+…$/);
   });
 });
+
+describe('a coalescing timeline', () => {
+  const hookCall = [
+    record({
+      type: 'model_turn',
+      turn: 0,
+      request_tail: { role: 'user', text: 'go' },
+      text: '',
+      tool_calls: 1,
+    }),
+    record({
+      type: 'tool_started',
+      call_id: 'c1',
+      tool: 'bash',
+      input: { command: 'true' },
+      risk: 'dangerous',
+    }),
+    record({
+      type: 'hook_started',
+      hook_id: 'guard',
+      event: 'PreToolUse',
+      call_id: 'c1',
+      command: 'x',
+    }),
+    record({
+      type: 'hook_finished',
+      hook_id: 'guard',
+      event: 'PreToolUse',
+      call_id: 'c1',
+      decision: 'none',
+      duration_ms: 3,
+      exit_code: 0,
+    }),
+    record({
+      type: 'tool_finished',
+      call_id: 'c1',
+      tool: 'bash',
+      is_error: false,
+      bytes: 0,
+      duration_ms: 2,
+    }),
+  ];
+
+  it('writes nothing during the turn, then the same text as a line-by-line timeline in one write', async () => {
+    const plain = capture();
+    const direct = createTimeline({ stream: plain.stream, colors: false, live: false });
+    const out = capture();
+    let writes = 0;
+    out.stream.on('data', () => {
+      writes += 1;
+    });
+    const timeline = createTimeline({
+      stream: out.stream,
+      colors: false,
+      live: false,
+      coalesce: true,
+    });
+    for (const item of hookCall) {
+      direct.onRecord(item);
+      timeline.onRecord(item);
+    }
+    timeline.text('All done.');
+    direct.text('All done.');
+    await Promise.resolve();
+    expect(out.text()).toBe('');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toBe(1);
+    timeline.close();
+    direct.close();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(out.text()).not.toBe('');
+    expect(out.text()).toBe(plain.text());
+  });
+
+  it('puts every line before a question on the stream before the question is asked', async () => {
+    const out = capture();
+    const timeline = createTimeline({
+      stream: out.stream,
+      colors: false,
+      live: false,
+      coalesce: true,
+    });
+    for (const item of hookCall.slice(0, 4)) timeline.onRecord(item);
+    let seenByQuestion = '';
+    await timeline.suspend(async () => {
+      await Promise.resolve();
+      seenByQuestion = out.text();
+    });
+    timeline.close();
+    expect(seenByQuestion).toContain('hook guard PreToolUse none');
+  });
+});

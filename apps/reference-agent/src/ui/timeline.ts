@@ -2,6 +2,7 @@ import path from 'node:path';
 import { findGitRoot, gitRootHint } from '@soong-agent/paths';
 import type { EventRecord, EventRecordOf } from '@soong-agent/protocol';
 import picocolors from 'picocolors';
+import { createCoalescedWriter } from './coalesced-writer.js';
 
 type Colors = ReturnType<typeof picocolors.createColors>;
 
@@ -333,8 +334,21 @@ export function createTimeline(options: {
   now?: () => number;
   /** Hook id → protocol (`hookProtocols(config)`): a failing hook's line names its dialect. */
   protocols?: ReadonlyMap<string, string>;
+  /**
+   * Write each event-loop turn's output as one write on the next turn ({@link createCoalescedWriter}),
+   * off the run loop's path (a hook's line leaves while its tool runs); `suspend` and `close`
+   * flush. @default false (each line written at once)
+   */
+  coalesce?: boolean;
 }): Timeline {
   const now = options.now ?? Date.now;
+  const coalesced = options.coalesce === true ? createCoalescedWriter(options.stream) : undefined;
+  const out =
+    coalesced === undefined
+      ? (text: string) => {
+          options.stream.write(text);
+        }
+      : coalesced.write;
   const c = picocolors.createColors(options.colors ?? colorEnabled(options.stream));
   const live = options.live ?? options.stream.isTTY === true;
   const state: RenderState = {
@@ -349,7 +363,7 @@ export function createTimeline(options: {
   let timer: NodeJS.Timeout | undefined;
 
   const clear = () => {
-    if (drawn) options.stream.write('\r\x1b[K');
+    if (drawn) out('\r\x1b[K');
     drawn = false;
   };
   const draw = () => {
@@ -357,9 +371,7 @@ export function createTimeline(options: {
     if (top === undefined || suspended) return;
     const elapsed = now() - top.startedAt;
     if (elapsed < LIVE_INDICATOR_DELAY_MS) return;
-    options.stream.write(
-      `\r\x1b[K${c.dim(`… running ${top.label} (${(elapsed / 1000).toFixed(1)}s)`)}`,
-    );
+    out(`\r\x1b[K${c.dim(`… running ${top.label} (${(elapsed / 1000).toFixed(1)}s)`)}`);
     drawn = true;
   };
   const sync = () => {
@@ -376,13 +388,13 @@ export function createTimeline(options: {
   // A hook's log lines arrive before its outcome; show them under its line instead.
   const pendingLogs = new Map<string, string[]>();
   const endStream = () => {
-    if (streaming) options.stream.write('\n');
+    if (streaming) out('\n');
     streaming = false;
   };
   const write = (line: string) => {
     clear();
     endStream();
-    options.stream.write(`${line}\n`);
+    out(`${line}\n`);
   };
   const finish = (key: string) => {
     const index = running.findIndex((item) => item.key === key);
@@ -431,14 +443,16 @@ export function createTimeline(options: {
       const shown = printableLines(chunk.replaceAll('\r', '')).replaceAll('\n', '\n      ');
       if (shown === '') return;
       clear();
-      if (!streaming) options.stream.write(`${c.magenta('model')} `);
+      if (!streaming) out(`${c.magenta('model')} `);
       streaming = true;
-      options.stream.write(c.dim(shown));
+      out(c.dim(shown));
     },
     async suspend(work) {
       suspended = true;
       clear();
       endStream();
+      // The question goes to the same terminal: every line before it must be there first.
+      coalesced?.flush();
       try {
         return await work();
       } finally {
@@ -452,6 +466,7 @@ export function createTimeline(options: {
       sync();
       clear();
       endStream();
+      coalesced?.close();
     },
   };
 }
