@@ -2,10 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { claudeCodeView, toClaudeCodeToolInput } from '@soong-agent/dialects';
 import { jsonValueDepth, MAX_JSON_DEPTH } from '@soong-agent/protocol';
-import type { ToolDialectView } from './hook-engine.js';
 import { LoopAdapterError } from './loop-adapter-error.js';
 import { summarizeText } from './summarize-text.js';
-import type { ToolCall, ToolResult } from './tool-batch.js';
+import type { ToolCall, ToolDialectView, ToolResult } from './tool-call.js';
 
 /**
  * A session transcript in Claude Code's JSON-lines format (SPEC §7), the file `transcript_path`

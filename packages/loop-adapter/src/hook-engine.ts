@@ -20,12 +20,7 @@ import {
   warmSpawnHelper,
 } from '@soong-agent/runner';
 import type { ArtifactStore } from './artifact-store.js';
-import {
-  type BoundedToolInput,
-  boundContext,
-  boundToolInputSoon,
-  isPlainObject,
-} from './bound-tool-io.js';
+import { boundContext, boundSerialisedToolInput } from './bound-tool-io.js';
 import {
   decideHookRun,
   HOOK_STDERR_LOG_BYTES,
@@ -41,6 +36,12 @@ import { checkHookEvent, checkHookInput, normalizeToolCall } from './normalize-p
 import { createScriptFingerprints } from './script-fingerprints.js';
 import { sessionPaths } from './session.js';
 import { startSpan, TRACING } from './telemetry.js';
+import {
+  isPlainObject,
+  knownToolInputJson,
+  serialiseToolInput,
+  type ToolDialectView,
+} from './tool-call.js';
 import { createWorkerPool } from './worker-pool.js';
 
 type CommonInputKey =
@@ -63,20 +64,7 @@ export type HookPayload<E extends HookEvent> = E extends 'SessionStart'
     ? Omit<HookInputFor<E>, CommonInputKey> & { dialect?: ToolDialectView }
     : Omit<HookInputFor<E>, CommonInputKey>;
 
-/**
- * How dialect hooks (SPEC §11, §12: `"protocol"` other than `"soong"`) see one call of a tool that
- * a host names its own way; built from `ToolDefinition.dialectName` / `dialectInput`. Our own
- * (`soong`) hooks, matchers and records never see it.
- */
-export interface ToolDialectView {
-  /** The tool's name per dialect, e.g. `{ "claude-code": "Bash" }`; a dialect not listed maps `tool.name` by its own table. */
-  names?: Readonly<Record<string, string>>;
-  /**
-   * The call's input in the shape of the canonical tool the dialect sees (e.g. `{ command }` for
-   * `bash`); the dialect converts it like that tool's input. @default tool.input
-   */
-  input?: unknown;
-}
+export type { ToolDialectView } from './tool-call.js';
 
 /** What `engine.run` decided for one event. */
 export interface HookOutcome {
@@ -488,10 +476,9 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
       ...(names === undefined ? {} : { names }),
       input: bounded,
     });
-    return whenBounded(
-      boundToolInputSoon(input, { limitBytes: config.settings.hooks.inline_result_bytes }),
-      (done) => withInput(done.bounded.input),
-    );
+    return boundSerialisedToolInput(serialiseToolInput(input), {
+      limitBytes: config.settings.hooks.inline_result_bytes,
+    }).then((done) => withInput(done.bounded.input));
   }
 
   // The tool as hooks see it, and the JSON of its input when that is the input as given (the
@@ -501,16 +488,16 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
   ):
     | { tool: ToolCallInfo; inputJson?: string }
     | Promise<{ tool: ToolCallInfo; inputJson?: string }> {
+    const known = knownToolInputJson(tool);
+    if (known !== undefined) return { tool, inputJson: known };
     if (tool.input_truncated !== undefined) return { tool };
-    const bounded = boundToolInputSoon(tool.input, {
+    return boundSerialisedToolInput(serialiseToolInput(tool.input), {
       limitBytes: config.settings.hooks.inline_result_bytes,
       artifacts,
-    });
-    // Only an input that fits comes with its JSON (and only a bounded one is truncated).
-    return whenBounded(bounded, (done: { bounded: BoundedToolInput; json?: string }) =>
+    }).then((done) =>
       done.bounded.input_truncated
         ? { tool: { ...tool, ...done.bounded } }
-        : done.json !== undefined && done.bounded.input === tool.input
+        : done.bounded.input === tool.input
           ? { tool, inputJson: done.json }
           : { tool },
     );
@@ -674,11 +661,6 @@ function skipsFailedResult(
     dialect.failedToolEvent === 'PostToolUseFailure' &&
     (fields.result as { is_error?: unknown } | undefined)?.is_error === true
   );
-}
-
-// `then` for boundToolInputSoon's answer: at once when it came at once, else when it settles.
-function whenBounded<T, U>(value: T | Promise<T>, next: (done: T) => U): U | Promise<U> {
-  return value instanceof Promise ? value.then(next) : next(value);
 }
 
 // A record with the ids of its hook run after its own fields: `{ ...record, ...ids }`, made with

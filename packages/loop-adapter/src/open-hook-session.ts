@@ -34,7 +34,7 @@ import {
 } from './observe.js';
 import { createSessionId, isSessionId, sessionFilesIn, sessionPaths } from './session.js';
 import { createStopController, type StopDecision } from './stop-controller.js';
-import type { PermissionCallback, ToolDescriptions } from './tool-batch.js';
+import type { PermissionCallback, ToolDescriptions } from './tool-call.js';
 import { CLOSED_TOOL_TEXT, createToolGate, type ToolGate, textResult } from './tool-gate.js';
 
 /** Options of {@link openHookSession} (SPEC §11). */
@@ -295,7 +295,13 @@ export async function openHookSession(options: OpenHookSessionOptions): Promise<
           ...signalOf(gateOptions),
         });
         return {
+          engine: gate.engine,
+          tools: gate.tools,
           // After close() nothing runs, and nothing is recorded (the log is closed): SPEC §11.
+          run: (call, execute, runOptions) =>
+            closing !== undefined
+              ? Promise.resolve(textResult(call, CLOSED_TOOL_TEXT, 'error'))
+              : track(() => gate.run(call, execute, runOptions)),
           before: (call, callOptions) =>
             closing !== undefined
               ? Promise.resolve({

@@ -7,20 +7,30 @@ import {
   type ToolCallInfo,
 } from '@soong-agent/protocol';
 import type { ArtifactStore } from './artifact-store.js';
-import { boundToolInput, boundToolResult, textForModel } from './bound-tool-io.js';
+import { boundSerialisedToolInput, boundToolResult, textForModel } from './bound-tool-io.js';
 import type { ClaudeCodeTranscript } from './claude-code-transcript.js';
-import type { HookEngine, ToolDialectView } from './hook-engine.js';
+import type { HookEngine } from './hook-engine.js';
 import { checkOption, LoopAdapterError } from './loop-adapter-error.js';
 import { roundMs } from './round-ms.js';
 import { takeHead } from './summarize-text.js';
-import type {
-  PermissionCallback,
-  ToolCall,
-  ToolDescription,
-  ToolDescriptions,
-  ToolExecutionResult,
-  ToolResult,
-} from './tool-batch.js';
+import {
+  dialectView,
+  type PermissionCallback,
+  rememberToolInputJson,
+  serialiseToolInput,
+  type ToolCall,
+  type ToolDescription,
+  type ToolDescriptions,
+  type ToolDialectView,
+  type ToolExecute,
+  type ToolExecutionResult,
+  type ToolGateCall,
+  type ToolResult,
+  textResult,
+} from './tool-call.js';
+import { NO_TOOL_CALL_TELEMETRY, type ToolCallTelemetry } from './tool-call-telemetry.js';
+
+export { dialectView, type ToolGateCall, textResult } from './tool-call.js';
 
 /** Bytes of an error result kept in `tool_finished.error_text` (SPEC §5). */
 const ERROR_TEXT_BYTES = 1024;
@@ -36,28 +46,33 @@ export const ABORTED_TOOL_TEXT = 'aborted';
 /** The text of a call not run because its hook session closed first (SPEC §11). */
 export const CLOSED_TOOL_TEXT = 'not executed: the hook session was closed';
 
-/** One call as a host gives it to {@link ToolGate.before}. */
-export interface ToolGateCall extends ToolCall {
-  /** Risk class; overrides the registry's tool. A call with neither is an unknown tool. @default the registry tool's risk */
-  risk?: RiskClass;
-  /** Extra tags for `tag` matchers. @default the registry tool's tags, else [] */
-  tags?: readonly string[];
-  /**
-   * The paths the call touches (absolute or project-relative). @default the registry tool's
-   * `paths(input)`; else, for our canonical file tools (`read_file`, `write_file`, `edit_file`,
-   * `list_dir`, `grep`), `input.path` (grep: `.` when absent); else []
-   */
-  paths?: readonly string[];
-}
-
 /** What {@link ToolGate.before} decided. */
 export type ToolGateVerdict = { run: true } | { run: false; result: ToolResult };
 
+/** Options of {@link ToolGate.run}. */
+export interface ToolGateRunOptions {
+  /** Cancels this call: the running hook is stopped; passed on to `execute`. @default the gate's signal */
+  signal?: AbortSignal | undefined;
+  /** Told of the call as it starts and ends (e.g. {@link openTelemetryToolCalls}). @default NO_TOOL_CALL_TELEMETRY */
+  telemetry?: ToolCallTelemetry | undefined;
+}
+
 /**
- * The hooks around the tool calls of one model step (SPEC §4, §11): `before` each call in the
- * model's order, the host runs the call when told to, then `after` with its result.
+ * The hooks around the tool calls of one model step (SPEC §4, §11): `run` each call in the
+ * model's order (or, for a host that must run the call itself between two of its own callbacks,
+ * `before` each call, the call when told to, then `after` with its result).
  */
 export interface ToolGate {
+  /**
+   * One whole call, as vercel/ai's `executeToolCall`: start (`tool_started`, PreToolUse, which may
+   * deny it, then the permission callback), execute (`execute(call.input, { signal, callId })`,
+   * only when the call may run; a throw becomes an `is_error` result `tool <name> failed: …`),
+   * end (`tool_finished`, PostToolUseFailure for an error, PostToolUse, each observe only).
+   * Resolves the one result the model must see (denied, skipped, unknown and cancelled calls
+   * included); rejects only for misuse (a malformed call, an id in use: `INVALID_OPTIONS`). The
+   * same records as `before` + `after`.
+   */
+  run(call: ToolGateCall, execute: ToolExecute, options?: ToolGateRunOptions): Promise<ToolResult>;
   /**
    * `tool_started`, PreToolUse, then the permission callback (only when no hook denied), with
    * SPEC §4's deny state of the step: `{ run: false, result }` for a denied, skipped, unknown,
@@ -75,6 +90,10 @@ export interface ToolGate {
     result: ToolExecutionResult,
     options?: { signal?: AbortSignal },
   ): Promise<ToolResult>;
+  /** The engine that runs the hooks; its sink takes the records. */
+  readonly engine: HookEngine;
+  /** The tools the gate looks calls up in, when given. */
+  readonly tools: ToolDescriptions | undefined;
 }
 
 /** Options of {@link createToolGate}. */
@@ -175,45 +194,78 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
     return verdict;
   };
 
-  return {
-    before(call, callOptions = {}) {
-      try {
-        checkCall(call);
-      } catch (error) {
-        return Promise.reject(error);
-      }
-      if (active.has(call.id)) {
-        return Promise.reject(
-          new LoopAdapterError({
-            code: 'INVALID_OPTIONS',
-            message: `gate.before: call id ${JSON.stringify(call.id)} is already in use by a call of this session that has not ended; give every call of a session its own id`,
-          }),
-        );
-      }
-      active.add(call.id);
-      const turn = previous.then(() => decide(call, callOptions));
-      previous = turn.catch(() => undefined);
-      return turn.then(
-        (verdict) => release(call, verdict),
-        (error: unknown) => {
-          active.delete(call.id);
-          throw error;
-        },
-      );
-    },
-
-    async after(id, executed, callOptions = {}) {
-      const entry = open.get(id);
-      if (entry === undefined) {
-        throw new LoopAdapterError({
+  const before: ToolGate['before'] = (call, callOptions = {}) => {
+    try {
+      checkCall(call);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (active.has(call.id)) {
+      return Promise.reject(
+        new LoopAdapterError({
           code: 'INVALID_OPTIONS',
-          message: `gate.after("${id}"): no call ${JSON.stringify(id)} is waiting for its result (call before() first and after() once per call it let run)`,
-        });
-      }
-      open.delete(id);
-      active.delete(id);
-      options.openCalls?.delete(id);
-      return finishCall(entry, executed, callOptions);
+          message: `gate.before: call id ${JSON.stringify(call.id)} is already in use by a call of this session that has not ended; give every call of a session its own id`,
+        }),
+      );
+    }
+    active.add(call.id);
+    const turn = previous.then(() => decide(call, callOptions));
+    previous = turn.catch(() => undefined);
+    return turn.then(
+      (verdict) => release(call, verdict),
+      (error: unknown) => {
+        active.delete(call.id);
+        throw error;
+      },
+    );
+  };
+
+  const after: ToolGate['after'] = async (id, executed, callOptions = {}) => {
+    const entry = open.get(id);
+    if (entry === undefined) {
+      throw new LoopAdapterError({
+        code: 'INVALID_OPTIONS',
+        message: `gate.after("${id}"): no call ${JSON.stringify(id)} is waiting for its result (call before() first and after() once per call it let run)`,
+      });
+    }
+    open.delete(id);
+    active.delete(id);
+    options.openCalls?.delete(id);
+    return finishCall(entry, executed, callOptions);
+  };
+
+  // start → execute → end, inside the telemetry's scope when it traces the call.
+  const runCall = async (
+    call: ToolGateCall,
+    execute: ToolExecute,
+    signal: AbortSignal | undefined,
+  ): Promise<ToolResult> => {
+    const callOptions = signal === undefined ? {} : { signal };
+    const verdict = await before(call, callOptions);
+    if (!verdict.run) return verdict.result;
+    return after(call.id, await executeSafely(call, execute, signal), callOptions);
+  };
+
+  return {
+    engine,
+    tools,
+    before,
+    after,
+    async run(call, execute, runOptions = {}) {
+      checkCall(call);
+      checkOption(
+        typeof execute === 'function',
+        'execute',
+        execute,
+        'pass the function that runs the call: (input, { signal, callId }) => Promise<{ content, isError }>',
+      );
+      const signal = runOptions.signal ?? options.signal;
+      const telemetry = runOptions.telemetry ?? NO_TOOL_CALL_TELEMETRY;
+      const scope = telemetry.startToolCall(call, call.risk ?? tools?.get(call.name)?.risk);
+      if (scope === undefined) return runCall(call, execute, signal);
+      const result = await scope.run(() => runCall(call, execute, signal));
+      scope.end(result);
+      return result;
     },
   };
 
@@ -224,7 +276,9 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
     const signal = callOptions.signal ?? options.signal;
     const tool = tools?.get(call.name);
     const risk = call.risk ?? tool?.risk;
-    transcript?.toolUse(call, tool === undefined ? undefined : dialectView(tool, call.input));
+    // Computed once per call: the transcript and the dialect hooks see the same view.
+    const dialect = tool === undefined ? undefined : dialectView(tool, call.input);
+    transcript?.toolUse(call, dialect);
     if (signal?.aborted) return closed(call, ABORTED_TOOL_TEXT, 'error');
     if (denial && (denial.risk !== 'readonly' || risk !== 'readonly')) halted = true;
     if (halted && denial) {
@@ -249,7 +303,11 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
       });
       return finishWithError(call, TOO_DEEP_INPUT_TEXT, 'error');
     }
-    const bounded = await boundToolInput(call.input, { limitBytes, artifacts });
+    // The input is serialised here, once: the bound measures it and every hook's stdin reuses it.
+    const { bounded, json } = await boundSerialisedToolInput(serialiseToolInput(call.input), {
+      limitBytes,
+      artifacts,
+    });
     if (risk === undefined) {
       // Nothing can run and no hook sees it; the records still pair up (SPEC §5). An unknown
       // tool is recorded with the most cautious risk class.
@@ -277,7 +335,7 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
       paths,
       ...bounded,
     };
-    const dialect = tool === undefined ? undefined : dialectView(tool, call.input);
+    rememberToolInputJson(info, json);
     const pre = await engine.run(
       'PreToolUse',
       { tool: info, ...(dialect === undefined ? {} : { dialect }) },
@@ -430,23 +488,6 @@ function errorText(isError: boolean, content: string): { error_text?: string } {
   return isError ? { error_text: takeHead(content, ERROR_TEXT_BYTES) } : {};
 }
 
-/** The per-call view dialect hooks get of a host-named tool (undefined when it declares none). */
-export function dialectView(tool: ToolDescription, input: unknown): ToolDialectView | undefined {
-  if (tool.dialectName === undefined && tool.dialectInput === undefined) return undefined;
-  let mapped: unknown;
-  if (tool.dialectInput !== undefined) {
-    try {
-      mapped = tool.dialectInput(input);
-    } catch {
-      mapped = undefined;
-    }
-  }
-  return {
-    ...(tool.dialectName === undefined ? {} : { names: tool.dialectName }),
-    ...(mapped === undefined ? {} : { input: mapped }),
-  };
-}
-
 // A permission callback that throws fails closed: the call is denied, the step goes on.
 async function askPermission(
   permission: PermissionCallback,
@@ -491,18 +532,22 @@ function toolPaths(
   }
 }
 
-/** An `is_error` result of a call that did not run. */
-export function textResult(
+// What execute returned, as a result: a throw (or a malformed answer) becomes an error result.
+async function executeSafely(
   call: ToolCall,
-  content: string,
-  status: ToolResult['status'],
-): ToolResult {
-  return {
-    callId: call.id,
-    name: call.name,
-    content,
-    isError: true,
-    status,
-    bytes: Buffer.byteLength(content),
-  };
+  execute: ToolExecute,
+  signal: AbortSignal | undefined,
+): Promise<ToolExecutionResult> {
+  try {
+    const result = await execute(
+      call.input,
+      signal ? { signal, callId: call.id } : { callId: call.id },
+    );
+    return { content: String(result.content), isError: Boolean(result.isError) };
+  } catch (error) {
+    return {
+      content: `tool ${call.name} failed: ${error instanceof Error ? error.message : String(error)}`,
+      isError: true,
+    };
+  }
 }
