@@ -127,9 +127,23 @@ export interface ToolDialectView {
   input?: unknown;
 }
 
+// The views dialectView made, one per call: the engine bounds each once for the whole call.
+const callViews = new WeakSet<object>();
+
+/** True for a view {@link dialectView} made (fresh per call, never changed). */
+export function isCallDialectView(view: object): boolean {
+  return callViews.has(view);
+}
+
 /** The per-call view dialect hooks get of a host-named tool (undefined when it declares none). */
 export function dialectView(tool: ToolDescription, input: unknown): ToolDialectView | undefined {
   if (tool.dialectName === undefined && tool.dialectInput === undefined) return undefined;
+  const view = viewOf(tool, input);
+  callViews.add(view);
+  return view;
+}
+
+function viewOf(tool: ToolDescription, input: unknown): ToolDialectView {
   let mapped: unknown;
   if (tool.dialectInput !== undefined) {
     try {
