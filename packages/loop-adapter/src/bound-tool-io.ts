@@ -156,7 +156,11 @@ export async function boundContext(
   };
 }
 
-function summarizeStrings(value: unknown, pass: { headBytes: number; tailBytes: number }): unknown {
+/** Each string of `value` (at any depth) kept at its head and tail; a copy. */
+export function summarizeStrings(
+  value: unknown,
+  pass: { headBytes: number; tailBytes: number },
+): unknown {
   if (typeof value === 'string') return summarizeText(value, pass);
   if (Array.isArray(value)) return value.map((item) => summarizeStrings(item, pass));
   if (isPlainObject(value)) {

@@ -222,7 +222,10 @@ export async function openHookSession(options: OpenHookSessionOptions): Promise<
   };
 
   try {
-    transcript = createClaudeCodeTranscript(files.transcript, { projectDir });
+    transcript = createClaudeCodeTranscript(files.transcript, {
+      projectDir,
+      readers: hasTranscriptReaders(config),
+    });
     const artifacts = createFileArtifactStore(files.artifacts);
     const hooks = createHookEngine({
       config,
@@ -372,4 +375,13 @@ function protectEnvironmentOnce(): void {
   if (environmentProtected) return;
   environmentProtected = true;
   hideProcessEnvironment();
+}
+
+// Whether a hook of the session can read the transcript: every protocol but ours passes
+// `transcript_path` (SPEC §7, §12).
+function hasTranscriptReaders(config: LoadedConfig): boolean {
+  return (
+    config.hooksEnabled &&
+    config.hooks.rules.some((rule) => rule.hooks.some((hook) => hook.protocol !== 'soong'))
+  );
 }

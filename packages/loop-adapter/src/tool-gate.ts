@@ -15,6 +15,7 @@ import { roundMs } from './round-ms.js';
 import { takeHead } from './summarize-text.js';
 import {
   dialectView,
+  isPlainObject,
   type PermissionCallback,
   rememberToolInputJson,
   serialiseToolInput,
@@ -151,48 +152,47 @@ export const allowUnlessAsked: PermissionCallback = async ({ hookAsk }) =>
         reason: `hook ${hookAsk.hookId} asked for confirmation (${hookAsk.reason}) and this host has no one to ask, so the call is refused`,
       };
 
+// What the calls of one gate share: its options and the step's deny state.
+interface GateState {
+  options: ToolGateOptions;
+  engine: HookEngine;
+  tools: ToolDescriptions | undefined;
+  transcript: ClaudeCodeTranscript | undefined;
+  permission: PermissionCallback;
+  active: Set<string>;
+  isClosing: () => boolean;
+  artifacts: ArtifactStore | undefined;
+  limitBytes: number;
+  /** The denial that halts (or, after a readonly denial, may halt) the step. */
+  denial: { callId: string; risk: RiskClass } | undefined;
+  halted: boolean;
+  open: Map<string, OpenCall>;
+}
+
 /**
  * A tool gate for one model step; see {@link ToolGate}. `executeToolBatch` and `createToolBatch`
  * are built on it, so a host that runs its tools itself gets the same records and results.
  */
 export function createToolGate(options: ToolGateOptions): ToolGate {
-  const { engine, tools, transcript } = options;
-  const sink = engine.sink;
-  const permission = options.permission ?? allowUnlessAsked;
-  const active = options.activeCallIds ?? new Set<string>();
-  const isClosing = options.isClosing ?? (() => false);
+  const { engine, tools } = options;
+  const state: GateState = {
+    options,
+    engine,
+    tools,
+    transcript: options.transcript,
+    permission: options.permission ?? allowUnlessAsked,
+    active: options.activeCallIds ?? new Set<string>(),
+    isClosing: options.isClosing ?? (() => false),
+    artifacts: engine.artifacts ?? options.artifacts,
+    limitBytes: engine.config.settings.hooks.inline_result_bytes,
+    denial: undefined,
+    halted: false,
+    open: new Map(),
+  };
+  const { active, open } = state;
   // Calls are decided in the order `before` was called, each after the one before it: a host that
   // does not await one `before` before the next still gets the step's deny state (SPEC §4).
   let previous: Promise<unknown> = Promise.resolve();
-  const artifacts = engine.artifacts ?? options.artifacts;
-  const limitBytes = engine.config.settings.hooks.inline_result_bytes;
-  // The denial that halts (or, after a readonly denial, may halt) the step.
-  let denial: { callId: string; risk: RiskClass } | undefined;
-  let halted = false;
-  const open = new Map<string, OpenCall>();
-
-  const closed = (call: ToolCall, content: string, status: ToolResult['status']) => {
-    const result = textResult(call, content, status);
-    transcript?.toolResults([result]);
-    return { run: false as const, result };
-  };
-  const finishWithError = (call: ToolCall, content: string, status: ToolResult['status']) => {
-    const verdict = closed(call, content, status);
-    sink.emit({
-      type: 'tool_finished',
-      call_id: call.id,
-      tool: call.name,
-      is_error: true,
-      bytes: verdict.result.bytes,
-      ...errorText(true, content),
-    });
-    return verdict;
-  };
-
-  const release = <T extends ToolGateVerdict>(call: ToolCall, verdict: T): T => {
-    if (!verdict.run) active.delete(call.id);
-    return verdict;
-  };
 
   const before: ToolGate['before'] = (call, callOptions = {}) => {
     try {
@@ -209,10 +209,13 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
       );
     }
     active.add(call.id);
-    const turn = previous.then(() => decide(call, callOptions));
+    const turn = previous.then(() => decide(state, call, callOptions.signal ?? options.signal));
     previous = turn.catch(() => undefined);
     return turn.then(
-      (verdict) => release(call, verdict),
+      (verdict) => {
+        if (!verdict.run) active.delete(call.id);
+        return verdict;
+      },
       (error: unknown) => {
         active.delete(call.id);
         throw error;
@@ -231,10 +234,10 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
     open.delete(id);
     active.delete(id);
     options.openCalls?.delete(id);
-    return finishCall(entry, executed, callOptions);
+    return finishCall(state, entry, executed, callOptions.signal ?? options.signal);
   };
 
-  // start → execute → end, inside the telemetry's scope when it traces the call.
+  // start → execute → end.
   const runCall = async (
     call: ToolGateCall,
     execute: ToolExecute,
@@ -261,6 +264,7 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
       );
       const signal = runOptions.signal ?? options.signal;
       const telemetry = runOptions.telemetry ?? NO_TOOL_CALL_TELEMETRY;
+      // Inside the telemetry's scope when it traces the call (its hooks' spans are children).
       const scope = telemetry.startToolCall(call, call.risk ?? tools?.get(call.name)?.risk);
       if (scope === undefined) return runCall(call, execute, signal);
       const result = await scope.run(() => runCall(call, execute, signal));
@@ -268,192 +272,252 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
       return result;
     },
   };
+}
 
-  async function decide(
-    call: ToolGateCall,
-    callOptions: { signal?: AbortSignal },
-  ): Promise<ToolGateVerdict> {
-    const signal = callOptions.signal ?? options.signal;
-    const tool = tools?.get(call.name);
-    const risk = call.risk ?? tool?.risk;
-    // Computed once per call: the transcript and the dialect hooks see the same view.
-    const dialect = tool === undefined ? undefined : dialectView(tool, call.input);
-    transcript?.toolUse(call, dialect);
-    if (signal?.aborted) return closed(call, ABORTED_TOOL_TEXT, 'error');
-    if (denial && (denial.risk !== 'readonly' || risk !== 'readonly')) halted = true;
-    if (halted && denial) {
-      sink.emit({
-        type: 'tool_skipped',
-        call_id: call.id,
-        tool: call.name,
-        denied_call_id: denial.callId,
-      });
-      return closed(call, SKIPPED_TOOL_TEXT, 'skipped');
-    }
-    if (jsonValueDepth(call.input) > MAX_JSON_DEPTH) {
-      // Serialising it would overflow the stack (issue 11): not run, not shown to hooks, and
-      // recorded without the input; a non-halting error like an unknown tool.
-      sink.emit({
-        type: 'tool_started',
-        call_id: call.id,
-        tool: call.name,
-        risk: risk ?? 'dangerous',
-        input: { truncated_json: `not recorded: nested more than ${MAX_JSON_DEPTH} levels deep` },
-        input_truncated: true,
-      });
-      return finishWithError(call, TOO_DEEP_INPUT_TEXT, 'error');
-    }
-    // The input is serialised here, once: the bound measures it and every hook's stdin reuses it.
-    const { bounded, json } = await boundSerialisedToolInput(serialiseToolInput(call.input), {
-      limitBytes,
-      artifacts,
-    });
-    if (risk === undefined) {
-      // Nothing can run and no hook sees it; the records still pair up (SPEC §5). An unknown
-      // tool is recorded with the most cautious risk class.
-      sink.emit({
-        type: 'tool_started',
-        call_id: call.id,
-        tool: call.name,
-        risk: 'dangerous',
-        unknown_tool: true,
-        ...bounded,
-      });
-      return finishWithError(call, UNKNOWN_TOOL_TEXT, 'error');
-    }
-    const name = tool?.name ?? call.name;
-    const paths =
-      call.paths === undefined
-        ? toolPaths(tool, name, call.input, engine.projectDir)
-        : call.paths.map((item) => path.resolve(engine.projectDir, item));
-    sink.emit({ type: 'tool_started', call_id: call.id, tool: name, risk, ...bounded });
-    const info: ToolCallInfo = {
-      name,
-      call_id: call.id,
-      risk,
-      tags: [...new Set([risk, ...(call.tags ?? tool?.tags ?? [])])],
-      paths,
-      ...bounded,
-    };
-    rememberToolInputJson(info, json);
-    const pre = await engine.run(
-      'PreToolUse',
-      { tool: info, ...(dialect === undefined ? {} : { dialect }) },
-      { signal, callId: call.id },
-    );
-    if (pre.decision === 'deny') {
-      const reason = pre.reason ?? 'denied';
-      sink.emit({
-        type: 'tool_denied',
-        call_id: call.id,
-        tool: name,
-        source: 'hook',
-        reason,
-        ...(pre.hookId ? { hook_id: pre.hookId } : {}),
-      });
-      denial ??= { callId: call.id, risk };
-      return closed(call, `denied by hook ${pre.hookId}: ${reason}`, 'denied');
-    }
-    // tool_started was recorded: close the call with its one tool_finished.
-    if (signal?.aborted || pre.cancelled) return finishWithError(call, ABORTED_TOOL_TEXT, 'error');
-    if (isClosing()) return finishWithError(call, CLOSED_TOOL_TEXT, 'error');
+// A call that does not run: its result, in the transcript too.
+function closed(
+  state: GateState,
+  call: ToolCall,
+  content: string,
+  status: ToolResult['status'],
+): { run: false; result: ToolResult } {
+  const result = textResult(call, content, status);
+  state.transcript?.toolResults([result]);
+  return { run: false, result };
+}
 
-    const verdict = await askPermission(permission, {
-      call: { id: call.id, name: call.name, input: call.input },
-      tool: tool ?? { name, risk, ...(call.tags === undefined ? {} : { tags: call.tags }) },
-      risk,
-      paths,
-      ...(pre.ask === undefined ? {} : { hookAsk: pre.ask }),
-    });
-    if (!verdict.allow) {
-      sink.emit({
-        type: 'permission_denied',
-        call_id: call.id,
-        tool: name,
-        reason: verdict.reason,
-      });
-      sink.emit({
-        type: 'tool_denied',
-        call_id: call.id,
-        tool: name,
-        source: 'permission',
-        reason: verdict.reason,
-      });
-      denial ??= { callId: call.id, risk };
-      return closed(call, `denied by permission: ${verdict.reason}`, 'denied');
-    }
-    // The session began to close while the permission was asked: never run after close().
-    if (isClosing()) return finishWithError(call, CLOSED_TOOL_TEXT, 'error');
-    open.set(call.id, { call, info, dialect, started: performance.now() });
-    options.openCalls?.set(call.id, () => {
-      open.delete(call.id);
-      active.delete(call.id);
-      finishWithError(call, UNFINISHED_TOOL_TEXT, 'error');
-    });
-    return { run: true };
+// A call whose tool_started was recorded and that does not run: closed with its tool_finished.
+function finishWithError(
+  state: GateState,
+  call: ToolCall,
+  content: string,
+  status: ToolResult['status'],
+): { run: false; result: ToolResult } {
+  const verdict = closed(state, call, content, status);
+  state.engine.sink.emit({
+    type: 'tool_finished',
+    call_id: call.id,
+    tool: call.name,
+    is_error: true,
+    bytes: verdict.result.bytes,
+    ...errorText(true, content),
+  });
+  return verdict;
+}
+
+// The start of a call: its records, the SPEC §4 deny state, PreToolUse, the permission.
+async function decide(
+  state: GateState,
+  call: ToolGateCall,
+  signal: AbortSignal | undefined,
+): Promise<ToolGateVerdict> {
+  const { sink } = state.engine;
+  const tool = state.tools?.get(call.name);
+  const risk = call.risk ?? tool?.risk;
+  // Computed once per call: the transcript and the dialect hooks see the same view. The
+  // transcript names every call a hook is asked about, before its result.
+  const dialect = tool === undefined ? undefined : dialectView(tool, call.input);
+  const toolUse = (json?: string) => state.transcript?.toolUse(call, dialect, json);
+  if (signal?.aborted) {
+    toolUse();
+    return closed(state, call, ABORTED_TOOL_TEXT, 'error');
   }
-
-  async function finishCall(
-    entry: OpenCall,
-    executed: ToolExecutionResult,
-    callOptions: { signal?: AbortSignal },
-  ): Promise<ToolResult> {
-    const { call, info, dialect } = entry;
-    const signal = callOptions.signal ?? options.signal;
-    const durationMs = roundMs(performance.now() - entry.started);
-    const content = String(executed.content);
-    const isError = Boolean(executed.isError);
-    if (artifacts === undefined) {
-      throw new LoopAdapterError({
-        code: 'INVALID_OPTIONS',
-        message:
-          'the hook engine has no artifact store: create it with { artifacts } (openHookSession does)',
-      });
-    }
-    const { payload, artifactRef } = await boundToolResult(content, isError, {
-      limitBytes,
-      artifacts,
-    });
+  const { denial } = state;
+  if (denial && (denial.risk !== 'readonly' || risk !== 'readonly')) state.halted = true;
+  if (state.halted && denial) {
+    toolUse();
     sink.emit({
-      type: 'tool_finished',
+      type: 'tool_skipped',
       call_id: call.id,
-      tool: info.name,
-      is_error: isError,
-      bytes: payload.bytes,
-      ...(artifactRef ? { artifact_ref: artifactRef } : {}),
-      duration_ms: durationMs,
-      ...errorText(isError, content),
+      tool: call.name,
+      denied_call_id: denial.callId,
     });
-    const result: ToolResult = {
-      callId: call.id,
-      name: call.name,
-      content: textForModel(content, payload.bytes, limitBytes, artifactRef, 'result'),
-      isError,
-      status: isError ? 'error' : 'ok',
-      bytes: payload.bytes,
-      ...(artifactRef ? { artifactRef } : {}),
-    };
-    // The transcript bounds results its own way (head and tail of the whole text).
-    transcript?.toolResults([{ ...result, content }]);
-    const fields = {
-      tool: info,
-      result: payload,
-      duration_ms: durationMs,
-      ...(dialect === undefined ? {} : { dialect }),
-    };
-    const runOptions = { signal, callId: call.id };
-    // A failed call runs PostToolUseFailure first (SPEC §13.2), then PostToolUse, whose hooks of a
-    // dialect with a failure event of its own (claude-code, copilot, cursor) the engine skips.
-    if (isError) {
-      await engine.run(
-        'PostToolUseFailure',
-        { ...fields, error: takeHead(content, ERROR_TEXT_BYTES) },
-        runOptions,
-      );
-    }
-    await engine.run('PostToolUse', fields, runOptions);
-    return result;
+    return closed(state, call, SKIPPED_TOOL_TEXT, 'skipped');
   }
+  if (jsonValueDepth(call.input) > MAX_JSON_DEPTH) {
+    toolUse();
+    // Serialising it would overflow the stack: not run, not shown to hooks, and recorded without
+    // the input; a non-halting error like an unknown tool.
+    sink.emit({
+      type: 'tool_started',
+      call_id: call.id,
+      tool: call.name,
+      risk: risk ?? 'dangerous',
+      input: { truncated_json: `not recorded: nested more than ${MAX_JSON_DEPTH} levels deep` },
+      input_truncated: true,
+    });
+    return finishWithError(state, call, TOO_DEEP_INPUT_TEXT, 'error');
+  }
+  // The input is serialised here, once: the bound measures it and every hook's stdin reuses it.
+  const { bounded, json } = await boundSerialisedToolInput(serialiseToolInput(call.input), {
+    limitBytes: state.limitBytes,
+    artifacts: state.artifacts,
+  });
+  // The input's own JSON (not its `{ value }` wrapping) when it was given as an object.
+  toolUse(isPlainObject(call.input) && !bounded.input_truncated ? json : undefined);
+  if (risk === undefined) {
+    // Nothing can run and no hook sees it; the records still pair up (SPEC §5). An unknown
+    // tool is recorded with the most cautious risk class.
+    sink.emit({
+      type: 'tool_started',
+      call_id: call.id,
+      tool: call.name,
+      risk: 'dangerous',
+      unknown_tool: true,
+      ...bounded,
+    });
+    return finishWithError(state, call, UNKNOWN_TOOL_TEXT, 'error');
+  }
+  const name = tool?.name ?? call.name;
+  const { projectDir } = state.engine;
+  const paths =
+    call.paths === undefined
+      ? toolPaths(tool, name, call.input, projectDir)
+      : call.paths.map((item) => path.resolve(projectDir, item));
+  sink.emit({ type: 'tool_started', call_id: call.id, tool: name, risk, ...bounded });
+  const info: ToolCallInfo = {
+    name,
+    call_id: call.id,
+    risk,
+    tags: [...new Set([risk, ...(call.tags ?? tool?.tags ?? [])])],
+    paths,
+    ...bounded,
+  };
+  rememberToolInputJson(info, json);
+  return askHooksAndPermission(state, { call, tool, info, dialect, signal });
+}
+
+// PreToolUse, then (when no hook denied) the permission callback; an allowed call is opened.
+async function askHooksAndPermission(
+  state: GateState,
+  started: {
+    call: ToolGateCall;
+    tool: ToolDescription | undefined;
+    info: ToolCallInfo;
+    dialect: ToolDialectView | undefined;
+    signal: AbortSignal | undefined;
+  },
+): Promise<ToolGateVerdict> {
+  const { call, tool, info, dialect, signal } = started;
+  const { name, risk, paths } = info;
+  const { sink } = state.engine;
+  const pre = await state.engine.run(
+    'PreToolUse',
+    { tool: info, ...(dialect === undefined ? {} : { dialect }) },
+    { signal, callId: call.id },
+  );
+  if (pre.decision === 'deny') {
+    const reason = pre.reason ?? 'denied';
+    sink.emit({
+      type: 'tool_denied',
+      call_id: call.id,
+      tool: name,
+      source: 'hook',
+      reason,
+      ...(pre.hookId ? { hook_id: pre.hookId } : {}),
+    });
+    state.denial ??= { callId: call.id, risk };
+    return closed(state, call, `denied by hook ${pre.hookId}: ${reason}`, 'denied');
+  }
+  // tool_started was recorded: close the call with its one tool_finished.
+  if (signal?.aborted || pre.cancelled) {
+    return finishWithError(state, call, ABORTED_TOOL_TEXT, 'error');
+  }
+  if (state.isClosing()) return finishWithError(state, call, CLOSED_TOOL_TEXT, 'error');
+
+  const verdict = await askPermission(state.permission, {
+    call: { id: call.id, name: call.name, input: call.input },
+    tool: tool ?? { name, risk, ...(call.tags === undefined ? {} : { tags: call.tags }) },
+    risk,
+    paths,
+    ...(pre.ask === undefined ? {} : { hookAsk: pre.ask }),
+  });
+  if (!verdict.allow) {
+    sink.emit({ type: 'permission_denied', call_id: call.id, tool: name, reason: verdict.reason });
+    sink.emit({
+      type: 'tool_denied',
+      call_id: call.id,
+      tool: name,
+      source: 'permission',
+      reason: verdict.reason,
+    });
+    state.denial ??= { callId: call.id, risk };
+    return closed(state, call, `denied by permission: ${verdict.reason}`, 'denied');
+  }
+  // The session began to close while the permission was asked: never run after close().
+  if (state.isClosing()) return finishWithError(state, call, CLOSED_TOOL_TEXT, 'error');
+  state.open.set(call.id, { call, info, dialect, started: performance.now() });
+  state.options.openCalls?.set(call.id, () => {
+    state.open.delete(call.id);
+    state.active.delete(call.id);
+    finishWithError(state, call, UNFINISHED_TOOL_TEXT, 'error');
+  });
+  return { run: true };
+}
+
+// The end of a call the gate let run: the result bounded and recorded, then the observe-only
+// PostToolUseFailure (for an error) and PostToolUse.
+async function finishCall(
+  state: GateState,
+  entry: OpenCall,
+  executed: ToolExecutionResult,
+  signal: AbortSignal | undefined,
+): Promise<ToolResult> {
+  const { call, info, dialect } = entry;
+  const { artifacts, limitBytes, engine } = state;
+  const durationMs = roundMs(performance.now() - entry.started);
+  const content = String(executed.content);
+  const isError = Boolean(executed.isError);
+  if (artifacts === undefined) {
+    throw new LoopAdapterError({
+      code: 'INVALID_OPTIONS',
+      message:
+        'the hook engine has no artifact store: create it with { artifacts } (openHookSession does)',
+    });
+  }
+  const { payload, artifactRef } = await boundToolResult(content, isError, {
+    limitBytes,
+    artifacts,
+  });
+  engine.sink.emit({
+    type: 'tool_finished',
+    call_id: call.id,
+    tool: info.name,
+    is_error: isError,
+    bytes: payload.bytes,
+    ...(artifactRef ? { artifact_ref: artifactRef } : {}),
+    duration_ms: durationMs,
+    ...errorText(isError, content),
+  });
+  const result: ToolResult = {
+    callId: call.id,
+    name: call.name,
+    content: textForModel(content, payload.bytes, limitBytes, artifactRef, 'result'),
+    isError,
+    status: isError ? 'error' : 'ok',
+    bytes: payload.bytes,
+    ...(artifactRef ? { artifactRef } : {}),
+  };
+  // The transcript bounds results its own way (head and tail of the whole text).
+  state.transcript?.toolResults([{ ...result, content }]);
+  const fields = {
+    tool: info,
+    result: payload,
+    duration_ms: durationMs,
+    ...(dialect === undefined ? {} : { dialect }),
+  };
+  const runOptions = { signal, callId: call.id };
+  // A failed call runs PostToolUseFailure first (SPEC §13.2), then PostToolUse, whose hooks of a
+  // dialect with a failure event of its own (claude-code, copilot, cursor) the engine skips.
+  if (isError) {
+    await engine.run(
+      'PostToolUseFailure',
+      { ...fields, error: takeHead(content, ERROR_TEXT_BYTES) },
+      runOptions,
+    );
+  }
+  await engine.run('PostToolUse', fields, runOptions);
+  return result;
 }
 
 function checkCall(call: ToolGateCall): void {
