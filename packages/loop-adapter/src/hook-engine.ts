@@ -240,12 +240,15 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
       stopRunnerWarnings();
       return core.workers.close();
     },
-    async run(event, payload, runOptions = {}) {
+    // Not async itself: runEvent is the one async layer of a run.
+    run(event, payload, runOptions = {}) {
       if (closed) {
-        throw new LoopAdapterError({
-          code: 'ENGINE_CLOSED',
-          message: `engine.run("${event}") after engine.close(): create a new engine for a new session`,
-        });
+        return Promise.reject(
+          new LoopAdapterError({
+            code: 'ENGINE_CLOSED',
+            message: `engine.run("${event}") after engine.close(): create a new engine for a new session`,
+          }),
+        );
       }
       return runEvent(core, event, payload, runOptions);
     },
