@@ -390,10 +390,9 @@ async function buildInputs<E extends HookEvent>(
   for (const key of COMMON_KEYS) delete fields[key];
   if (event === 'SessionStart') fields.source ??= 'startup';
   const rawTool = TOOL_EVENT_NAMES.has(event) ? (fields.tool as ToolCallInfo) : undefined;
-  const [tool, view] = await Promise.all([
-    rawTool === undefined ? undefined : boundTool(core, rawTool),
-    boundDialectView(core, dialect),
-  ]);
+  // Awaited only when there is something to bound (each await is a turn of the microtask queue).
+  const tool = rawTool === undefined ? undefined : await boundTool(core, rawTool);
+  const view = isPlainObject(dialect) ? await boundDialectView(core, dialect) : undefined;
   if (tool !== undefined) fields.tool = tool.tool;
   return {
     event,
@@ -543,8 +542,17 @@ async function runSerially(
       event: built.event,
       ...optional('call_id', context.callId),
     };
-    const prepared = await prepareHookRun(core, built, hook, dialect, ran.results.length === 0);
-    const result = await runOne(core, { hook, ids, dialect, signal: context.signal, ...prepared });
+    const limit = dialect.toolInputBytes;
+    const whole =
+      limit !== undefined && built.raw.tool !== undefined
+        ? await wholeInput(core, built, limit)
+        : undefined;
+    const prepared = prepareHookRun(core, built, hook, dialect, {
+      first: ran.results.length === 0,
+      whole,
+    });
+    const run: HookRun = { hook, ids, dialect, signal: context.signal, ...prepared };
+    const result = await (TRACING ? runTraced(core, run) : runHook(core, run));
     ran.results.push(result);
     if (core.deliverContext && result.context !== undefined) {
       ran.added.push(await addContext(core, result.context, ids));
@@ -562,20 +570,21 @@ async function runSerially(
 }
 
 // One hook's stdin and env (and, for a dialect that takes the input whole and finds it too
-// large, why it is refused). The first hook's input is checked against the SPEC §2.1 schema.
-async function prepareHookRun(
+// large, why it is refused: `whole` is the input it takes whole, for such a dialect). The first
+// hook's input is checked against the SPEC §2.1 schema.
+function prepareHookRun(
   core: EngineCore,
   built: BuiltInputs,
   hook: HookCommandConfig,
   dialect: Dialect,
-  first: boolean,
-): Promise<Pick<HookRun, 'stdin' | 'env' | 'refuse'>> {
+  { first, whole }: { first: boolean; whole: WholeInput | undefined },
+): Pick<HookRun, 'stdin' | 'env' | 'refuse'> {
   let hookFields = built.fields;
   let hookView = built.view;
   let refuse: string | undefined;
   const limit = dialect.toolInputBytes;
-  if (limit !== undefined && built.raw.tool !== undefined) {
-    const got = await wholeInput(core, built, limit);
+  if (whole !== undefined) {
+    const got = whole;
     if (!('over' in got)) {
       hookFields = { ...built.fields, tool: got.tool };
       hookView = got.view;
@@ -671,8 +680,7 @@ function decideOutcome(ran: SerialRun, signal: AbortSignal | undefined): HookOut
 
 // One span per hook run when OpenTelemetry is present: ids, decision or failure, duration and
 // exit code; never the payload, a reason or an environment value.
-async function runOne(core: EngineCore, run: HookRun): Promise<HookRunResult> {
-  if (!TRACING) return runHook(core, run);
+async function runTraced(core: EngineCore, run: HookRun): Promise<HookRunResult> {
   const { hook, ids } = run;
   const span = startSpan(
     'soong_agent.hook',
@@ -700,7 +708,9 @@ async function runOne(core: EngineCore, run: HookRun): Promise<HookRunResult> {
   return result;
 }
 
-async function runHook(core: EngineCore, run: HookRun): Promise<HookRunResult> {
+// Not async: the worker pool's answer is handed up as it is (an async function returning a
+// promise costs extra turns of the microtask queue on every call).
+function runHook(core: EngineCore, run: HookRun): Promise<HookRunResult> {
   const { hook, ids } = run;
   const settle = (outcome: HookRunOutcome, onFailure = hook.onFailure) =>
     decideAndRecord(
@@ -714,26 +724,28 @@ async function runHook(core: EngineCore, run: HookRun): Promise<HookRunResult> {
   if (refused !== undefined) {
     // Failed closed whatever its on_failure: hook_failed (spawn_error, nothing ran), then a deny.
     core.sink.emit({ type: 'hook_started', ...ids, command: hook.command });
-    return settle(outcomeOfStartError(new Error(refused), 0), 'deny');
+    return Promise.resolve(settle(outcomeOfStartError(new Error(refused), 0), 'deny'));
   }
   const cwd = resolveWorkingDir(hook.workingDir, core.projectDir);
   if (hook.mode !== 'worker') return runSpawned(core, run, cwd, settle);
-  return core.workers.call({
-    hook,
-    ids,
-    // Built only when the hook has no live worker.
-    start: () => ({
-      command: hook.command,
-      cwd,
-      allowedRoots: core.allowedRoots,
-      envAllowlist: core.config.envAllowlist,
-      env: { ...core.baseEnv, SOONG_AGENT_HOOK_MODE: 'worker', ...run.env },
-      killGraceMs: core.config.settings.runner.kill_grace_ms,
+  return Promise.resolve(
+    core.workers.call({
+      hook,
+      ids,
+      // Built only when the hook has no live worker.
+      start: () => ({
+        command: hook.command,
+        cwd,
+        allowedRoots: core.allowedRoots,
+        envAllowlist: core.config.envAllowlist,
+        env: { ...core.baseEnv, SOONG_AGENT_HOOK_MODE: 'worker', ...run.env },
+        killGraceMs: core.config.settings.runner.kill_grace_ms,
+      }),
+      input: run.stdin,
+      signal: run.signal,
+      settle: (outcome) => settle(outcome),
     }),
-    input: run.stdin,
-    signal: run.signal,
-    settle: (outcome) => settle(outcome),
-  });
+  );
 }
 
 // Why a hook whose script changed since the session started is not run.
