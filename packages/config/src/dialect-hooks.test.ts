@@ -1,5 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import {
+  builtInDialects,
+  createDialectRegistry,
+  type Dialect,
+  type DialectRegistry,
+  soongDialect,
+} from '@soong-agent/dialects';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from './load-config.js';
 import { catchConfigError } from './test-helpers/catch-config-error.js';
@@ -129,5 +136,48 @@ describe('the variables each dialect sets are known when a hook is checked', () 
       ['COMMAND_IN_PROJECT', 'hooks.PreToolUse[2].hooks[0].command'],
       ['COMMAND_NOT_FOUND', 'hooks.PreToolUse[2].hooks[0].command'],
     ]);
+  });
+});
+
+describe('loadConfig({ dialects })', () => {
+  const windsurf: Dialect = {
+    ...soongDialect,
+    name: 'windsurf-local',
+    events: Object.freeze({ preTool: 'PreToolUse' as const }),
+  };
+  const withDialects = (hooks: unknown, dialects: DialectRegistry) =>
+    loadConfig({
+      home: layout.home,
+      projectDir: layout.projectDir,
+      homeDir: layout.homeDir,
+      hooksText: JSON.stringify({ version: 1, hooks }),
+      dialects,
+    });
+
+  it('accepts a protocol of the registry it is given and keeps that registry for the engine', () => {
+    const dialects = createDialectRegistry([...builtInDialects, windsurf]);
+    const config = withDialects(
+      {
+        PreToolUse: [{ hooks: [hook({ protocol: 'windsurf-local', dialect_event: 'preTool' })] }],
+      },
+      dialects,
+    );
+    expect(config.hooks.rules[0]?.hooks[0]?.protocol).toBe('windsurf-local');
+    expect(config.dialects).toBe(dialects);
+    // The default registry never learnt of it.
+    expect(() =>
+      fromText({ PreToolUse: [{ hooks: [hook({ protocol: 'windsurf-local' })] }] }),
+    ).toThrow(/unknown protocol "windsurf-local"/);
+  });
+
+  it("refuses a built-in protocol the registry it is given leaves out, naming the registry's protocols", () => {
+    const dialects = createDialectRegistry([soongDialect, windsurf]);
+    const error = catchConfigError(() =>
+      withDialects({ PreToolUse: [{ hooks: [hook({ protocol: 'codex' })] }] }, dialects),
+    );
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.message).toContain(
+      'unknown protocol "codex"; expected one of "soong", "windsurf-local"',
+    );
   });
 });

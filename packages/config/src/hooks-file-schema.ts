@@ -1,8 +1,8 @@
 import {
   type BuiltInDialectName,
   DIALECT_NAMES,
-  getDialect,
-  hasDialect,
+  type DialectRegistry,
+  defaultDialectRegistry,
 } from '@soong-agent/dialects';
 import { PLAIN_NAME_PATTERN } from '@soong-agent/matcher';
 import { RUN_LIMITS } from '@soong-agent/runner/defaults';
@@ -14,17 +14,32 @@ import { z } from 'zod';
  */
 export const HOOK_PROTOCOLS: readonly string[] = DIALECT_NAMES;
 
+// The registry protocols are checked against while parseHooks validates a file (set around the
+// synchronous parse, so a schema built once serves any registry).
+let activeDialects: DialectRegistry = defaultDialectRegistry;
+
+/** Runs `parse` with `dialects` as the registry the hooks.json schema checks protocols against. */
+export function withDialectRegistry<T>(dialects: DialectRegistry, parse: () => T): T {
+  const previous = activeDialects;
+  activeDialects = dialects;
+  try {
+    return parse();
+  } finally {
+    activeDialects = previous;
+  }
+}
+
 /** A hook's protocol: a registered dialect's name (`"soong"`, `"claude-code"`, …). */
 export type HookProtocol = BuiltInDialectName | (string & {});
 
 const protocolSchema = z
   .string({ error: 'expected a protocol name (a string), e.g. "soong" or "claude-code"' })
   .superRefine((value, context) => {
-    if (hasDialect(value)) return;
+    if (activeDialects.has(value)) return;
     context.addIssue({
       code: 'custom',
       input: value,
-      message: `unknown protocol ${JSON.stringify(value)}; expected one of ${DIALECT_NAMES.map((name) => `"${name}"`).join(', ')}`,
+      message: `unknown protocol ${JSON.stringify(value)}; expected one of ${activeDialects.names.map((name) => `"${name}"`).join(', ')}`,
     });
   })
   .meta({ enum: [...DIALECT_NAMES] });
@@ -175,8 +190,8 @@ export const HookCommandSchema = z
     if (
       hook.mode === 'worker' &&
       protocol !== undefined &&
-      hasDialect(protocol) &&
-      getDialect(protocol).decideAnswer === undefined
+      activeDialects.has(protocol) &&
+      activeDialects.get(protocol).decideAnswer === undefined
     ) {
       context.addIssue({
         code: 'custom',

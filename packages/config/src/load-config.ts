@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { DialectRegistry } from '@soong-agent/dialects';
 import type { MatcherRegistry, RuleSpec } from '@soong-agent/matcher';
 import { DEFAULT_ENV_ALLOWLIST } from '@soong-agent/runner/defaults';
 import { type CompiledHooks, createCompiledHooks, emptyCompiledHooks } from './compiled-hooks.js';
@@ -51,6 +52,12 @@ export interface LoadConfigOptions {
    * @default the built-in matcher types (the `tool` type's suggestions understand Claude Code's tool names), built for this call
    */
   registry?: MatcherRegistry;
+  /**
+   * The dialects hooks may speak (`"protocol"`), e.g. `createDialectRegistry([...builtInDialects,
+   * mine])`; kept in the result for the engine.
+   * @default defaultDialectRegistry (the built-in dialects and those added with `registerDialect`)
+   */
+  dialects?: DialectRegistry;
 }
 
 /** Configuration of one session: a snapshot taken when it starts. */
@@ -80,6 +87,8 @@ export interface LoadedConfig {
    * to carry a line and column; null when no hooks.json was read.
    */
   hooksSource: HooksSource | null;
+  /** The dialects the hooks were checked against, when `loadConfig` was given a registry. @default absent (the default registry) */
+  dialects?: DialectRegistry;
 }
 
 /** The rules of hooks.json as written, and how to find a value's line and column in the file. */
@@ -138,6 +147,7 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
         home,
         settings,
         registry: options.registry,
+        dialects: options.dialects,
       });
       hooks = createCompiledHooks(parsed.rules, parsed.index);
       const locate = (jsonPath: JsonPath) => parsed.document.locate(jsonPath);
@@ -170,6 +180,7 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
     configFile,
     warnings,
     hooksSource,
+    ...(options.dialects === undefined ? {} : { dialects: options.dialects }),
   };
 }
 

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { getDialect, hasDialect } from '@soong-agent/dialects';
+import { type DialectRegistry, defaultDialectRegistry } from '@soong-agent/dialects';
 import {
   closestMatch,
   compileRules,
@@ -19,6 +19,7 @@ import {
   type HookCommandInput,
   type HooksFileInput,
   LoaderHooksFileSchema,
+  withDialectRegistry,
 } from './hooks-file-schema.js';
 import { createIssue, type IssueText, type JsonPath, sortIssues } from './issues.js';
 import { isJsonSyntaxError, type JsonDocument, parseJsonDocument } from './json-document.js';
@@ -67,8 +68,11 @@ export function parseHooks(options: {
   home: string;
   settings: Settings;
   registry?: MatcherRegistry | undefined;
+  /** The dialects hooks may speak. @default defaultDialectRegistry */
+  dialects?: DialectRegistry | undefined;
 }): ParsedHooks {
   const { file, homeDir } = options;
+  const dialects = options.dialects ?? defaultDialectRegistry;
   const document = parseJsonDocument(options.text);
   if (isJsonSyntaxError(document)) {
     throw new ConfigError({
@@ -95,13 +99,14 @@ export function parseHooks(options: {
       }),
     );
   }
-  const parsed = LoaderHooksFileSchema.safeParse(document.value, { reportInput: true });
+  const parsed = withDialectRegistry(dialects, () =>
+    LoaderHooksFileSchema.safeParse(document.value, { reportInput: true }),
+  );
   if (!parsed.success) {
-    for (const problem of describeZodIssues(parsed.error.issues, LoaderHooksFileSchema, {
-      eventKeys: HOOK_EVENTS,
-    })) {
-      report(problem.jsonPath, problem.text, problem.atKey);
-    }
+    const problems = withDialectRegistry(dialects, () =>
+      describeZodIssues(parsed.error.issues, LoaderHooksFileSchema, { eventKeys: HOOK_EVENTS }),
+    );
+    for (const problem of problems) report(problem.jsonPath, problem.text, problem.atKey);
   }
 
   // Matchers are compiled from the raw document, so their errors are reported with the schema's.
@@ -189,9 +194,9 @@ export function parseHooks(options: {
         if (
           hook.dialect_event !== undefined &&
           hook.protocol !== undefined &&
-          hasDialect(hook.protocol)
+          dialects.has(hook.protocol)
         ) {
-          const events = getDialect(hook.protocol).events;
+          const events = dialects.get(hook.protocol).events;
           if (events[hook.dialect_event] !== event) {
             const fitting = Object.keys(events).filter((name) => events[name] === event);
             report(['hooks', event, ruleIndex, 'hooks', hookIndex, 'dialect_event'], {

@@ -28,7 +28,11 @@ export {
   type DialectErrorOptions,
 } from './dialect-error.js';
 export {
+  builtInDialects,
+  createDialectRegistry,
   DIALECT_NAMES,
+  type DialectRegistry,
+  defaultDialectRegistry,
   dialectToolName,
   getDialect,
   hasDialect,

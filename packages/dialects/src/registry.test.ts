@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { Dialect } from './dialect.js';
 import { DialectError } from './dialect-error.js';
 import {
+  builtInDialects,
+  createDialectRegistry,
   DIALECT_NAMES,
+  defaultDialectRegistry,
   dialectToolName,
   getDialect,
   hasDialect,
@@ -80,5 +83,31 @@ describe('the dialect registry', () => {
     expect(dialectToolName(dialect, 'bash', 'RunShell')).toBe('RunShell');
     expect(dialectToolName(dialect, 'mcp__s__t')).toBe('mcp__s__t');
     expect(dialectToolName(dialect, 'toString')).toBe('toString');
+  });
+});
+
+describe('createDialectRegistry', () => {
+  it('holds only the dialects it is built from, and the default registry does not see them', () => {
+    const mine = testDialect('registry-test-local');
+    const registry = createDialectRegistry([...builtInDialects, mine]);
+    expect(registry.get('registry-test-local')).toBe(mine);
+    expect(registry.has('claude-code')).toBe(true);
+    expect(registry.names.slice(0, 2)).toEqual(['soong', 'claude-code']);
+    expect(registry.names.at(-1)).toBe('registry-test-local');
+    expect(hasDialect('registry-test-local')).toBe(false);
+    expect(defaultDialectRegistry.has('registry-test-local')).toBe(false);
+    expect(thrown(() => registry.get('nope')).code).toBe('UNKNOWN_DIALECT');
+  });
+
+  it('refuses a name given twice or something that is not a dialect', () => {
+    const dialect = testDialect('registry-test-twice');
+    expect(thrown(() => createDialectRegistry([dialect, dialect])).code).toBe('DUPLICATE_DIALECT');
+    expect(thrown(() => createDialectRegistry([{} as Dialect])).code).toBe('INVALID_DIALECT');
+  });
+
+  it('adds to the default registry when registerDialect is called', () => {
+    registerDialect(testDialect('registry-test-default'));
+    expect(defaultDialectRegistry.get('registry-test-default').name).toBe('registry-test-default');
+    expect(defaultDialectRegistry.names).toBe(DIALECT_NAMES);
   });
 });

@@ -1,6 +1,7 @@
 import type { ArtifactRef, ToolResultPayload } from '@soong-agent/protocol';
 import type { ArtifactStore } from './artifact-store.js';
 import { summarizeText } from './summarize-text.js';
+import { isPlainObject, type SerialisedToolInput, serialiseToolInput } from './tool-call.js';
 
 /** Per-string head/tail kept when a tool input is bounded; a second, tighter pass if still too big. */
 const INPUT_STRING_PASSES = [
@@ -36,44 +37,46 @@ export async function boundToolInput(
   input: unknown,
   options: BoundOptions,
 ): Promise<BoundedToolInput> {
-  return (await boundToolInputSoon(input, options)).bounded;
+  return (await boundSerialisedToolInput(serialiseToolInput(input), options)).bounded;
 }
 
 /**
- * {@link boundToolInput} without a turn of the event loop when the input fits in the limit (the
- * common case of every tool call), with the JSON made to measure it, so that a caller serialises
- * the input once per call; a promise only when the input must be bounded (and stored).
- * @internal
+ * {@link boundToolInput} of an input serialised once ({@link serialiseToolInput}), with the JSON
+ * of what hooks get: the same JSON when the input fits (the common case), else the bounded one's.
  */
-export function boundToolInputSoon(
-  input: unknown,
+export async function boundSerialisedToolInput(
+  serialised: SerialisedToolInput,
   options: BoundOptions,
-): { bounded: BoundedToolInput; json: string } | Promise<{ bounded: BoundedToolInput }> {
-  const object = isPlainObject(input) ? input : { value: input };
-  const json = JSON.stringify(object) ?? '{}';
+): Promise<{ bounded: BoundedToolInput; json: string }> {
+  const { input, json } = serialised;
   if (json.length <= options.limitBytes / 3 || Buffer.byteLength(json) <= options.limitBytes) {
-    return { bounded: { input: object }, json };
+    return { bounded: { input }, json };
   }
-  return boundLargeToolInput(object, json, options).then((bounded) => ({ bounded }));
+  return boundLargeToolInput(input, json, options);
 }
 
 async function boundLargeToolInput(
   object: Record<string, unknown>,
   json: string,
   options: BoundOptions,
-): Promise<BoundedToolInput> {
+): Promise<{ bounded: BoundedToolInput; json: string }> {
   let bounded: Record<string, unknown> | undefined;
+  let boundedJson = '';
   for (const pass of INPUT_STRING_PASSES) {
     const candidate = summarizeStrings(object, pass) as Record<string, unknown>;
-    if (Buffer.byteLength(JSON.stringify(candidate)) <= options.limitBytes) {
+    boundedJson = JSON.stringify(candidate);
+    if (Buffer.byteLength(boundedJson) <= options.limitBytes) {
       bounded = candidate;
       break;
     }
   }
-  bounded ??= { truncated_json: summarizeText(json) };
+  if (bounded === undefined) {
+    bounded = { truncated_json: summarizeText(json) };
+    boundedJson = JSON.stringify(bounded);
+  }
   const result: BoundedToolInput = { input: bounded, input_truncated: true };
   if (options.artifacts) result.input_artifact_ref = await options.artifacts.put(json);
-  return result;
+  return { bounded: result, json: boundedJson };
 }
 
 /** A bounded tool result: what the PostToolUse hook gets, and the artifact when one was written. */
@@ -153,7 +156,11 @@ export async function boundContext(
   };
 }
 
-function summarizeStrings(value: unknown, pass: { headBytes: number; tailBytes: number }): unknown {
+/** Each string of `value` (at any depth) kept at its head and tail; a copy. */
+export function summarizeStrings(
+  value: unknown,
+  pass: { headBytes: number; tailBytes: number },
+): unknown {
   if (typeof value === 'string') return summarizeText(value, pass);
   if (Array.isArray(value)) return value.map((item) => summarizeStrings(item, pass));
   if (isPlainObject(value)) {
@@ -162,9 +169,4 @@ function summarizeStrings(value: unknown, pass: { headBytes: number; tailBytes: 
     return copy;
   }
   return value;
-}
-
-/** True for a non-null, non-array object (what a tool input must be). */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

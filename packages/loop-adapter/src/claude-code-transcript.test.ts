@@ -109,3 +109,61 @@ describe('createClaudeCodeTranscript', () => {
     });
   });
 });
+
+describe('createClaudeCodeTranscript({ readers })', () => {
+  const big = 'y'.repeat(50_000);
+
+  it('keeps each string of a tool input at its head and tail when no hook of the session can read it', () => {
+    const file = path.join(tempDir(), 'transcript.jsonl');
+    const transcript = createClaudeCodeTranscript(file, {
+      projectDir: '/p',
+      resultHeadBytes: 16,
+      readers: false,
+    });
+    transcript.toolUse({
+      id: 'call_1',
+      name: 'write_file',
+      input: { path: 'a.txt', content: big },
+    });
+    transcript.toolUse(
+      { id: 'call_2', name: 'bash', input: { command: `echo ${big}` } },
+      undefined,
+      JSON.stringify({ command: `echo ${big}` }),
+    );
+    transcript.toolUse({ id: 'call_3', name: 'read_file', input: 'not an object' });
+    transcript.close();
+    const [write, bash, odd] = lines(file).map((line) => line.message.content[0]);
+    expect(write).toMatchObject({ name: 'Write', input: { file_path: '/p/a.txt' } });
+    expect(write.input.content.length).toBeLessThan(200);
+    expect(write.input.content.startsWith('y'.repeat(16))).toBe(true);
+    expect(bash.name).toBe('Bash');
+    expect(bash.input.command.length).toBeLessThan(200);
+    expect(odd.input).toBe('not an object');
+    expect(fs.statSync(file).size).toBeLessThan(2_000);
+  });
+
+  it('writes tool inputs whole when a hook of the session can read it', () => {
+    const file = path.join(tempDir(), 'transcript.jsonl');
+    const transcript = createClaudeCodeTranscript(file, { projectDir: '/p', resultHeadBytes: 16 });
+    transcript.toolUse({
+      id: 'call_1',
+      name: 'write_file',
+      input: { path: 'a.txt', content: big },
+    });
+    transcript.close();
+    const [write] = lines(file).map((line) => line.message.content[0]);
+    expect(write.input).toEqual({ file_path: '/p/a.txt', content: big });
+  });
+
+  it('writes a note for an input JSON cannot hold, and the line still', () => {
+    const file = path.join(tempDir(), 'transcript.jsonl');
+    const transcript = createClaudeCodeTranscript(file, { projectDir: '/p' });
+    transcript.toolUse({ id: 'call_1', name: 'bash', input: { command: 'x', n: 10n } });
+    transcript.toolUse({ id: 'call_2', name: 'bash', input: { command: 'ok' } });
+    transcript.close();
+    const [bad, good] = lines(file).map((line) => line.message.content[0]);
+    expect(bad).toMatchObject({ id: 'call_1', name: 'Bash' });
+    expect(typeof bad.input.unserializable_input).toBe('string');
+    expect(good.input).toEqual({ command: 'ok' });
+  });
+});

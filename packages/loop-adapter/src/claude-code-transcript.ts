@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { claudeCodeView, toClaudeCodeToolInput } from '@soong-agent/dialects';
 import { jsonValueDepth, MAX_JSON_DEPTH } from '@soong-agent/protocol';
-import type { ToolDialectView } from './hook-engine.js';
+import { summarizeStrings } from './bound-tool-io.js';
 import { LoopAdapterError } from './loop-adapter-error.js';
 import { summarizeText } from './summarize-text.js';
-import type { ToolCall, ToolResult } from './tool-batch.js';
+import type { ToolCall, ToolDialectView, ToolResult } from './tool-call.js';
 
 /**
  * A session transcript in Claude Code's JSON-lines format (SPEC §7), the file `transcript_path`
@@ -22,9 +22,10 @@ export interface ClaudeCodeTranscript {
   /**
    * An assistant line with the `tool_use` block of one call, unless `assistant` (or an earlier
    * `toolUse`) already wrote that call: the tool gate calls it, so the transcript names every call a
-   * hook is asked about, whatever the host. `dialect` is how Claude Code sees a host-named tool.
+   * hook is asked about, whatever the host. `dialect` is how Claude Code sees a host-named tool;
+   * `inputJson`, the JSON of `call.input` when the caller made it (it is not made again).
    */
-  toolUse(call: ToolCall, dialect?: ToolDialectView): void;
+  toolUse(call: ToolCall, dialect?: ToolDialectView, inputJson?: string): void;
   /** A user line of `tool_result` blocks, contents bounded (head and tail). */
   toolResults(results: readonly ToolResult[]): void;
   /** Closes the file. Idempotent; later appends throw `SINK_CLOSED`. */
@@ -37,6 +38,13 @@ export interface ClaudeCodeTranscriptOptions {
   projectDir: string;
   /** Bytes of a tool result kept at its head and at its tail. @default 4096 each */
   resultHeadBytes?: number;
+  /**
+   * Whether a hook of the session can read the file (a hook whose protocol is not `"soong"`):
+   * then tool inputs are written whole, as Claude Code writes them. When none can, each string of
+   * a tool input is kept at its head and tail (`resultHeadBytes`), as tool results are, and the
+   * input is not copied whole. @default true
+   */
+  readers?: boolean;
 }
 
 /**
@@ -63,20 +71,30 @@ export function createClaudeCodeTranscript(
     });
   }
   const half = options.resultHeadBytes ?? 4096;
+  const readers = options.readers ?? true;
   // Calls whose tool_use block is written (ids are unique in a session).
   const written = new Set<string>();
-  const toolUseBlock = (call: ToolCall, dialect?: ToolDialectView) => {
+  const toolUseBlock = (call: ToolCall, dialect?: ToolDialectView, inputJson?: string) => {
     written.add(call.id);
     const declared = dialect?.names?.['claude-code'];
-    const seen = claudeCodeView(call.name, call.input, {
-      ...(declared === undefined ? {} : { name: declared }),
+    const given = inputOf(call.input, readers, inputJson);
+    const named = declared === undefined ? {} : { name: declared };
+    if ('note' in given) {
+      const { name } = claudeCodeView(call.name, {}, named);
+      return { type: 'tool_use', id: call.id, name, input: { unserializable_input: given.note } };
+    }
+    const seen = claudeCodeView(call.name, given.input, {
+      ...named,
       ...(dialect?.input === undefined ? {} : { input: dialect.input }),
     });
+    const converted = toClaudeCodeToolInput(seen.canonical, seen.input, options.projectDir);
     return {
       type: 'tool_use',
       id: call.id,
       name: seen.name,
-      input: serializable(toClaudeCodeToolInput(seen.canonical, seen.input, options.projectDir)),
+      input: readers
+        ? converted
+        : summarizeStrings(converted, { headBytes: half, tailBytes: half }),
     };
   };
   const append = (line: Record<string, unknown>) => {
@@ -86,7 +104,7 @@ export function createClaudeCodeTranscript(
         message: `transcript ${absolute} is closed`,
       });
     }
-    fs.writeSync(fd, `${JSON.stringify(line)}\n`);
+    fs.writeSync(fd, `${lineJson(line)}\n`);
   };
   return {
     file: absolute,
@@ -99,11 +117,11 @@ export function createClaudeCodeTranscript(
       for (const call of calls) content.push(toolUseBlock(call));
       append({ type: 'assistant', message: { role: 'assistant', content } });
     },
-    toolUse(call, dialect) {
+    toolUse(call, dialect, inputJson) {
       if (written.has(call.id)) return;
       append({
         type: 'assistant',
-        message: { role: 'assistant', content: [toolUseBlock(call, dialect)] },
+        message: { role: 'assistant', content: [toolUseBlock(call, dialect, inputJson)] },
       });
     },
     toolResults(results) {
@@ -131,15 +149,45 @@ export function createClaudeCodeTranscript(
 }
 
 // A model can send an input JSON.stringify cannot write (nested too deep for the stack): the line
-// is still written, with a note in place of that input. The depth is checked first (a walk without
-// recursion), so the note never depends on where the stack happens to overflow.
-function serializable(input: unknown): unknown {
-  if (jsonValueDepth(input) > MAX_JSON_DEPTH)
-    return { unserializable_input: `nested more than ${MAX_JSON_DEPTH} levels deep; not written` };
-  try {
-    JSON.stringify(input);
-    return input;
-  } catch (error) {
-    return { unserializable_input: (error as Error).message };
+// is still written, with a note in place of that input. The depth is
+// checked first (a walk without recursion), so the note never depends on where the stack happens
+// to overflow. Without readers the input is a plain copy made from its JSON (no toJSON runs twice).
+function inputOf(
+  input: unknown,
+  readers: boolean,
+  inputJson: string | undefined,
+): { input: unknown } | { note: string } {
+  if (jsonValueDepth(input) > MAX_JSON_DEPTH) {
+    return { note: `nested more than ${MAX_JSON_DEPTH} levels deep; not written` };
   }
+  if (readers) return { input };
+  try {
+    return { input: JSON.parse(inputJson ?? JSON.stringify(input) ?? 'null') };
+  } catch (error) {
+    return { note: (error as Error).message };
+  }
+}
+
+// The line as JSON; an input JSON.stringify refuses (a BigInt, a cycle) is replaced by a note.
+function lineJson(line: Record<string, unknown>): string {
+  try {
+    return JSON.stringify(line);
+  } catch (error) {
+    return JSON.stringify(withNotes(line, (error as Error).message));
+  }
+}
+
+function withNotes(line: Record<string, unknown>, note: string): Record<string, unknown> {
+  const message = line.message as { role: string; content: unknown };
+  if (!Array.isArray(message.content)) return line;
+  const content = message.content.map((block: Record<string, unknown>) => {
+    if (block.type !== 'tool_use') return block;
+    try {
+      JSON.stringify(block.input);
+      return block;
+    } catch {
+      return { ...block, input: { unserializable_input: note } };
+    }
+  });
+  return { ...line, message: { ...message, content } };
 }

@@ -1,8 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import type { CompiledHooks, HookCommandConfig, LoadedConfig } from '@soong-agent/config';
-import { type Dialect, type DialectContext, getDialect } from '@soong-agent/dialects';
+import {
+  type Dialect,
+  type DialectContext,
+  type DialectRegistry,
+  defaultDialectRegistry,
+} from '@soong-agent/dialects';
 import type { MatchSubject } from '@soong-agent/matcher';
 import { resolveUserPath } from '@soong-agent/paths';
 import {
@@ -20,12 +24,7 @@ import {
   warmSpawnHelper,
 } from '@soong-agent/runner';
 import type { ArtifactStore } from './artifact-store.js';
-import {
-  type BoundedToolInput,
-  boundContext,
-  boundToolInputSoon,
-  isPlainObject,
-} from './bound-tool-io.js';
+import { boundContext, boundSerialisedToolInput } from './bound-tool-io.js';
 import {
   decideHookRun,
   HOOK_STDERR_LOG_BYTES,
@@ -41,6 +40,14 @@ import { checkHookEvent, checkHookInput, normalizeToolCall } from './normalize-p
 import { createScriptFingerprints } from './script-fingerprints.js';
 import { sessionPaths } from './session.js';
 import { startSpan, TRACING } from './telemetry.js';
+import {
+  composeJson,
+  isCallDialectView,
+  isPlainObject,
+  knownToolInputJson,
+  serialiseToolInput,
+  type ToolDialectView,
+} from './tool-call.js';
 import { createWorkerPool } from './worker-pool.js';
 
 type CommonInputKey =
@@ -63,20 +70,7 @@ export type HookPayload<E extends HookEvent> = E extends 'SessionStart'
     ? Omit<HookInputFor<E>, CommonInputKey> & { dialect?: ToolDialectView }
     : Omit<HookInputFor<E>, CommonInputKey>;
 
-/**
- * How dialect hooks (SPEC §11, §12: `"protocol"` other than `"soong"`) see one call of a tool that
- * a host names its own way; built from `ToolDefinition.dialectName` / `dialectInput`. Our own
- * (`soong`) hooks, matchers and records never see it.
- */
-export interface ToolDialectView {
-  /** The tool's name per dialect, e.g. `{ "claude-code": "Bash" }`; a dialect not listed maps `tool.name` by its own table. */
-  names?: Readonly<Record<string, string>>;
-  /**
-   * The call's input in the shape of the canonical tool the dialect sees (e.g. `{ command }` for
-   * `bash`); the dialect converts it like that tool's input. @default tool.input
-   */
-  input?: unknown;
-}
+export type { ToolDialectView } from './tool-call.js';
 
 /** What `engine.run` decided for one event. */
 export interface HookOutcome {
@@ -177,6 +171,11 @@ export interface HookEngineOptions {
    * before `run` returns; `openHookSession` queues them for `takeContext()`. @default undefined
    */
   onContext?: ((node: AddedContextNode) => void) | undefined;
+  /**
+   * The dialects hooks speak: each hook's `"protocol"` is resolved here once, when the engine is
+   * created. @default config.dialects, else defaultDialectRegistry
+   */
+  dialects?: DialectRegistry | undefined;
 }
 
 // The ids every record of one hook run carries.
@@ -187,6 +186,28 @@ const NO_HOOKS: HookOutcome = Object.freeze({
   results: Object.freeze([]),
 }) as HookOutcome;
 const TOOL_EVENT_NAMES: ReadonlySet<string> = new Set(TOOL_EVENTS);
+
+// What every stage of a run needs of its engine, made once per session.
+interface EngineCore {
+  config: LoadedConfig;
+  sink: EventSink;
+  sessionId: string;
+  projectDir: string;
+  agentHome: string;
+  artifacts: ArtifactStore | undefined;
+  transcriptPath: string;
+  runner: typeof runCommand;
+  workers: ReturnType<typeof createWorkerPool>;
+  scripts: ReturnType<typeof createScriptFingerprints>;
+  baseEnv: Record<string, string>;
+  allowedRoots: string[];
+  deliverContext: boolean;
+  limitBytes: number;
+  reportedUnknownKeys: Set<string>;
+  runnerWarnings: string[];
+  dialectOf(hook: HookCommandConfig): Dialect;
+  onContext: ((node: AddedContextNode) => void) | undefined;
+}
 
 /**
  * The hook engine: which hooks run, in what order, with what stdin and env, and what their output
@@ -202,465 +223,629 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
     sessionId,
     'pass createSessionId()',
   );
-  const projectDir = path.resolve(options.projectDir ?? config.projectDir);
-  const agentHome = path.resolve(config.home);
-  const runner = options.runner ?? runCommand;
-  // The first spawn hook of the session should cost what the tenth does: the runner's spawn
-  // helper starts now, while the host talks to its model, not inside the first tool call.
-  if (
-    options.runner === undefined &&
-    config.hooksEnabled &&
-    config.hooks.rules.some((rule) => rule.hooks.some((hook) => hook.mode === 'spawn'))
-  )
-    warmSpawnHelper();
-  const reportedUnknownKeys = new Set<string>();
-  const deliverContext = config.settings.hooks.deliver_context === true;
-  const allowedRoots = [projectDir, agentHome];
-  const transcriptPath = path.resolve(
-    options.transcriptPath ?? sessionPaths(agentHome, sessionId).transcript,
-  );
-  const baseEnv = {
-    SOONG_AGENT_HOME: agentHome,
-    SOONG_AGENT_PROJECT_DIR: projectDir,
-    SOONG_AGENT_SESSION_ID: sessionId,
-  };
-  const workers = createWorkerPool({
-    maxLineBytes: config.settings.runner.max_output_bytes,
-    stderrTailBytes: HOOK_STDERR_LOG_BYTES,
-    emit: (ids, record) => sink.emit(withIds(record, ids)),
-    ...(options.startWorker === undefined ? {} : { start: options.startWorker }),
-  });
-  // SPEC §2.2 extended (issue 11): a hook whose script changed since the session started is not
-  // run and fails closed.
-  const scripts = createScriptFingerprints(
-    config.hooksEnabled ? config.hooks.rules.flatMap((rule) => rule.hooks) : [],
-    (hook) => resolveWorkingDir(hook.workingDir, projectDir),
-    os.homedir(),
-    projectDir,
-    agentHome,
-  );
-  // The common fields of every soong hook's stdin that are the same for the whole session, as JSON
-  // (the event is a checked name and the timestamp an ISO string: neither needs escaping).
-  const sessionJson = `"session_id":${JSON.stringify(sessionId)},"project_dir":${JSON.stringify(projectDir)},"agent_home":${JSON.stringify(agentHome)}`;
+  const core = createEngineCore(options);
   let closed = false;
-  const runnerWarnings: string[] = [];
-  const stopRunnerWarnings = onRunnerWarning((warning) => runnerWarnings.push(warning.message));
-
-  // One span per hook run when OpenTelemetry is present: ids, decision or failure, duration and
-  // exit code; never the payload, a reason or an environment value.
-  // Not async, nor runHook: a worker call's promise is handed up as it is (an async function that
-  // returns a promise costs extra turns of the microtask queue on every call).
-  function runOne(run: HookRun): HookRunResult | Promise<HookRunResult> {
-    if (!TRACING) return runHook(run);
-    const { hook, ids } = run;
-    const span = startSpan(
-      'soong_agent.hook',
-      {
-        'soong_agent.hook.event': ids.event,
-        'soong_agent.hook.id': hook.id,
-        'soong_agent.hook.mode': hook.mode,
-        'soong_agent.hook.protocol': hook.protocol,
-        'soong_agent.tool.call_id': ids.call_id,
-      },
-      { leaf: true },
-    );
-    if (span === undefined) return runHook(run);
-    return span
-      .run(async () => runHook(run))
-      .then((result) => {
-        span.end(
-          {
-            'soong_agent.hook.decision': result.decision,
-            'soong_agent.hook.failure': result.failure,
-            'soong_agent.hook.duration_ms': result.durationMs,
-            'soong_agent.hook.exit_code': result.exitCode ?? undefined,
-            'soong_agent.hook.signal': result.signal ?? undefined,
-          },
-          result.status === 'failed',
-        );
-        return result;
-      });
-  }
-
-  function runHook(run: HookRun): HookRunResult | Promise<HookRunResult> {
-    const { hook, ids, dialect, stdin, signal } = run;
-    const settle = (outcome: HookRunOutcome, onFailure = hook.onFailure) =>
-      decideAndRecord(
-        onFailure === hook.onFailure ? hook : { ...hook, onFailure },
-        dialect,
-        ids,
-        outcome,
-      );
-    if (run.refuse !== undefined) {
-      // Failed closed whatever its on_failure: hook_failed (spawn_error, nothing ran), then a deny.
-      sink.emit({ type: 'hook_started', ...ids, command: hook.command });
-      return settle(outcomeOfStartError(new Error(run.refuse), 0), 'deny');
-    }
-    const changed = scripts.changedFile(hook);
-    if (changed !== undefined) {
-      // Failed closed whatever its on_failure: hook_failed (spawn_error, nothing ran), then a deny.
-      sink.emit({ type: 'hook_started', ...ids, command: hook.command });
-      const error = new Error(
-        `script ${changed} changed since the session started: not run (a hook's files are fingerprinted when the session starts; start a new session to use the new version)`,
-      );
-      return settle(outcomeOfStartError(error, 0), 'deny');
-    }
-    const cwd = resolveWorkingDir(hook.workingDir, projectDir);
-    if (hook.mode === 'worker') {
-      return workers.call({
-        hook,
-        ids,
-        // Built only when the hook has no live worker.
-        start: () => ({
-          command: hook.command,
-          cwd,
-          allowedRoots,
-          envAllowlist: config.envAllowlist,
-          env: { ...baseEnv, SOONG_AGENT_HOOK_MODE: 'worker', ...run.env },
-          killGraceMs: config.settings.runner.kill_grace_ms,
-        }),
-        input: stdin,
-        signal,
-        settle: (outcome) => settle(outcome),
-      });
-    }
-    return runSpawned(run, cwd, settle);
-  }
-
-  async function runSpawned(
-    run: HookRun,
-    cwd: string,
-    settle: (outcome: HookRunOutcome) => HookRunResult,
-  ): Promise<HookRunResult> {
-    const { hook, ids, stdin, signal } = run;
-    sink.emit({ type: 'hook_started', ...ids, command: hook.command });
-    const started = performance.now();
-    let outcome: HookRunOutcome;
-    try {
-      const result = await runner({
-        command: hook.command,
-        cwd,
-        allowedRoots,
-        envAllowlist: config.envAllowlist,
-        env: {
-          ...baseEnv,
-          SOONG_AGENT_HOOK_EVENT: ids.event,
-          SOONG_AGENT_HOOK_MODE: 'spawn',
-          ...run.env,
-        },
-        input: stdin,
-        timeoutMs: hook.timeoutSec * 1000,
-        killGraceMs: config.settings.runner.kill_grace_ms,
-        maxOutputBytes: config.settings.runner.max_output_bytes,
-        tailBytes: HOOK_STDERR_LOG_BYTES,
-        stopOnOutputLimit: true,
-        signal,
-      });
-      outcome = outcomeOfRunResult(result, {
-        timeoutSec: hook.timeoutSec,
-        maxOutputBytes: config.settings.runner.max_output_bytes,
-      });
-    } catch (error) {
-      outcome = outcomeOfStartError(error, performance.now() - started);
-    }
-    // The runner's own warnings (its spawn helper could not start) go on the hook that met them.
-    for (const message of runnerWarnings.splice(0))
-      sink.emit({ type: 'hook_log', ...ids, source: 'warning', message });
-    return settle(outcome);
-  }
-
-  function decideAndRecord(
-    hook: HookCommandConfig,
-    dialect: Dialect,
-    ids: HookRecordIds,
-    outcome: HookRunOutcome,
-  ): HookRunResult {
-    const decided = decideHookRun({
-      hook,
-      event: ids.event,
-      outcome,
-      dialect,
-      unknownKeysReported: reportedUnknownKeys.has(hook.id),
-      deliverContext,
-    });
-    if (decided.reportedUnknownKeys) reportedUnknownKeys.add(hook.id);
-    for (const record of decided.records) sink.emit(withIds(record, ids));
-    return decided.result;
-  }
-
-  // SPEC §13.1: the context of one hook run as a node for the model, bounded like a tool result
-  // and recorded after the run's own records.
-  async function addContext(text: string, ids: HookRecordIds): Promise<AddedContextNode> {
-    const bounded = await boundContext(text, {
-      limitBytes: config.settings.hooks.inline_result_bytes,
-      artifacts,
-    });
-    sink.emit({
-      type: 'hook_context_added',
-      ...ids,
-      bytes: bounded.bytes,
-      ...(bounded.artifactRef === undefined ? {} : { artifact_ref: bounded.artifactRef }),
-      text: bounded.text,
-    });
-    const node: AddedContextNode = {
-      kind: 'hook_context',
-      event: ids.event,
-      hook_id: ids.hook_id,
-      text: bounded.text,
-    };
-    options.onContext?.(node);
-    return node;
-  }
-
-  // The input's event fields; without a turn of the event loop unless a large input is bounded
-  // (written to the artifact store).
-  function buildInput<E extends HookEvent>(
-    event: E,
-    payload: HookPayload<E>,
-  ): BuiltInput | Promise<BuiltInput> {
-    const { dialect, ...fields } = payload as Record<string, unknown>;
-    // The engine sets the common fields; a payload cannot override them.
-    for (const key of COMMON_KEYS) delete fields[key];
-    if (event === 'SessionStart') fields.source ??= 'startup';
-    const rawTool = TOOL_EVENT_NAMES.has(event) ? (fields.tool as ToolCallInfo) : undefined;
-    const raw = { tool: rawTool, view: dialect };
-    const built = (
-      tool: { tool: ToolCallInfo; inputJson?: string } | undefined,
-      view: ToolDialectView | undefined,
-    ): BuiltInput => {
-      if (tool !== undefined) fields.tool = tool.tool;
-      return { fields, dialect: view, raw, inputJson: tool?.inputJson };
-    };
-    const tool = rawTool === undefined ? undefined : boundTool(rawTool);
-    const view = boundDialectView(dialect);
-    return tool instanceof Promise || view instanceof Promise
-      ? Promise.all([tool, view]).then(([boundedTool, boundedView]) =>
-          built(boundedTool, boundedView),
-        )
-      : built(tool, view);
-  }
-
-  /**
-   * The call's tool with its whole input, for a dialect whose agent passes it whole up to
-   * `limitBytes` (SPEC §7, issue 20 #12); `undefined` when it is larger. A host that bounded the
-   * input itself (`input_truncated`) is read back from its artifact.
-   */
-  async function wholeInput(
-    raw: { tool: ToolCallInfo | undefined; view: unknown },
-    bounded: ToolDialectView | undefined,
-    limitBytes: number,
-  ): Promise<
-    { tool: ToolCallInfo; view: ToolDialectView | undefined; bytes: number } | { over: number }
-  > {
-    const tool = raw.tool as ToolCallInfo;
-    let input: unknown = tool.input;
-    let bytes: number;
-    if (tool.input_truncated === true) {
-      const ref = tool.input_artifact_ref;
-      if (ref === undefined || artifacts === undefined) return { over: Number.POSITIVE_INFINITY };
-      if (ref.bytes > limitBytes) return { over: ref.bytes };
-      input = JSON.parse((await artifacts.read(ref)).toString('utf8'));
-      bytes = ref.bytes;
-    } else {
-      bytes = Buffer.byteLength(JSON.stringify(input) ?? '');
-      if (bytes > limitBytes) return { over: bytes };
-    }
-    const { input_truncated: _t, input_artifact_ref: _r, ...rest } = tool;
-    const view = isPlainObject(raw.view) ? (raw.view as ToolDialectView) : undefined;
-    const viewBytes =
-      view?.input === undefined ? 0 : Buffer.byteLength(JSON.stringify(view.input) ?? '');
-    return {
-      tool: { ...rest, input: input as ToolCallInfo['input'] },
-      // The host's view travels whole too, within the same bound; beyond it, bounded as usual.
-      view: viewBytes <= limitBytes ? view : bounded,
-      bytes,
-    };
-  }
-
-  // The dialect view's input is bounded like the tool input (it travels on the same stdin).
-  function boundDialectView(
-    view: unknown,
-  ): ToolDialectView | undefined | Promise<ToolDialectView | undefined> {
-    if (!isPlainObject(view)) return undefined;
-    const { names, input } = view as ToolDialectView;
-    if (input === undefined) return names === undefined ? undefined : { names };
-    const withInput = (bounded: unknown): ToolDialectView => ({
-      ...(names === undefined ? {} : { names }),
-      input: bounded,
-    });
-    return whenBounded(
-      boundToolInputSoon(input, { limitBytes: config.settings.hooks.inline_result_bytes }),
-      (done) => withInput(done.bounded.input),
-    );
-  }
-
-  // The tool as hooks see it, and the JSON of its input when that is the input as given (the
-  // input is serialised once per call: to measure it here, then spliced into every stdin).
-  function boundTool(
-    tool: ToolCallInfo,
-  ):
-    | { tool: ToolCallInfo; inputJson?: string }
-    | Promise<{ tool: ToolCallInfo; inputJson?: string }> {
-    if (tool.input_truncated !== undefined) return { tool };
-    const bounded = boundToolInputSoon(tool.input, {
-      limitBytes: config.settings.hooks.inline_result_bytes,
-      artifacts,
-    });
-    // Only an input that fits comes with its JSON (and only a bounded one is truncated).
-    return whenBounded(bounded, (done: { bounded: BoundedToolInput; json?: string }) =>
-      done.bounded.input_truncated
-        ? { tool: { ...tool, ...done.bounded } }
-        : done.json !== undefined && done.bounded.input === tool.input
-          ? { tool, inputJson: done.json }
-          : { tool },
-    );
-  }
-
+  const stopRunnerWarnings = onRunnerWarning((warning) =>
+    core.runnerWarnings.push(warning.message),
+  );
   return {
     config,
     sink,
     sessionId,
-    projectDir,
+    projectDir: core.projectDir,
     artifacts,
     explain: (subject) => config.hooks.explain(subject),
     close() {
       closed = true;
       stopRunnerWarnings();
-      return workers.close();
+      return core.workers.close();
     },
-    async run(event, payload, runOptions = {}) {
+    // Not async itself: runEvent is the one async layer of a run.
+    run(event, payload, runOptions = {}) {
       if (closed) {
-        throw new LoopAdapterError({
-          code: 'ENGINE_CLOSED',
-          message: `engine.run("${event}") after engine.close(): create a new engine for a new session`,
-        });
+        return Promise.reject(
+          new LoopAdapterError({
+            code: 'ENGINE_CLOSED',
+            message: `engine.run("${event}") after engine.close(): create a new engine for a new session`,
+          }),
+        );
       }
-      checkHookEvent(event);
-      if (!isPlainObject(payload)) {
-        checkOption(false, 'payload', payload, `pass the ${event} fields of SPEC §2.1`);
-      }
-      const { callId: givenCallId, signal } = runOptions;
-      checkOption(
-        givenCallId === undefined || (typeof givenCallId === 'string' && givenCallId !== ''),
-        'options.callId',
-        givenCallId,
-        'pass the tool call id, or leave it out',
-      );
-      const tool = TOOL_EVENT_NAMES.has(event)
-        ? normalizeToolCall((payload as { tool?: unknown }).tool, projectDir)
-        : undefined;
-      if (!config.hooksEnabled) return NO_HOOKS;
-      const subject: MatchSubject = tool
-        ? { event, tool: tool.name, tags: tool.tags, paths: tool.paths, input: tool.input }
-        : { event };
-      const hooks = config.hooks.match(subject);
-      if (hooks.length === 0) return NO_HOOKS;
-
-      const timestamp = isoNow();
-      let built = buildInput(event, tool ? { ...payload, tool } : payload);
-      if (built instanceof Promise) built = await built;
-      const { fields, dialect: view, raw, inputJson } = built;
-      // Per bound: the tool with its whole input for dialects that pass it whole (issue 20 #12).
-      const whole = new Map<number, Awaited<ReturnType<typeof wholeInput>>>();
-      const callId = givenCallId ?? tool?.call_id;
-      const results: HookRunResult[] = [];
-      const added: AddedContextNode[] = [];
-      let ask: HookOutcome['ask'];
-      // The event's fields serialised once per call, shared by every soong hook's stdin.
-      let fieldsJson: string | undefined;
-      for (const hook of hooks) {
-        const dialect = getDialect(hook.protocol);
-        // An agent with a failure event (Claude Code, Copilot, Cursor) runs its PostToolUse hooks
-        // only for results that succeeded (SPEC §13.2): such a hook is not run at all here.
-        if (skipsFailedResult(event, dialect, fields)) continue;
-        const ids: HookRecordIds = { hook_id: hook.id, event, ...optional('call_id', callId) };
-        let hookFields = fields;
-        let hookView = view;
-        let refuse: string | undefined;
-        const limit = dialect.toolInputBytes;
-        if (limit !== undefined && raw.tool !== undefined) {
-          let got = whole.get(limit);
-          if (got === undefined) {
-            got = await wholeInput(raw, view, limit);
-            whole.set(limit, got);
-          }
-          if (!('over' in got)) {
-            hookFields = { ...fields, tool: got.tool };
-            hookView = got.view;
-          } else if (hook.onLargeInput !== 'summarize') {
-            const size = Number.isFinite(got.over)
-              ? `${got.over} bytes`
-              : 'an input bounded by the host';
-            refuse = `the tool input (${size}) is larger than the ${limit} bytes a "${dialect.name}" hook gets whole: the call is denied without running the hook (on_large_input "deny"; "summarize" runs it on the summarised input)`;
-          }
-        }
-        const input: Record<string, unknown> = {
-          protocol_version: PROTOCOL_VERSION,
-          event,
-          session_id: sessionId,
-          project_dir: projectDir,
-          agent_home: agentHome,
-          hook_id: hook.id,
-          timestamp,
-          ...hookFields,
-        };
-        // PreToolUse carries only the tool, checked by normalizeToolCall (and the common fields the
-        // engine sets): the schema check runs for every other payload and for a tool the caller
-        // bounded itself (its artifact ref), not on the hot path of every tool call.
-        if (results.length === 0 && !(event === 'PreToolUse' && plainTool(hookFields.tool))) {
-          checkHookInput(event, input);
-        }
-        const context: DialectContext = {
-          sessionId,
-          projectDir,
-          agentHome,
-          transcriptPath,
-          hookId: hook.id,
-          ...(hook.dialectEvent === undefined ? {} : { dialectEvent: hook.dialectEvent }),
-          ...toolView(hookView, dialect.name),
-        };
-        const encoded = dialect.encodeInput(event, input, context);
-        let stdin: string;
-        if (encoded === input && hookFields === fields) {
-          // Our own input as it is (soong): the common fields, then the shared serialised fields.
-          fieldsJson ??= fieldsToJson(fields, inputJson);
-          stdin = `{"protocol_version":${PROTOCOL_VERSION},"event":"${event}",${sessionJson},"hook_id":${JSON.stringify(hook.id)},"timestamp":"${timestamp}"${fieldsJson === '{}' ? '' : `,${fieldsJson.slice(1)}`}`;
-        } else {
-          // One compact JSON line (some scripts `read -r` one line).
-          stdin = `${JSON.stringify(encoded)}\n`;
-        }
-        const env = dialect.env(context);
-        const result = await runOne({ hook, ids, dialect, stdin, env, signal, refuse });
-        results.push(result);
-        if (deliverContext && result.context !== undefined) {
-          added.push(await addContext(result.context, ids));
-        }
-        if (result.decision === 'deny' && !result.ignored) {
-          return {
-            decision: 'deny',
-            reason: result.reason as string,
-            hookId: hook.id,
-            results,
-            ...(added.length > 0 ? { context: added } : {}),
-          };
-        }
-        if (result.ask === true && ask === undefined) {
-          ask = { hookId: hook.id, reason: result.reason ?? `hook ${hook.id} asked` };
-        }
-        if (signal?.aborted) break;
-      }
-      const allowed = results.some((result) => result.decision === 'allow');
-      const cancelled =
-        signal?.aborted === true || results.some((result) => result.failure === 'aborted');
-      return {
-        decision: allowed ? 'allow' : 'none',
-        ...(ask ? { ask } : {}),
-        results,
-        ...(added.length > 0 ? { context: added } : {}),
-        ...(cancelled ? { cancelled: true as const } : {}),
-      };
+      return runEvent(core, event, payload, runOptions);
     },
   };
+}
+
+function createEngineCore(options: HookEngineOptions): EngineCore {
+  const { config, sink } = options;
+  const projectDir = path.resolve(options.projectDir ?? config.projectDir);
+  const agentHome = path.resolve(config.home);
+  const hooks = config.hooksEnabled ? config.hooks.rules.flatMap((rule) => rule.hooks) : [];
+  // The first spawn hook of the session should cost what the tenth does: the runner's spawn
+  // helper starts now, while the host talks to its model, not inside the first tool call.
+  if (options.runner === undefined && hooks.some((hook) => hook.mode === 'spawn')) {
+    warmSpawnHelper();
+  }
+  return {
+    config,
+    sink,
+    sessionId: options.sessionId,
+    projectDir,
+    agentHome,
+    artifacts: options.artifacts,
+    transcriptPath: path.resolve(
+      options.transcriptPath ?? sessionPaths(agentHome, options.sessionId).transcript,
+    ),
+    runner: options.runner ?? runCommand,
+    workers: createWorkerPool({
+      maxLineBytes: config.settings.runner.max_output_bytes,
+      stderrTailBytes: HOOK_STDERR_LOG_BYTES,
+      emit: (ids, record) => sink.emit(withIds(record, ids)),
+      ...(options.startWorker === undefined ? {} : { start: options.startWorker }),
+    }),
+    // SPEC §2.2 extended: a hook whose script changed since the session started is not run and
+    // fails closed.
+    scripts: createScriptFingerprints(
+      hooks,
+      (hook) => resolveWorkingDir(hook.workingDir, projectDir),
+      os.homedir(),
+      projectDir,
+      agentHome,
+    ),
+    baseEnv: {
+      SOONG_AGENT_HOME: agentHome,
+      SOONG_AGENT_PROJECT_DIR: projectDir,
+      SOONG_AGENT_SESSION_ID: options.sessionId,
+    },
+    allowedRoots: [projectDir, agentHome],
+    deliverContext: config.settings.hooks.deliver_context === true,
+    limitBytes: config.settings.hooks.inline_result_bytes,
+    reportedUnknownKeys: new Set<string>(),
+    runnerWarnings: [],
+    dialectOf: resolveDialects(hooks, options.dialects ?? config.dialects),
+    onContext: options.onContext,
+  };
+}
+
+// Each compiled hook's dialect, looked up once in the registry the engine was given.
+function resolveDialects(
+  hooks: readonly HookCommandConfig[],
+  registry: DialectRegistry = defaultDialectRegistry,
+): (hook: HookCommandConfig) => Dialect {
+  const resolved = new Map<HookCommandConfig, Dialect>();
+  for (const hook of hooks) resolved.set(hook, registry.get(hook.protocol));
+  return (hook) => resolved.get(hook) ?? registry.get(hook.protocol);
+}
+
+// engine.run: check → match → build inputs → run serially → decide.
+async function runEvent<E extends HookEvent>(
+  core: EngineCore,
+  event: E,
+  payload: HookPayload<E>,
+  runOptions: HookRunOptions,
+): Promise<HookOutcome> {
+  checkHookEvent(event);
+  if (!isPlainObject(payload)) {
+    checkOption(false, 'payload', payload, `pass the ${event} fields of SPEC §2.1`);
+  }
+  const { callId: givenCallId } = runOptions;
+  checkOption(
+    givenCallId === undefined || (typeof givenCallId === 'string' && givenCallId !== ''),
+    'options.callId',
+    givenCallId,
+    'pass the tool call id, or leave it out',
+  );
+  const tool = TOOL_EVENT_NAMES.has(event)
+    ? normalizeToolCall((payload as { tool?: unknown }).tool, core.projectDir)
+    : undefined;
+  const hooks = matchHooks(core, event, tool);
+  if (hooks.length === 0) return NO_HOOKS;
+  const built = await buildInputs(core, event, tool ? { ...payload, tool } : payload);
+  const callId = givenCallId ?? tool?.call_id;
+  const ran = await runSerially(core, built, hooks, { callId, signal: runOptions.signal });
+  return decideOutcome(ran, runOptions.signal);
+}
+
+// Stage 1: the hooks of the event whose matchers accept the subject, in configuration order.
+function matchHooks(
+  core: EngineCore,
+  event: HookEvent,
+  tool: ToolCallInfo | undefined,
+): readonly HookCommandConfig[] {
+  if (!core.config.hooksEnabled) return [];
+  const subject: MatchSubject = tool
+    ? { event, tool: tool.name, tags: tool.tags, paths: tool.paths, input: tool.input }
+    : { event };
+  return core.config.hooks.match(subject);
+}
+
+// The event fields of one run, shared by its hooks: built once, serialised at most once.
+interface BuiltInputs {
+  event: HookEvent;
+  timestamp: string;
+  fields: Record<string, unknown>;
+  /** The dialect view, bounded like the tool input. */
+  view: ToolDialectView | undefined;
+  /** The JSON of the view's input as given, when known. */
+  viewInputJson: string | undefined;
+  /** The tool and view as given (a dialect that takes the input whole reads them). */
+  raw: { tool: ToolCallInfo | undefined; view: unknown };
+  /** The JSON of `fields.tool.input` when it is known (serialised once per call). */
+  inputJson: string | undefined;
+  /** The JSON of `fields`, made for the first soong hook. */
+  fieldsJson?: string;
+  /** Per bound: the tool with its whole input for dialects that take it whole. */
+  whole: Map<number, WholeInput>;
+}
+
+// Stage 2: the event fields (the common ones are the engine's), the tool input bounded, the
+// dialect view bounded, each once per run.
+async function buildInputs<E extends HookEvent>(
+  core: EngineCore,
+  event: E,
+  payload: HookPayload<E>,
+): Promise<BuiltInputs> {
+  const timestamp = isoNow();
+  const { dialect, ...fields } = payload as Record<string, unknown>;
+  // The engine sets the common fields; a payload cannot override them.
+  for (const key of COMMON_KEYS) delete fields[key];
+  if (event === 'SessionStart') fields.source ??= 'startup';
+  const rawTool = TOOL_EVENT_NAMES.has(event) ? (fields.tool as ToolCallInfo) : undefined;
+  // Awaited only when there is something to bound (each await is a turn of the microtask queue).
+  const tool = rawTool === undefined ? undefined : await boundTool(core, rawTool);
+  const view = isPlainObject(dialect) ? await boundDialectView(core, dialect) : undefined;
+  if (tool !== undefined) fields.tool = tool.tool;
+  return {
+    event,
+    timestamp,
+    fields,
+    view: view?.view,
+    viewInputJson: view?.inputJson,
+    raw: { tool: rawTool, view: dialect },
+    inputJson: tool?.inputJson,
+    whole: new Map(),
+  };
+}
+
+// The tool as hooks see it, and the JSON of its input when known: the gate's (it serialised the
+// input once for the call), else made here to measure the input.
+async function boundTool(
+  core: EngineCore,
+  tool: ToolCallInfo,
+): Promise<{ tool: ToolCallInfo; inputJson?: string }> {
+  const known = knownToolInputJson(tool);
+  if (known !== undefined) return { tool, inputJson: known };
+  if (tool.input_truncated !== undefined) return { tool };
+  const done = await boundSerialisedToolInput(serialiseToolInput(tool.input), {
+    limitBytes: core.limitBytes,
+    artifacts: core.artifacts,
+  });
+  if (done.bounded.input_truncated) return { tool: { ...tool, ...done.bounded } };
+  return { tool, inputJson: done.json };
+}
+
+// The bounded dialect views of the calls the gate made them for: a call's PreToolUse and
+// PostToolUse share one bound.
+const boundViews = new WeakMap<object, Promise<BoundView | undefined>>();
+
+interface BoundView {
+  view: ToolDialectView | undefined;
+  /** The JSON of the view's input as given, when it has one. */
+  inputJson: string | undefined;
+}
+
+// The dialect view's input is bounded like the tool input (it travels on the same stdin).
+function boundDialectView(core: EngineCore, view: unknown): Promise<BoundView | undefined> {
+  if (!isPlainObject(view)) return Promise.resolve(undefined);
+  if (!isCallDialectView(view)) return boundViewNow(core, view as ToolDialectView);
+  let bound = boundViews.get(view);
+  if (bound === undefined) {
+    bound = boundViewNow(core, view as ToolDialectView);
+    boundViews.set(view, bound);
+  }
+  return bound;
+}
+
+async function boundViewNow(core: EngineCore, view: ToolDialectView): Promise<BoundView> {
+  const { names, input } = view;
+  if (input === undefined) {
+    return { view: names === undefined ? undefined : { names }, inputJson: undefined };
+  }
+  const serialised = serialiseToolInput(input);
+  const done = await boundSerialisedToolInput(serialised, { limitBytes: core.limitBytes });
+  return {
+    view: { ...(names === undefined ? {} : { names }), input: done.bounded.input },
+    inputJson: isPlainObject(input) ? serialised.json : undefined,
+  };
+}
+
+type WholeInput =
+  | { tool: ToolCallInfo; view: ToolDialectView | undefined; bytes: number }
+  | { over: number };
+
+/**
+ * The call's tool with its whole input, for a dialect whose agent passes it whole up to
+ * `limitBytes` (SPEC §7); `{ over }` when it is larger. A host that bounded the input itself
+ * (`input_truncated`) is read back from its artifact. Once per bound and run.
+ */
+async function wholeInput(
+  core: EngineCore,
+  built: BuiltInputs,
+  limitBytes: number,
+): Promise<WholeInput> {
+  let got = built.whole.get(limitBytes);
+  if (got === undefined) {
+    got = await readWholeInput(core, built, limitBytes);
+    built.whole.set(limitBytes, got);
+  }
+  return got;
+}
+
+async function readWholeInput(
+  core: EngineCore,
+  built: BuiltInputs,
+  limitBytes: number,
+): Promise<WholeInput> {
+  const tool = built.raw.tool as ToolCallInfo;
+  let input: unknown = tool.input;
+  let bytes: number;
+  if (tool.input_truncated === true) {
+    const ref = tool.input_artifact_ref;
+    if (ref === undefined || core.artifacts === undefined) {
+      return { over: Number.POSITIVE_INFINITY };
+    }
+    if (ref.bytes > limitBytes) return { over: ref.bytes };
+    input = JSON.parse((await core.artifacts.read(ref)).toString('utf8'));
+    bytes = ref.bytes;
+  } else {
+    bytes = Buffer.byteLength(built.inputJson ?? JSON.stringify(input) ?? '');
+    if (bytes > limitBytes) return { over: bytes };
+  }
+  const { input_truncated: _t, input_artifact_ref: _r, ...rest } = tool;
+  const view = isPlainObject(built.raw.view) ? (built.raw.view as ToolDialectView) : undefined;
+  const viewJson =
+    view?.input === undefined
+      ? undefined
+      : (built.viewInputJson ?? JSON.stringify(view.input) ?? '');
+  const viewBytes = viewJson === undefined ? 0 : Buffer.byteLength(viewJson);
+  return {
+    tool: { ...rest, input: input as ToolCallInfo['input'] },
+    // The host's view travels whole too, within the same bound; beyond it, bounded as usual.
+    view: viewBytes <= limitBytes ? view : built.view,
+    bytes,
+  };
+}
+
+// What the hooks of one run came to, for the decision.
+interface SerialRun {
+  results: HookRunResult[];
+  added: AddedContextNode[];
+  ask: HookOutcome['ask'];
+  /** The hook whose deny stands (the run stopped there). */
+  deniedBy?: string;
+}
+
+// Stage 3: the hooks one after the other, each with its stdin; a standing deny ends the run.
+async function runSerially(
+  core: EngineCore,
+  built: BuiltInputs,
+  hooks: readonly HookCommandConfig[],
+  context: { callId: string | undefined; signal: AbortSignal | undefined },
+): Promise<SerialRun> {
+  const ran: SerialRun = { results: [], added: [], ask: undefined };
+  for (const hook of hooks) {
+    const dialect = core.dialectOf(hook);
+    // An agent with a failure event (Claude Code, Copilot, Cursor) runs its PostToolUse hooks
+    // only for results that succeeded (SPEC §13.2): such a hook is not run at all here.
+    if (skipsFailedResult(built.event, dialect, built.fields)) continue;
+    const ids: HookRecordIds = {
+      hook_id: hook.id,
+      event: built.event,
+      ...optional('call_id', context.callId),
+    };
+    const limit = dialect.toolInputBytes;
+    const whole =
+      limit !== undefined && built.raw.tool !== undefined
+        ? await wholeInput(core, built, limit)
+        : undefined;
+    const prepared = prepareHookRun(core, built, hook, dialect, {
+      first: ran.results.length === 0,
+      whole,
+    });
+    const run: HookRun = { hook, ids, dialect, signal: context.signal, ...prepared };
+    const result = await (TRACING ? runTraced(core, run) : runHook(core, run));
+    ran.results.push(result);
+    if (core.deliverContext && result.context !== undefined) {
+      ran.added.push(await addContext(core, result.context, ids));
+    }
+    if (result.decision === 'deny' && !result.ignored) {
+      ran.deniedBy = hook.id;
+      return ran;
+    }
+    if (result.ask === true && ran.ask === undefined) {
+      ran.ask = { hookId: hook.id, reason: result.reason ?? `hook ${hook.id} asked` };
+    }
+    if (context.signal?.aborted) break;
+  }
+  return ran;
+}
+
+// One hook's stdin and env (and, for a dialect that takes the input whole and finds it too
+// large, why it is refused: `whole` is the input it takes whole, for such a dialect). The first
+// hook's input is checked against the SPEC §2.1 schema.
+function prepareHookRun(
+  core: EngineCore,
+  built: BuiltInputs,
+  hook: HookCommandConfig,
+  dialect: Dialect,
+  { first, whole }: { first: boolean; whole: WholeInput | undefined },
+): Pick<HookRun, 'stdin' | 'env' | 'refuse'> {
+  let hookFields = built.fields;
+  let hookView = built.view;
+  let refuse: string | undefined;
+  const limit = dialect.toolInputBytes;
+  if (whole !== undefined) {
+    const got = whole;
+    if (!('over' in got)) {
+      hookFields = { ...built.fields, tool: got.tool };
+      hookView = got.view;
+    } else if (hook.onLargeInput !== 'summarize') {
+      const size = Number.isFinite(got.over) ? `${got.over} bytes` : 'an input bounded by the host';
+      refuse = `the tool input (${size}) is larger than the ${limit} bytes a "${dialect.name}" hook gets whole: the call is denied without running the hook (on_large_input "deny"; "summarize" runs it on the summarised input)`;
+    }
+  }
+  const common = commonFields(core, built, hook);
+  const input: Record<string, unknown> = { ...common, ...hookFields };
+  if (first) checkHookInput(built.event, input);
+  const context: DialectContext = {
+    sessionId: core.sessionId,
+    projectDir: core.projectDir,
+    agentHome: core.agentHome,
+    transcriptPath: core.transcriptPath,
+    hookId: hook.id,
+    ...(hook.dialectEvent === undefined ? {} : { dialectEvent: hook.dialectEvent }),
+    ...toolView(hookView, dialect.name),
+  };
+  const encoded = dialect.encodeInput(built.event, input, context);
+  // Our own input as it is (soong): composed of the common fields and the run's fields, each
+  // serialised once; another agent's input: one compact JSON line (some scripts `read -r` one).
+  const stdin =
+    encoded === input && hookFields === built.fields
+      ? joinJsonObjects(JSON.stringify(common), soongFieldsJson(built))
+      : `${JSON.stringify(encoded)}\n`;
+  return { stdin, env: dialect.env(context), refuse };
+}
+
+// The SPEC §2.1 common fields of one hook's input, in their order.
+function commonFields(
+  core: EngineCore,
+  built: BuiltInputs,
+  hook: HookCommandConfig,
+): Record<string, unknown> {
+  return {
+    protocol_version: PROTOCOL_VERSION,
+    event: built.event,
+    session_id: core.sessionId,
+    project_dir: core.projectDir,
+    agent_home: core.agentHome,
+    hook_id: hook.id,
+    timestamp: built.timestamp,
+  };
+}
+
+// The run's event fields as JSON, composed around the tool input's JSON when it is known.
+function soongFieldsJson(built: BuiltInputs): string {
+  if (built.fieldsJson !== undefined) return built.fieldsJson;
+  const { fields, inputJson } = built;
+  const tool = fields.tool;
+  const toolJson =
+    inputJson !== undefined && isPlainObject(tool)
+      ? composeJson(tool, { input: inputJson })
+      : undefined;
+  built.fieldsJson = composeJson(fields, { tool: toolJson });
+  return built.fieldsJson;
+}
+
+// `{...a, ...b}` of two JSON objects with no key in common, as JSON.
+function joinJsonObjects(a: string, b: string): string {
+  if (b === '{}') return a;
+  if (a === '{}') return b;
+  return `${a.slice(0, -1)},${b.slice(1)}`;
+}
+
+// Stage 4: what the hooks decided together.
+function decideOutcome(ran: SerialRun, signal: AbortSignal | undefined): HookOutcome {
+  const { results, added } = ran;
+  const context = added.length > 0 ? { context: added } : {};
+  if (ran.deniedBy !== undefined) {
+    const denied = results[results.length - 1] as HookRunResult;
+    return {
+      decision: 'deny',
+      reason: denied.reason as string,
+      hookId: ran.deniedBy,
+      results,
+      ...context,
+    };
+  }
+  const allowed = results.some((result) => result.decision === 'allow');
+  const cancelled =
+    signal?.aborted === true || results.some((result) => result.failure === 'aborted');
+  return {
+    decision: allowed ? 'allow' : 'none',
+    ...(ran.ask ? { ask: ran.ask } : {}),
+    results,
+    ...context,
+    ...(cancelled ? { cancelled: true as const } : {}),
+  };
+}
+
+// One span per hook run when OpenTelemetry is present: ids, decision or failure, duration and
+// exit code; never the payload, a reason or an environment value.
+async function runTraced(core: EngineCore, run: HookRun): Promise<HookRunResult> {
+  const { hook, ids } = run;
+  const span = startSpan(
+    'soong_agent.hook',
+    {
+      'soong_agent.hook.event': ids.event,
+      'soong_agent.hook.id': hook.id,
+      'soong_agent.hook.mode': hook.mode,
+      'soong_agent.hook.protocol': hook.protocol,
+      'soong_agent.tool.call_id': ids.call_id,
+    },
+    { leaf: true },
+  );
+  if (span === undefined) return runHook(core, run);
+  const result = await span.run(() => runHook(core, run));
+  span.end(
+    {
+      'soong_agent.hook.decision': result.decision,
+      'soong_agent.hook.failure': result.failure,
+      'soong_agent.hook.duration_ms': result.durationMs,
+      'soong_agent.hook.exit_code': result.exitCode ?? undefined,
+      'soong_agent.hook.signal': result.signal ?? undefined,
+    },
+    result.status === 'failed',
+  );
+  return result;
+}
+
+// Not async: the worker pool's answer is handed up as it is (an async function returning a
+// promise costs extra turns of the microtask queue on every call).
+function runHook(core: EngineCore, run: HookRun): Promise<HookRunResult> {
+  const { hook, ids } = run;
+  const settle = (outcome: HookRunOutcome, onFailure = hook.onFailure) =>
+    decideAndRecord(
+      core,
+      onFailure === hook.onFailure ? hook : { ...hook, onFailure },
+      run.dialect,
+      ids,
+      outcome,
+    );
+  const refused = run.refuse ?? changedScriptMessage(core, hook);
+  if (refused !== undefined) {
+    // Failed closed whatever its on_failure: hook_failed (spawn_error, nothing ran), then a deny.
+    core.sink.emit({ type: 'hook_started', ...ids, command: hook.command });
+    return Promise.resolve(settle(outcomeOfStartError(new Error(refused), 0), 'deny'));
+  }
+  const cwd = resolveWorkingDir(hook.workingDir, core.projectDir);
+  if (hook.mode !== 'worker') return runSpawned(core, run, cwd, settle);
+  return Promise.resolve(
+    core.workers.call({
+      hook,
+      ids,
+      // Built only when the hook has no live worker.
+      start: () => ({
+        command: hook.command,
+        cwd,
+        allowedRoots: core.allowedRoots,
+        envAllowlist: core.config.envAllowlist,
+        env: { ...core.baseEnv, SOONG_AGENT_HOOK_MODE: 'worker', ...run.env },
+        killGraceMs: core.config.settings.runner.kill_grace_ms,
+      }),
+      input: run.stdin,
+      signal: run.signal,
+      settle: (outcome) => settle(outcome),
+    }),
+  );
+}
+
+// Why a hook whose script changed since the session started is not run.
+function changedScriptMessage(core: EngineCore, hook: HookCommandConfig): string | undefined {
+  const changed = core.scripts.changedFile(hook);
+  if (changed === undefined) return undefined;
+  return `script ${changed} changed since the session started: not run (a hook's files are fingerprinted when the session starts; start a new session to use the new version)`;
+}
+
+async function runSpawned(
+  core: EngineCore,
+  run: HookRun,
+  cwd: string,
+  settle: (outcome: HookRunOutcome) => HookRunResult,
+): Promise<HookRunResult> {
+  const { hook, ids, stdin, signal } = run;
+  const { settings } = core.config;
+  core.sink.emit({ type: 'hook_started', ...ids, command: hook.command });
+  const started = performance.now();
+  let outcome: HookRunOutcome;
+  try {
+    const result = await core.runner({
+      command: hook.command,
+      cwd,
+      allowedRoots: core.allowedRoots,
+      envAllowlist: core.config.envAllowlist,
+      env: {
+        ...core.baseEnv,
+        SOONG_AGENT_HOOK_EVENT: ids.event,
+        SOONG_AGENT_HOOK_MODE: 'spawn',
+        ...run.env,
+      },
+      input: stdin,
+      timeoutMs: hook.timeoutSec * 1000,
+      killGraceMs: settings.runner.kill_grace_ms,
+      maxOutputBytes: settings.runner.max_output_bytes,
+      tailBytes: HOOK_STDERR_LOG_BYTES,
+      stopOnOutputLimit: true,
+      signal,
+    });
+    outcome = outcomeOfRunResult(result, {
+      timeoutSec: hook.timeoutSec,
+      maxOutputBytes: settings.runner.max_output_bytes,
+    });
+  } catch (error) {
+    outcome = outcomeOfStartError(error, performance.now() - started);
+  }
+  // The runner's own warnings (its spawn helper could not start) go on the hook that met them.
+  for (const message of core.runnerWarnings.splice(0)) {
+    core.sink.emit({ type: 'hook_log', ...ids, source: 'warning', message });
+  }
+  return settle(outcome);
+}
+
+function decideAndRecord(
+  core: EngineCore,
+  hook: HookCommandConfig,
+  dialect: Dialect,
+  ids: HookRecordIds,
+  outcome: HookRunOutcome,
+): HookRunResult {
+  const decided = decideHookRun({
+    hook,
+    event: ids.event,
+    outcome,
+    dialect,
+    unknownKeysReported: core.reportedUnknownKeys.has(hook.id),
+    deliverContext: core.deliverContext,
+  });
+  if (decided.reportedUnknownKeys) core.reportedUnknownKeys.add(hook.id);
+  for (const record of decided.records) core.sink.emit(withIds(record, ids));
+  return decided.result;
+}
+
+// SPEC §13.1: the context of one hook run as a node for the model, bounded like a tool result
+// and recorded after the run's own records.
+async function addContext(
+  core: EngineCore,
+  text: string,
+  ids: HookRecordIds,
+): Promise<AddedContextNode> {
+  const bounded = await boundContext(text, {
+    limitBytes: core.limitBytes,
+    artifacts: core.artifacts,
+  });
+  core.sink.emit({
+    type: 'hook_context_added',
+    ...ids,
+    bytes: bounded.bytes,
+    ...(bounded.artifactRef === undefined ? {} : { artifact_ref: bounded.artifactRef }),
+    text: bounded.text,
+  });
+  const node: AddedContextNode = {
+    kind: 'hook_context',
+    event: ids.event,
+    hook_id: ids.hook_id,
+    text: bounded.text,
+  };
+  core.onContext?.(node);
+  return node;
 }
 
 // A PostToolUse hook of a dialect whose agent runs PostToolUseFailure for an error result instead.
@@ -676,49 +861,11 @@ function skipsFailedResult(
   );
 }
 
-// `then` for boundToolInputSoon's answer: at once when it came at once, else when it settles.
-function whenBounded<T, U>(value: T | Promise<T>, next: (done: T) => U): U | Promise<U> {
-  return value instanceof Promise ? value.then(next) : next(value);
-}
-
 // A record with the ids of its hook run after its own fields: `{ ...record, ...ids }`, made with
 // Object.assign, which Node 20's V8 does 2-3x faster than a second spread in one literal (measured
 // on the worker call path, where two records are written per call; no difference on Node 24).
 function withIds<R extends object>(record: R, ids: HookRecordIds): R & HookRecordIds {
   return Object.assign({}, record, ids);
-}
-
-// JSON.stringify(fields), with the tool input's JSON (already made to measure it) put in as it
-// is, not serialised again: the fields are serialised with a marker for the input (random per
-// process, so no value can hold it), which is then replaced. Same bytes, same key order.
-function fieldsToJson(fields: Record<string, unknown>, inputJson: string | undefined): string {
-  const tool = fields.tool;
-  if (inputJson === undefined || !isPlainObject(tool)) return JSON.stringify(fields);
-  const json = JSON.stringify({ ...fields, tool: { ...tool, input: INPUT_MARK } });
-  const at = json.indexOf(INPUT_MARK_JSON);
-  return `${json.slice(0, at)}${inputJson}${json.slice(at + INPUT_MARK_JSON.length)}`;
-}
-
-const INPUT_MARK = `soong-agent-input-${randomUUID()}`;
-const INPUT_MARK_JSON = JSON.stringify(INPUT_MARK);
-
-// A tool as normalizeToolCall checked it, without the fields only the schema checks.
-function plainTool(tool: unknown): boolean {
-  const fields = tool as Partial<ToolCallInfo> | undefined;
-  return (
-    fields !== undefined &&
-    fields.input_truncated === undefined &&
-    fields.input_artifact_ref === undefined &&
-    Object.keys(fields).length === 6
-  );
-}
-
-// The event fields of one call, as buildInput made them.
-interface BuiltInput {
-  fields: Record<string, unknown>;
-  dialect: ToolDialectView | undefined;
-  raw: { tool: ToolCallInfo | undefined; view: unknown };
-  inputJson: string | undefined;
 }
 
 // What runHook needs for one hook of one call.

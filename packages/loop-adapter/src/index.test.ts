@@ -15,6 +15,7 @@ describe('index', () => {
       'HOOK_STDERR_LOG_BYTES',
       'LOOP_ADAPTER_ERROR_CODES',
       'LoopAdapterError',
+      'NO_TOOL_CALL_TELEMETRY',
       'SKIPPED_TOOL_TEXT',
       'SUMMARY_HEAD_BYTES',
       'SUMMARY_TAIL_BYTES',
@@ -37,6 +38,7 @@ describe('index', () => {
       'isSessionId',
       'listSessions',
       'openHookSession',
+      'openTelemetryToolCalls',
       'readEventLog',
       'recordConfigLoaded',
       'recordSessionStarted',
@@ -45,7 +47,6 @@ describe('index', () => {
       'sessionPaths',
       'summarizeText',
       'toClaudeCodeToolInput',
-      'toolCallSpans',
     ]);
   });
 });

@@ -61,13 +61,6 @@ export {
   openHookSession,
 } from './open-hook-session.js';
 export {
-  type ExecuteToolCall,
-  type RunToolCallOptions,
-  type ToolCallExecuteContext,
-  type ToolCallTelemetry,
-  toolCallSpans,
-} from './run-tool-call.js';
-export {
   createSessionId,
   isSessionId,
   listSessions,
@@ -100,6 +93,13 @@ export {
   type ToolRegistry,
   type ToolResult,
 } from './tool-batch.js';
+export type { ToolExecute } from './tool-call.js';
+export {
+  NO_TOOL_CALL_TELEMETRY,
+  openTelemetryToolCalls,
+  type ToolCallScope,
+  type ToolCallTelemetry,
+} from './tool-call-telemetry.js';
 export {
   ABORTED_TOOL_TEXT,
   allowUnlessAsked,
@@ -110,6 +110,7 @@ export {
   type ToolGate,
   type ToolGateCall,
   type ToolGateOptions,
+  type ToolGateRunOptions,
   type ToolGateVerdict,
   UNFINISHED_TOOL_TEXT,
   UNKNOWN_TOOL_TEXT,

@@ -6,8 +6,8 @@ import {
   RiskClassSchema,
   type ToolCallInfo,
 } from '@soong-agent/protocol';
-import { isPlainObject } from './bound-tool-io.js';
 import { checkOption, LoopAdapterError } from './loop-adapter-error.js';
+import { isPlainObject } from './tool-call.js';
 
 const EVENT_NAMES: ReadonlySet<string> = new Set(HOOK_EVENTS);
 const RISK_CLASSES: ReadonlySet<unknown> = new Set(RiskClassSchema.options);

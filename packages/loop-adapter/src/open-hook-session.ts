@@ -32,7 +32,6 @@ import {
   runSessionStart,
   runUserPromptSubmit,
 } from './observe.js';
-import { runToolCall } from './run-tool-call.js';
 import {
   createSessionId,
   isSessionId,
@@ -41,7 +40,7 @@ import {
   sessionPaths,
 } from './session.js';
 import { createStopController, type StopController, type StopDecision } from './stop-controller.js';
-import type { PermissionCallback, ToolDescriptions } from './tool-batch.js';
+import type { PermissionCallback, ToolDescriptions } from './tool-call.js';
 import { CLOSED_TOOL_TEXT, createToolGate, type ToolGate, textResult } from './tool-gate.js';
 
 /** Options of {@link openHookSession} (SPEC §11). */
@@ -183,7 +182,10 @@ export async function openHookSession(options: OpenHookSessionOptions): Promise<
     finishSession({ running, openCalls, engine, transcript, sink }, end);
 
   try {
-    transcript = createClaudeCodeTranscript(files.transcript, { projectDir });
+    transcript = createClaudeCodeTranscript(files.transcript, {
+      projectDir,
+      readers: hasTranscriptReaders(config),
+    });
     const artifacts = createFileArtifactStore(files.artifacts);
     const hooks = createHookEngine({
       config,
@@ -435,7 +437,13 @@ function sessionHandle(parts: SessionParts): HookSessionHandle {
 // nothing is recorded (the log is closed): SPEC §11.
 function sessionGate(parts: Pick<SessionParts, 'track' | 'isClosing'>, gate: ToolGate): ToolGate {
   const { track, isClosing } = parts;
-  const tracked: ToolGate = {
+  return {
+    engine: gate.engine,
+    tools: gate.tools,
+    run: (call, execute, runOptions) =>
+      isClosing()
+        ? Promise.resolve(textResult(call, CLOSED_TOOL_TEXT, 'error'))
+        : track(() => gate.run(call, execute, runOptions)),
     before: (call, callOptions) =>
       isClosing()
         ? Promise.resolve({
@@ -444,9 +452,7 @@ function sessionGate(parts: Pick<SessionParts, 'track' | 'isClosing'>, gate: Too
           })
         : track(() => gate.before(call, callOptions)),
     after: (id, result, callOptions) => track(() => gate.after(id, result, callOptions)),
-    run: (call, execute, runOptions) => runToolCall(tracked, call, execute, runOptions),
   };
-  return tracked;
 }
 
 let environmentProtected = false;
@@ -456,4 +462,12 @@ function protectEnvironmentOnce(): void {
   if (environmentProtected) return;
   environmentProtected = true;
   hideProcessEnvironment();
+}
+
+// True when a hook of the session may read `transcript_path`: every protocol but soong's gets it.
+function hasTranscriptReaders(config: LoadedConfig): boolean {
+  return (
+    config.hooksEnabled &&
+    config.hooks.rules.some((rule) => rule.hooks.some((hook) => hook.protocol !== 'soong'))
+  );
 }

@@ -1,109 +1,33 @@
-import type { ArtifactRef, RiskClass } from '@soong-agent/protocol';
 import type { ArtifactStore } from './artifact-store.js';
 import type { EventSink } from './event-sink.js';
 import type { HookEngine } from './hook-engine.js';
 import { checkOption } from './loop-adapter-error.js';
-import { toolCallSpans } from './run-tool-call.js';
-import { createToolGate, type ToolGate } from './tool-gate.js';
+import type {
+  PermissionCallback,
+  ToolCall,
+  ToolExecute,
+  ToolRegistry,
+  ToolResult,
+} from './tool-call.js';
+import { openTelemetryToolCalls } from './tool-call-telemetry.js';
+import { ABORTED_TOOL_TEXT, createToolGate, type ToolGate } from './tool-gate.js';
 
+export type {
+  PermissionCallback,
+  ToolCall,
+  ToolDefinition,
+  ToolDescription,
+  ToolDescriptions,
+  ToolExecutionResult,
+  ToolRegistry,
+  ToolResult,
+} from './tool-call.js';
 export {
   ABORTED_TOOL_TEXT,
   SKIPPED_TOOL_TEXT,
   TOO_DEEP_INPUT_TEXT,
   UNKNOWN_TOOL_TEXT,
 } from './tool-gate.js';
-
-/** A tool the loop can call. */
-export interface ToolDefinition {
-  /** Canonical name, e.g. `write_file`. */
-  name: string;
-  /** Risk class; always one of the tool's tags for matching. */
-  risk: RiskClass;
-  /** Extra tags for `tag` matchers. @default [] */
-  tags?: readonly string[];
-  /** The paths a call touches (absolute or project-relative). @default () => [] */
-  paths?(input: unknown): string[];
-  /**
-   * How other agents' hooks (SPEC §11, §12 dialects) name this tool, per dialect, e.g.
-   * `{ "claude-code": "Bash" }`. A dialect not listed maps `name` by its own table (our canonical
-   * names: `bash` → `Bash`), and a name it does not know reaches its hooks unchanged. A declared
-   * name that is one of the dialect's own tools gets that tool's input conversion. @default {}
-   */
-  dialectName?: Readonly<Record<string, string>>;
-  /**
-   * Maps a call's input to the input of our canonical tool of the same kind, for dialect hooks only
-   * (e.g. an app's `bash` taking `{ cmd }` → `{ command: cmd }`, which a Claude Code hook then sees
-   * as `tool_input.command`). Our own hooks, matchers and records see the input as given. A throw
-   * leaves the input as given. @default the input as given
-   */
-  dialectInput?(input: unknown): unknown;
-  /** Runs the call. A throw becomes an `is_error` result. */
-  execute(
-    input: unknown,
-    context: { signal?: AbortSignal; callId: string },
-  ): Promise<ToolExecutionResult>;
-}
-
-/** What the permission callback learns of a tool: a {@link ToolDefinition} without `execute`. */
-export type ToolDescription = Pick<ToolDefinition, 'name' | 'risk'> &
-  Partial<Omit<ToolDefinition, 'name' | 'risk'>>;
-
-/** What a tool returns. */
-export interface ToolExecutionResult {
-  /** The full result text (the batch bounds what hooks see). */
-  content: string;
-  /** True when the tool failed. */
-  isError: boolean;
-}
-
-/** One tool call from a model turn. */
-export interface ToolCall {
-  /** Call id, unique in the session. */
-  id: string;
-  /** Tool name as the model gave it. */
-  name: string;
-  /** Input object. */
-  input: unknown;
-}
-
-/** Exactly one per call of the batch, in order. */
-export interface ToolResult {
-  callId: string;
-  name: string;
-  /** What goes back to the model (full text; bound it for the model yourself). */
-  content: string;
-  isError: boolean;
-  /** `ok`/`error`: the tool ran (or is unknown / aborted: `error`); `denied`: hook or permission; `skipped`: after a halt. */
-  status: 'ok' | 'error' | 'denied' | 'skipped';
-  /** Where the full result was stored, when it was over `inline_result_bytes`. */
-  artifactRef?: ArtifactRef;
-  /** Bytes of `content` (UTF-8). */
-  bytes: number;
-}
-
-/** Anything that looks tools up by name (a `Map` works). */
-export interface ToolRegistry {
-  get(name: string): ToolDefinition | undefined;
-}
-
-/** What the tool gate needs to look up: tools without `execute` (a `ToolRegistry` is one). */
-export interface ToolDescriptions {
-  get(name: string): ToolDescription | undefined;
-}
-
-/** Asks whether a call may run, after the PreToolUse hooks allowed it. */
-export type PermissionCallback = (request: {
-  call: ToolCall;
-  /** The tool (the registry's definition, or what a gate call declared of it). */
-  tool: ToolDescription;
-  risk: RiskClass;
-  paths: string[];
-  /**
-   * Set when a Claude Code hook answered `permissionDecision: "ask"` (SPEC §7): ask the user even
-   * when the risk class is allowed, and tell them that hook `hookId` asked, with `reason`.
-   */
-  hookAsk?: { hookId: string; reason: string };
-}) => Promise<{ allow: true } | { allow: false; reason: string }>;
 
 /** Options of {@link executeToolBatch}. */
 export interface ExecuteToolBatchOptions {
@@ -147,16 +71,29 @@ export interface ToolBatch {
   run(call: ToolCall): Promise<ToolResult>;
 }
 
+/** Options of {@link createToolBatch}: those of {@link executeToolBatch}, or a gate. */
+export type CreateToolBatchOptions =
+  | (ExecuteToolBatchOptions & { gate?: undefined })
+  | {
+      /** The session's gate of this turn (`session.toolGate()`): its engine, permission, signal and transcript apply. */
+      gate: ToolGate;
+      /** The tools that run the calls. @default the gate's tools */
+      tools?: ToolRegistry | undefined;
+      /** Ignored: the gate's engine runs the hooks. */
+      engine?: HookEngine | undefined;
+      /** Ignored: the gate's signal applies (give it to `session.toolGate`). */
+      signal?: AbortSignal | undefined;
+    };
+
 /**
  * {@link executeToolBatch} for a loop that learns the calls of a turn one by one: the same records,
  * results, spans and SPEC §4 halting, carried from one `run` to the next. One batch per model turn.
+ * A batch is a gate and the tools that run its calls: each `run` is `gate.run(call, tool.execute)`.
  */
-export function createToolBatch(
-  options: ExecuteToolBatchOptions & {
-    /** The session's gate of this turn (`session.toolGate()`): its permission, signal and transcript apply. @default a gate on `engine` */
-    gate?: ToolGate | undefined;
-  },
-): ToolBatch {
+export function createToolBatch(options: CreateToolBatchOptions): ToolBatch {
+  if (options.gate !== undefined) {
+    return batchOnGate(options.gate, options.tools ?? (options.gate.tools as ToolRegistry));
+  }
   const { tools, engine, signal } = options;
   checkOption(
     options.sink === undefined || options.sink === engine.sink,
@@ -164,31 +101,31 @@ export function createToolBatch(
     options.sink,
     "leave it out: tool records go to the engine's sink (two sinks would split one call's records)",
   );
-  const gate =
-    options.gate ??
-    createToolGate({
-      engine,
-      tools,
-      permission: options.permission,
-      signal,
-      artifacts: options.artifacts,
-    });
+  const gate = createToolGate({
+    engine,
+    tools,
+    permission: options.permission,
+    signal,
+    artifacts: options.artifacts,
+  });
+  return batchOnGate(gate, tools);
+}
 
-  // One span per tool call when OpenTelemetry is present, parent of its hooks' spans.
-  const telemetry = toolCallSpans(tools);
+// The batch knows only its gate, and the registry whose tools it runs.
+function batchOnGate(gate: ToolGate, tools: ToolRegistry | undefined): ToolBatch {
   return {
-    run: (call) => gate.run(call, () => execute(tools, call, signal), { telemetry }),
+    run(call) {
+      return gate.run(call, registryExecute(tools, call), { telemetry: openTelemetryToolCalls });
+    },
   };
 }
 
-// before() let it run: it is a registry tool (a call without one is unknown). A throw is the call's
-// error result (gate.run).
-async function execute(
-  tools: ToolRegistry,
-  call: ToolCall,
-  signal: AbortSignal | undefined,
-): Promise<ToolExecutionResult> {
-  const tool = tools.get(call.name);
-  if (tool === undefined) throw new Error(`no tool ${JSON.stringify(call.name)} in this batch`);
-  return tool.execute(call.input, signal ? { signal, callId: call.id } : { callId: call.id });
+// The registry tool's execute; gate.run calls it only for a call it let run, which names a
+// registry tool (a call without one is unknown), unless the registry changed in between.
+function registryExecute(tools: ToolRegistry | undefined, call: ToolCall): ToolExecute {
+  return async (input, context) => {
+    const tool = tools?.get(call.name);
+    if (tool === undefined) return { content: ABORTED_TOOL_TEXT, isError: true };
+    return tool.execute(input, context);
+  };
 }

@@ -7,21 +7,31 @@ import {
   type ToolCallInfo,
 } from '@soong-agent/protocol';
 import type { ArtifactStore } from './artifact-store.js';
-import { boundToolInput, boundToolResult, textForModel } from './bound-tool-io.js';
+import { boundSerialisedToolInput, boundToolResult, textForModel } from './bound-tool-io.js';
 import type { ClaudeCodeTranscript } from './claude-code-transcript.js';
-import type { HookEngine, ToolDialectView } from './hook-engine.js';
+import type { HookEngine } from './hook-engine.js';
 import { checkOption, LoopAdapterError } from './loop-adapter-error.js';
 import { roundMs } from './round-ms.js';
-import { type ExecuteToolCall, type RunToolCallOptions, runToolCall } from './run-tool-call.js';
 import { takeHead } from './summarize-text.js';
-import type {
-  PermissionCallback,
-  ToolCall,
-  ToolDescription,
-  ToolDescriptions,
-  ToolExecutionResult,
-  ToolResult,
-} from './tool-batch.js';
+import {
+  dialectView,
+  isPlainObject,
+  type PermissionCallback,
+  rememberToolInputJson,
+  serialiseToolInput,
+  type ToolCall,
+  type ToolDescription,
+  type ToolDescriptions,
+  type ToolDialectView,
+  type ToolExecute,
+  type ToolExecutionResult,
+  type ToolGateCall,
+  type ToolResult,
+  textResult,
+} from './tool-call.js';
+import { NO_TOOL_CALL_TELEMETRY, type ToolCallTelemetry } from './tool-call-telemetry.js';
+
+export { dialectView, type ToolGateCall, textResult } from './tool-call.js';
 
 /** Bytes of an error result kept in `tool_finished.error_text` (SPEC §5). */
 const ERROR_TEXT_BYTES = 1024;
@@ -37,28 +47,33 @@ export const ABORTED_TOOL_TEXT = 'aborted';
 /** The text of a call not run because its hook session closed first (SPEC §11). */
 export const CLOSED_TOOL_TEXT = 'not executed: the hook session was closed';
 
-/** One call as a host gives it to {@link ToolGate.before}. */
-export interface ToolGateCall extends ToolCall {
-  /** Risk class; overrides the registry's tool. A call with neither is an unknown tool. @default the registry tool's risk */
-  risk?: RiskClass;
-  /** Extra tags for `tag` matchers. @default the registry tool's tags, else [] */
-  tags?: readonly string[];
-  /**
-   * The paths the call touches (absolute or project-relative). @default the registry tool's
-   * `paths(input)`; else, for our canonical file tools (`read_file`, `write_file`, `edit_file`,
-   * `list_dir`, `grep`), `input.path` (grep: `.` when absent); else []
-   */
-  paths?: readonly string[];
-}
-
 /** What {@link ToolGate.before} decided. */
 export type ToolGateVerdict = { run: true } | { run: false; result: ToolResult };
 
+/** Options of {@link ToolGate.run}. */
+export interface ToolGateRunOptions {
+  /** Cancels this call: the running hook is stopped; passed on to `execute`. @default the gate's signal */
+  signal?: AbortSignal | undefined;
+  /** Told of the call as it starts and ends (e.g. {@link openTelemetryToolCalls}). @default NO_TOOL_CALL_TELEMETRY */
+  telemetry?: ToolCallTelemetry | undefined;
+}
+
 /**
- * The hooks around the tool calls of one model step (SPEC §4, §11): `before` each call in the
- * model's order, the host runs the call when told to, then `after` with its result.
+ * The hooks around the tool calls of one model step (SPEC §4, §11): `run` each call in the
+ * model's order (or, for a host that must run the call itself between two of its own callbacks,
+ * `before` each call, the call when told to, then `after` with its result).
  */
 export interface ToolGate {
+  /**
+   * One whole call, as vercel/ai's `executeToolCall`: start (`tool_started`, PreToolUse, which may
+   * deny it, then the permission callback), execute (`execute(call.input, { signal, callId })`,
+   * only when the call may run; a throw becomes an `is_error` result `tool <name> failed: …`),
+   * end (`tool_finished`, PostToolUseFailure for an error, PostToolUse, each observe only).
+   * Resolves the one result the model must see (denied, skipped, unknown and cancelled calls
+   * included); rejects only for misuse (a malformed call, an id in use: `INVALID_OPTIONS`). The
+   * same records as `before` + `after`.
+   */
+  run(call: ToolGateCall, execute: ToolExecute, options?: ToolGateRunOptions): Promise<ToolResult>;
   /**
    * `tool_started`, PreToolUse, then the permission callback (only when no hook denied), with
    * SPEC §4's deny state of the step: `{ run: false, result }` for a denied, skipped, unknown,
@@ -76,16 +91,10 @@ export interface ToolGate {
     result: ToolExecutionResult,
     options?: { signal?: AbortSignal },
   ): Promise<ToolResult>;
-  /**
-   * The whole call (see `runToolCall`): `before`, then `execute` only when it lets the call run,
-   * then `after` with what it produced (a throw is an error result), inside `options.telemetry`.
-   * Resolves what the model must see.
-   */
-  run(
-    call: ToolGateCall,
-    execute: ExecuteToolCall,
-    options?: RunToolCallOptions,
-  ): Promise<ToolResult>;
+  /** The engine that runs the hooks; its sink takes the records. */
+  readonly engine: HookEngine;
+  /** The tools the gate looks calls up in, when given. */
+  readonly tools: ToolDescriptions | undefined;
 }
 
 /** Options of {@link createToolGate}. */
@@ -143,272 +152,372 @@ export const allowUnlessAsked: PermissionCallback = async ({ hookAsk }) =>
         reason: `hook ${hookAsk.hookId} asked for confirmation (${hookAsk.reason}) and this host has no one to ask, so the call is refused`,
       };
 
+// What the calls of one gate share: its options and the step's deny state.
+interface GateState {
+  options: ToolGateOptions;
+  engine: HookEngine;
+  tools: ToolDescriptions | undefined;
+  transcript: ClaudeCodeTranscript | undefined;
+  permission: PermissionCallback;
+  active: Set<string>;
+  isClosing: () => boolean;
+  artifacts: ArtifactStore | undefined;
+  limitBytes: number;
+  /** The denial that halts (or, after a readonly denial, may halt) the step. */
+  denial: { callId: string; risk: RiskClass } | undefined;
+  halted: boolean;
+  open: Map<string, OpenCall>;
+}
+
 /**
  * A tool gate for one model step; see {@link ToolGate}. `executeToolBatch` and `createToolBatch`
  * are built on it, so a host that runs its tools itself gets the same records and results.
  */
 export function createToolGate(options: ToolGateOptions): ToolGate {
-  const { engine, tools, transcript } = options;
-  const sink = engine.sink;
-  const permission = options.permission ?? allowUnlessAsked;
-  const active = options.activeCallIds ?? new Set<string>();
-  const isClosing = options.isClosing ?? (() => false);
+  const { engine, tools } = options;
+  const state: GateState = {
+    options,
+    engine,
+    tools,
+    transcript: options.transcript,
+    permission: options.permission ?? allowUnlessAsked,
+    active: options.activeCallIds ?? new Set<string>(),
+    isClosing: options.isClosing ?? (() => false),
+    artifacts: engine.artifacts ?? options.artifacts,
+    limitBytes: engine.config.settings.hooks.inline_result_bytes,
+    denial: undefined,
+    halted: false,
+    open: new Map(),
+  };
+  const { active, open } = state;
   // Calls are decided in the order `before` was called, each after the one before it: a host that
   // does not await one `before` before the next still gets the step's deny state (SPEC §4).
   let previous: Promise<unknown> = Promise.resolve();
-  const artifacts = engine.artifacts ?? options.artifacts;
-  const limitBytes = engine.config.settings.hooks.inline_result_bytes;
-  // The denial that halts (or, after a readonly denial, may halt) the step.
-  let denial: { callId: string; risk: RiskClass } | undefined;
-  let halted = false;
-  const open = new Map<string, OpenCall>();
 
-  const closed = (call: ToolCall, content: string, status: ToolResult['status']) => {
-    const result = textResult(call, content, status);
-    transcript?.toolResults([result]);
-    return { run: false as const, result };
-  };
-  const finishWithError = (call: ToolCall, content: string, status: ToolResult['status']) => {
-    const verdict = closed(call, content, status);
-    sink.emit({
-      type: 'tool_finished',
-      call_id: call.id,
-      tool: call.name,
-      is_error: true,
-      bytes: verdict.result.bytes,
-      ...errorText(true, content),
-    });
-    return verdict;
-  };
-
-  const release = <T extends ToolGateVerdict>(call: ToolCall, verdict: T): T => {
-    if (!verdict.run) active.delete(call.id);
-    return verdict;
-  };
-
-  const gate: ToolGate = {
-    run: (call, execute, runOptions) => runToolCall(gate, call, execute, runOptions),
-    before(call, callOptions = {}) {
-      try {
-        checkCall(call);
-      } catch (error) {
-        return Promise.reject(error);
-      }
-      if (active.has(call.id)) {
-        return Promise.reject(
-          new LoopAdapterError({
-            code: 'INVALID_OPTIONS',
-            message: `gate.before: call id ${JSON.stringify(call.id)} is already in use by a call of this session that has not ended; give every call of a session its own id`,
-          }),
-        );
-      }
-      active.add(call.id);
-      const turn = previous.then(() => decide(call, callOptions));
-      previous = turn.catch(() => undefined);
-      return turn.then(
-        (verdict) => release(call, verdict),
-        (error: unknown) => {
-          active.delete(call.id);
-          throw error;
-        },
-      );
-    },
-
-    async after(id, executed, callOptions = {}) {
-      const entry = open.get(id);
-      if (entry === undefined) {
-        throw new LoopAdapterError({
+  const before: ToolGate['before'] = (call, callOptions = {}) => {
+    try {
+      checkCall(call);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (active.has(call.id)) {
+      return Promise.reject(
+        new LoopAdapterError({
           code: 'INVALID_OPTIONS',
-          message: `gate.after("${id}"): no call ${JSON.stringify(id)} is waiting for its result (call before() first and after() once per call it let run)`,
-        });
-      }
-      open.delete(id);
-      active.delete(id);
-      options.openCalls?.delete(id);
-      return finishCall(entry, executed, callOptions);
-    },
-  };
-  return gate;
-
-  async function decide(
-    call: ToolGateCall,
-    callOptions: { signal?: AbortSignal },
-  ): Promise<ToolGateVerdict> {
-    const signal = callOptions.signal ?? options.signal;
-    const tool = tools?.get(call.name);
-    const risk = call.risk ?? tool?.risk;
-    transcript?.toolUse(call, tool === undefined ? undefined : dialectView(tool, call.input));
-    if (signal?.aborted) return closed(call, ABORTED_TOOL_TEXT, 'error');
-    if (denial && (denial.risk !== 'readonly' || risk !== 'readonly')) halted = true;
-    if (halted && denial) {
-      sink.emit({
-        type: 'tool_skipped',
-        call_id: call.id,
-        tool: call.name,
-        denied_call_id: denial.callId,
-      });
-      return closed(call, SKIPPED_TOOL_TEXT, 'skipped');
+          message: `gate.before: call id ${JSON.stringify(call.id)} is already in use by a call of this session that has not ended; give every call of a session its own id`,
+        }),
+      );
     }
-    if (jsonValueDepth(call.input) > MAX_JSON_DEPTH) {
-      // Serialising it would overflow the stack (issue 11): not run, not shown to hooks, and
-      // recorded without the input; a non-halting error like an unknown tool.
-      sink.emit({
-        type: 'tool_started',
-        call_id: call.id,
-        tool: call.name,
-        risk: risk ?? 'dangerous',
-        input: { truncated_json: `not recorded: nested more than ${MAX_JSON_DEPTH} levels deep` },
-        input_truncated: true,
-      });
-      return finishWithError(call, TOO_DEEP_INPUT_TEXT, 'error');
-    }
-    const bounded = await boundToolInput(call.input, { limitBytes, artifacts });
-    if (risk === undefined) {
-      // Nothing can run and no hook sees it; the records still pair up (SPEC §5). An unknown
-      // tool is recorded with the most cautious risk class.
-      sink.emit({
-        type: 'tool_started',
-        call_id: call.id,
-        tool: call.name,
-        risk: 'dangerous',
-        unknown_tool: true,
-        ...bounded,
-      });
-      return finishWithError(call, UNKNOWN_TOOL_TEXT, 'error');
-    }
-    const name = tool?.name ?? call.name;
-    const paths =
-      call.paths === undefined
-        ? toolPaths(tool, name, call.input, engine.projectDir)
-        : call.paths.map((item) => path.resolve(engine.projectDir, item));
-    sink.emit({ type: 'tool_started', call_id: call.id, tool: name, risk, ...bounded });
-    const info: ToolCallInfo = {
-      name,
-      call_id: call.id,
-      risk,
-      tags: [...new Set([risk, ...(call.tags ?? tool?.tags ?? [])])],
-      paths,
-      ...bounded,
-    };
-    const dialect = tool === undefined ? undefined : dialectView(tool, call.input);
-    const pre = await engine.run(
-      'PreToolUse',
-      { tool: info, ...(dialect === undefined ? {} : { dialect }) },
-      { signal, callId: call.id },
+    active.add(call.id);
+    const turn = previous.then(() => decide(state, call, callOptions.signal ?? options.signal));
+    previous = turn.catch(() => undefined);
+    return turn.then(
+      (verdict) => {
+        if (!verdict.run) active.delete(call.id);
+        return verdict;
+      },
+      (error: unknown) => {
+        active.delete(call.id);
+        throw error;
+      },
     );
-    if (pre.decision === 'deny') {
-      const reason = pre.reason ?? 'denied';
-      sink.emit({
-        type: 'tool_denied',
-        call_id: call.id,
-        tool: name,
-        source: 'hook',
-        reason,
-        ...(pre.hookId ? { hook_id: pre.hookId } : {}),
-      });
-      denial ??= { callId: call.id, risk };
-      return closed(call, `denied by hook ${pre.hookId}: ${reason}`, 'denied');
-    }
-    // tool_started was recorded: close the call with its one tool_finished.
-    if (signal?.aborted || pre.cancelled) return finishWithError(call, ABORTED_TOOL_TEXT, 'error');
-    if (isClosing()) return finishWithError(call, CLOSED_TOOL_TEXT, 'error');
+  };
 
-    const verdict = await askPermission(permission, {
-      call: { id: call.id, name: call.name, input: call.input },
-      tool: tool ?? { name, risk, ...(call.tags === undefined ? {} : { tags: call.tags }) },
-      risk,
-      paths,
-      ...(pre.ask === undefined ? {} : { hookAsk: pre.ask }),
-    });
-    if (!verdict.allow) {
-      sink.emit({
-        type: 'permission_denied',
-        call_id: call.id,
-        tool: name,
-        reason: verdict.reason,
-      });
-      sink.emit({
-        type: 'tool_denied',
-        call_id: call.id,
-        tool: name,
-        source: 'permission',
-        reason: verdict.reason,
-      });
-      denial ??= { callId: call.id, risk };
-      return closed(call, `denied by permission: ${verdict.reason}`, 'denied');
-    }
-    // The session began to close while the permission was asked: never run after close().
-    if (isClosing()) return finishWithError(call, CLOSED_TOOL_TEXT, 'error');
-    open.set(call.id, { call, info, dialect, started: performance.now() });
-    options.openCalls?.set(call.id, () => {
-      open.delete(call.id);
-      active.delete(call.id);
-      finishWithError(call, UNFINISHED_TOOL_TEXT, 'error');
-    });
-    return { run: true };
-  }
-
-  async function finishCall(
-    entry: OpenCall,
-    executed: ToolExecutionResult,
-    callOptions: { signal?: AbortSignal },
-  ): Promise<ToolResult> {
-    const { call, info, dialect } = entry;
-    const signal = callOptions.signal ?? options.signal;
-    const durationMs = roundMs(performance.now() - entry.started);
-    const content = String(executed.content);
-    const isError = Boolean(executed.isError);
-    if (artifacts === undefined) {
+  const after: ToolGate['after'] = async (id, executed, callOptions = {}) => {
+    const entry = open.get(id);
+    if (entry === undefined) {
       throw new LoopAdapterError({
         code: 'INVALID_OPTIONS',
-        message:
-          'the hook engine has no artifact store: create it with { artifacts } (openHookSession does)',
+        message: `gate.after("${id}"): no call ${JSON.stringify(id)} is waiting for its result (call before() first and after() once per call it let run)`,
       });
     }
-    const { payload, artifactRef } = await boundToolResult(content, isError, {
-      limitBytes,
-      artifacts,
-    });
-    sink.emit({
-      type: 'tool_finished',
-      call_id: call.id,
-      tool: info.name,
-      is_error: isError,
-      bytes: payload.bytes,
-      ...(artifactRef ? { artifact_ref: artifactRef } : {}),
-      duration_ms: durationMs,
-      ...errorText(isError, content),
-    });
-    const result: ToolResult = {
-      callId: call.id,
-      name: call.name,
-      content: textForModel(content, payload.bytes, limitBytes, artifactRef, 'result'),
-      isError,
-      status: isError ? 'error' : 'ok',
-      bytes: payload.bytes,
-      ...(artifactRef ? { artifactRef } : {}),
-    };
-    // The transcript bounds results its own way (head and tail of the whole text).
-    transcript?.toolResults([{ ...result, content }]);
-    const fields = {
-      tool: info,
-      result: payload,
-      duration_ms: durationMs,
-      ...(dialect === undefined ? {} : { dialect }),
-    };
-    const runOptions = { signal, callId: call.id };
-    // A failed call runs PostToolUseFailure first (SPEC §13.2), then PostToolUse, whose hooks of a
-    // dialect with a failure event of its own (claude-code, copilot, cursor) the engine skips.
-    if (isError) {
-      await engine.run(
-        'PostToolUseFailure',
-        { ...fields, error: takeHead(content, ERROR_TEXT_BYTES) },
-        runOptions,
+    open.delete(id);
+    active.delete(id);
+    options.openCalls?.delete(id);
+    return finishCall(state, entry, executed, callOptions.signal ?? options.signal);
+  };
+
+  // start → execute → end.
+  const runCall = async (
+    call: ToolGateCall,
+    execute: ToolExecute,
+    signal: AbortSignal | undefined,
+  ): Promise<ToolResult> => {
+    const callOptions = signal === undefined ? {} : { signal };
+    const verdict = await before(call, callOptions);
+    if (!verdict.run) return verdict.result;
+    return after(call.id, await executeSafely(call, execute, signal), callOptions);
+  };
+
+  return {
+    engine,
+    tools,
+    before,
+    after,
+    async run(call, execute, runOptions = {}) {
+      checkCall(call);
+      checkOption(
+        typeof execute === 'function',
+        'execute',
+        execute,
+        'pass the function that runs the call: (input, { signal, callId }) => Promise<{ content, isError }>',
       );
-    }
-    await engine.run('PostToolUse', fields, runOptions);
-    return result;
+      const signal = runOptions.signal ?? options.signal;
+      const telemetry = runOptions.telemetry ?? NO_TOOL_CALL_TELEMETRY;
+      // Inside the telemetry's scope when it traces the call (its hooks' spans are children).
+      const scope = telemetry.startToolCall(call, call.risk ?? tools?.get(call.name)?.risk);
+      if (scope === undefined) return runCall(call, execute, signal);
+      const result = await scope.run(() => runCall(call, execute, signal));
+      scope.end(result);
+      return result;
+    },
+  };
+}
+
+// A call that does not run: its result, in the transcript too.
+function closed(
+  state: GateState,
+  call: ToolCall,
+  content: string,
+  status: ToolResult['status'],
+): { run: false; result: ToolResult } {
+  const result = textResult(call, content, status);
+  state.transcript?.toolResults([result]);
+  return { run: false, result };
+}
+
+// A call whose tool_started was recorded and that does not run: closed with its tool_finished.
+function finishWithError(
+  state: GateState,
+  call: ToolCall,
+  content: string,
+  status: ToolResult['status'],
+): { run: false; result: ToolResult } {
+  const verdict = closed(state, call, content, status);
+  state.engine.sink.emit({
+    type: 'tool_finished',
+    call_id: call.id,
+    tool: call.name,
+    is_error: true,
+    bytes: verdict.result.bytes,
+    ...errorText(true, content),
+  });
+  return verdict;
+}
+
+// The start of a call: its records, the SPEC §4 deny state, PreToolUse, the permission.
+async function decide(
+  state: GateState,
+  call: ToolGateCall,
+  signal: AbortSignal | undefined,
+): Promise<ToolGateVerdict> {
+  const { sink } = state.engine;
+  const tool = state.tools?.get(call.name);
+  const risk = call.risk ?? tool?.risk;
+  // Computed once per call: the transcript and the dialect hooks see the same view. The
+  // transcript names every call a hook is asked about, before its result.
+  const dialect = tool === undefined ? undefined : dialectView(tool, call.input);
+  const toolUse = (json?: string) => state.transcript?.toolUse(call, dialect, json);
+  if (signal?.aborted) {
+    toolUse();
+    return closed(state, call, ABORTED_TOOL_TEXT, 'error');
   }
+  const { denial } = state;
+  if (denial && (denial.risk !== 'readonly' || risk !== 'readonly')) state.halted = true;
+  if (state.halted && denial) {
+    toolUse();
+    sink.emit({
+      type: 'tool_skipped',
+      call_id: call.id,
+      tool: call.name,
+      denied_call_id: denial.callId,
+    });
+    return closed(state, call, SKIPPED_TOOL_TEXT, 'skipped');
+  }
+  if (jsonValueDepth(call.input) > MAX_JSON_DEPTH) {
+    toolUse();
+    // Serialising it would overflow the stack: not run, not shown to hooks, and recorded without
+    // the input; a non-halting error like an unknown tool.
+    sink.emit({
+      type: 'tool_started',
+      call_id: call.id,
+      tool: call.name,
+      risk: risk ?? 'dangerous',
+      input: { truncated_json: `not recorded: nested more than ${MAX_JSON_DEPTH} levels deep` },
+      input_truncated: true,
+    });
+    return finishWithError(state, call, TOO_DEEP_INPUT_TEXT, 'error');
+  }
+  // The input is serialised here, once: the bound measures it and every hook's stdin reuses it.
+  const { bounded, json } = await boundSerialisedToolInput(serialiseToolInput(call.input), {
+    limitBytes: state.limitBytes,
+    artifacts: state.artifacts,
+  });
+  // The input's own JSON (not its `{ value }` wrapping) when it was given as an object.
+  toolUse(isPlainObject(call.input) && !bounded.input_truncated ? json : undefined);
+  if (risk === undefined) {
+    // Nothing can run and no hook sees it; the records still pair up (SPEC §5). An unknown
+    // tool is recorded with the most cautious risk class.
+    sink.emit({
+      type: 'tool_started',
+      call_id: call.id,
+      tool: call.name,
+      risk: 'dangerous',
+      unknown_tool: true,
+      ...bounded,
+    });
+    return finishWithError(state, call, UNKNOWN_TOOL_TEXT, 'error');
+  }
+  const name = tool?.name ?? call.name;
+  const { projectDir } = state.engine;
+  const paths =
+    call.paths === undefined
+      ? toolPaths(tool, name, call.input, projectDir)
+      : call.paths.map((item) => path.resolve(projectDir, item));
+  sink.emit({ type: 'tool_started', call_id: call.id, tool: name, risk, ...bounded });
+  const info: ToolCallInfo = {
+    name,
+    call_id: call.id,
+    risk,
+    tags: [...new Set([risk, ...(call.tags ?? tool?.tags ?? [])])],
+    paths,
+    ...bounded,
+  };
+  rememberToolInputJson(info, json);
+  return askHooksAndPermission(state, { call, tool, info, dialect, signal });
+}
+
+// PreToolUse, then (when no hook denied) the permission callback; an allowed call is opened.
+async function askHooksAndPermission(
+  state: GateState,
+  started: {
+    call: ToolGateCall;
+    tool: ToolDescription | undefined;
+    info: ToolCallInfo;
+    dialect: ToolDialectView | undefined;
+    signal: AbortSignal | undefined;
+  },
+): Promise<ToolGateVerdict> {
+  const { call, tool, info, dialect, signal } = started;
+  const { name, risk, paths } = info;
+  const { sink } = state.engine;
+  const pre = await state.engine.run(
+    'PreToolUse',
+    { tool: info, ...(dialect === undefined ? {} : { dialect }) },
+    { signal, callId: call.id },
+  );
+  if (pre.decision === 'deny') {
+    const reason = pre.reason ?? 'denied';
+    sink.emit({
+      type: 'tool_denied',
+      call_id: call.id,
+      tool: name,
+      source: 'hook',
+      reason,
+      ...(pre.hookId ? { hook_id: pre.hookId } : {}),
+    });
+    state.denial ??= { callId: call.id, risk };
+    return closed(state, call, `denied by hook ${pre.hookId}: ${reason}`, 'denied');
+  }
+  // tool_started was recorded: close the call with its one tool_finished.
+  if (signal?.aborted || pre.cancelled) {
+    return finishWithError(state, call, ABORTED_TOOL_TEXT, 'error');
+  }
+  if (state.isClosing()) return finishWithError(state, call, CLOSED_TOOL_TEXT, 'error');
+
+  const verdict = await askPermission(state.permission, {
+    call: { id: call.id, name: call.name, input: call.input },
+    tool: tool ?? { name, risk, ...(call.tags === undefined ? {} : { tags: call.tags }) },
+    risk,
+    paths,
+    ...(pre.ask === undefined ? {} : { hookAsk: pre.ask }),
+  });
+  if (!verdict.allow) {
+    sink.emit({ type: 'permission_denied', call_id: call.id, tool: name, reason: verdict.reason });
+    sink.emit({
+      type: 'tool_denied',
+      call_id: call.id,
+      tool: name,
+      source: 'permission',
+      reason: verdict.reason,
+    });
+    state.denial ??= { callId: call.id, risk };
+    return closed(state, call, `denied by permission: ${verdict.reason}`, 'denied');
+  }
+  // The session began to close while the permission was asked: never run after close().
+  if (state.isClosing()) return finishWithError(state, call, CLOSED_TOOL_TEXT, 'error');
+  state.open.set(call.id, { call, info, dialect, started: performance.now() });
+  state.options.openCalls?.set(call.id, () => {
+    state.open.delete(call.id);
+    state.active.delete(call.id);
+    finishWithError(state, call, UNFINISHED_TOOL_TEXT, 'error');
+  });
+  return { run: true };
+}
+
+// The end of a call the gate let run: the result bounded and recorded, then the observe-only
+// PostToolUseFailure (for an error) and PostToolUse.
+async function finishCall(
+  state: GateState,
+  entry: OpenCall,
+  executed: ToolExecutionResult,
+  signal: AbortSignal | undefined,
+): Promise<ToolResult> {
+  const { call, info, dialect } = entry;
+  const { artifacts, limitBytes, engine } = state;
+  const durationMs = roundMs(performance.now() - entry.started);
+  const content = String(executed.content);
+  const isError = Boolean(executed.isError);
+  if (artifacts === undefined) {
+    throw new LoopAdapterError({
+      code: 'INVALID_OPTIONS',
+      message:
+        'the hook engine has no artifact store: create it with { artifacts } (openHookSession does)',
+    });
+  }
+  const { payload, artifactRef } = await boundToolResult(content, isError, {
+    limitBytes,
+    artifacts,
+  });
+  engine.sink.emit({
+    type: 'tool_finished',
+    call_id: call.id,
+    tool: info.name,
+    is_error: isError,
+    bytes: payload.bytes,
+    ...(artifactRef ? { artifact_ref: artifactRef } : {}),
+    duration_ms: durationMs,
+    ...errorText(isError, content),
+  });
+  const result: ToolResult = {
+    callId: call.id,
+    name: call.name,
+    content: textForModel(content, payload.bytes, limitBytes, artifactRef, 'result'),
+    isError,
+    status: isError ? 'error' : 'ok',
+    bytes: payload.bytes,
+    ...(artifactRef ? { artifactRef } : {}),
+  };
+  // The transcript bounds results its own way (head and tail of the whole text).
+  state.transcript?.toolResults([{ ...result, content }]);
+  const fields = {
+    tool: info,
+    result: payload,
+    duration_ms: durationMs,
+    ...(dialect === undefined ? {} : { dialect }),
+  };
+  const runOptions = { signal, callId: call.id };
+  // A failed call runs PostToolUseFailure first (SPEC §13.2), then PostToolUse, whose hooks of a
+  // dialect with a failure event of its own (claude-code, copilot, cursor) the engine skips.
+  if (isError) {
+    await engine.run(
+      'PostToolUseFailure',
+      { ...fields, error: takeHead(content, ERROR_TEXT_BYTES) },
+      runOptions,
+    );
+  }
+  await engine.run('PostToolUse', fields, runOptions);
+  return result;
 }
 
 function checkCall(call: ToolGateCall): void {
@@ -441,23 +550,6 @@ function checkCall(call: ToolGateCall): void {
 // The head of an error result, so a failed call can be understood from the log alone.
 function errorText(isError: boolean, content: string): { error_text?: string } {
   return isError ? { error_text: takeHead(content, ERROR_TEXT_BYTES) } : {};
-}
-
-/** The per-call view dialect hooks get of a host-named tool (undefined when it declares none). */
-export function dialectView(tool: ToolDescription, input: unknown): ToolDialectView | undefined {
-  if (tool.dialectName === undefined && tool.dialectInput === undefined) return undefined;
-  let mapped: unknown;
-  if (tool.dialectInput !== undefined) {
-    try {
-      mapped = tool.dialectInput(input);
-    } catch {
-      mapped = undefined;
-    }
-  }
-  return {
-    ...(tool.dialectName === undefined ? {} : { names: tool.dialectName }),
-    ...(mapped === undefined ? {} : { input: mapped }),
-  };
 }
 
 // A permission callback that throws fails closed: the call is denied, the step goes on.
@@ -504,18 +596,37 @@ function toolPaths(
   }
 }
 
-/** An `is_error` result of a call that did not run. */
-export function textResult(
+// What execute returned, as a result: a throw (or a malformed answer) becomes an error result.
+async function executeSafely(
   call: ToolCall,
-  content: string,
-  status: ToolResult['status'],
-): ToolResult {
-  return {
-    callId: call.id,
-    name: call.name,
-    content,
-    isError: true,
-    status,
-    bytes: Buffer.byteLength(content),
-  };
+  execute: ToolExecute,
+  signal: AbortSignal | undefined,
+): Promise<ToolExecutionResult> {
+  try {
+    const output: unknown = await execute(
+      call.input,
+      signal ? { signal, callId: call.id } : { callId: call.id },
+    );
+    if (typeof output !== 'object' || output === null || !('content' in output)) {
+      return failedResult(
+        call,
+        `execute resolved ${describeValue(output)}; expected { content: string, isError: boolean }`,
+      );
+    }
+    const { content, isError } = output as { content: unknown; isError?: unknown };
+    return { content: String(content), isError: Boolean(isError) };
+  } catch (error) {
+    return failedResult(call, error instanceof Error ? error.message : String(error));
+  }
+}
+
+function failedResult(call: ToolCall, message: string): ToolExecutionResult {
+  return { content: `tool ${call.name} failed: ${message}`, isError: true };
+}
+
+// How a malformed answer of execute is named in its error result.
+function describeValue(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object without content' : `a ${typeof value}`;
 }

@@ -2,12 +2,11 @@ import {
   ABORTED_TOOL_TEXT,
   type HookSessionHandle,
   hookContextToMessage,
+  openTelemetryToolCalls,
   summarizeText,
   type ToolCall,
-  type ToolCallExecuteContext,
   type ToolExecutionResult,
   type ToolResult,
-  toolCallSpans,
 } from '@soong-agent/loop-adapter';
 import type { LoopEndReason } from '@soong-agent/protocol';
 import { CliError } from '../errors.js';
@@ -189,11 +188,15 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
         // One gate per turn: SPEC §4's deny state, and each result in the transcript as it comes.
         const signalOption = signal === undefined ? {} : { signal };
         const gate = session.toolGate(signalOption);
-        const runOptions = { ...signalOption, telemetry: toolCallSpans(options.tools) };
+        const runOptions = { ...signalOption, telemetry: openTelemetryToolCalls };
         const results: ToolResult[] = [];
         for (const call of calls) {
           results.push(
-            await gate.run(call, (context) => runTool(options.tools, call, context), runOptions),
+            await gate.run(
+              call,
+              (_input, context) => runTool(options.tools, call, context),
+              runOptions,
+            ),
           );
         }
         for (const result of results) {
@@ -224,7 +227,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
 async function runTool(
   tools: ReadonlyMap<string, AgentTool>,
   call: ToolCall,
-  context: ToolCallExecuteContext,
+  context: { signal?: AbortSignal; callId: string },
 ): Promise<ToolExecutionResult> {
   const tool = tools.get(call.name);
   if (tool === undefined) throw new Error(`no tool ${JSON.stringify(call.name)} in this session`);

@@ -4,18 +4,11 @@ import type { EventRecord } from '@soong-agent/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readEventLog } from './event-log.js';
 import { type HookSessionHandle, openHookSession } from './open-hook-session.js';
-import {
-  noToolCallTelemetry,
-  type RunToolCallCall,
-  runToolCall,
-  type ToolCallExecuteContext,
-  type ToolCallTelemetry,
-  toolCallSpans,
-} from './run-tool-call.js';
 import { hookCommand, type RuleSpecJson, recordsOf, writeHome } from './test-helpers/setup.js';
 import { registerSpanExporter, spansNamed, unregisterSpans } from './test-helpers/spans.js';
 import { useTempDirs } from './test-helpers/temp-dir.js';
 import type { ToolCall, ToolDefinition, ToolExecutionResult } from './tool-batch.js';
+import { openTelemetryToolCalls, type ToolCallTelemetry } from './tool-call-telemetry.js';
 import { ABORTED_TOOL_TEXT, CLOSED_TOOL_TEXT, type ToolGate } from './tool-gate.js';
 
 // gate.run against real sessions and real hook processes: the records of a host that calls
@@ -54,9 +47,16 @@ function recordWatch(type: EventRecord['type']) {
 
 // An execute that records what it got and answers `content`.
 function recordingExecute(content = 'ran') {
-  const seen: ToolCallExecuteContext[] = [];
-  const execute = async (context: ToolCallExecuteContext): Promise<ToolExecutionResult> => {
-    seen.push(context);
+  const seen: { callId: string; input: unknown; signal?: AbortSignal }[] = [];
+  const execute = async (
+    input: unknown,
+    context: { callId: string; signal?: AbortSignal },
+  ): Promise<ToolExecutionResult> => {
+    seen.push({
+      callId: context.callId,
+      input,
+      ...(context.signal ? { signal: context.signal } : {}),
+    });
     return { content, isError: false };
   };
   return { seen, execute };
@@ -108,7 +108,7 @@ async function byHand(gate: ToolGate, call: ToolCall, run: () => Promise<ToolExe
   return gate.after(call.id, executed);
 }
 
-describe('runToolCall', () => {
+describe('gate.run in a session', () => {
   it(
     'writes the records and returns the results of the hand-written sequence when a step allows, denies, halts and fails',
     async () => {
@@ -267,7 +267,7 @@ describe('runToolCall', () => {
       const controller = new AbortController();
       const result = await session.toolGate().run(
         { id: 'c1', name: 'bash', input: {} },
-        ({ signal }) =>
+        (_input, { signal }) =>
           new Promise((resolve) => {
             signal?.addEventListener('abort', () =>
               resolve({ content: 'killed by abort', isError: true }),
@@ -358,18 +358,19 @@ describe('runToolCall', () => {
     'runs the whole call inside the telemetry it is given, which sees the call and its result',
     async () => {
       const session = await open(GUARDED);
-      const seen: [RunToolCallCall, string][] = [];
-      const telemetry: ToolCallTelemetry = async (call, run) => {
-        const result = await run();
-        seen.push([call, result.status]);
-        return result;
+      const seen: [string, string][] = [];
+      const telemetry: ToolCallTelemetry = {
+        startToolCall: (call) => ({
+          run: (fn) => fn(),
+          end: (result) => seen.push([call.id, result.status]),
+        }),
       };
       const gate = session.toolGate();
       for (const call of STEP) {
         await gate.run(call, async () => ({ content: 'ran', isError: false }), { telemetry });
       }
       await session.close();
-      expect(seen.map(([call, status]) => [call.id, status])).toEqual([
+      expect(seen).toEqual([
         ['c1', 'ok'],
         ['c2', 'denied'],
         ['c3', 'skipped'],
@@ -377,16 +378,9 @@ describe('runToolCall', () => {
     },
     TIMEOUT,
   );
-
-  it('runs the call as it is with the default telemetry', async () => {
-    const result = { status: 'ok', isError: false, bytes: 2 };
-    await expect(
-      noToolCallTelemetry({ id: 'c1', name: 'x', input: {} }, async () => result),
-    ).resolves.toBe(result);
-  });
 });
 
-describe('toolCallSpans', () => {
+describe('openTelemetryToolCalls', () => {
   const register = registerSpanExporter;
   afterEach(unregisterSpans);
   const byName = spansNamed;
@@ -397,7 +391,7 @@ describe('toolCallSpans', () => {
       const exporter = register();
       const session = await open(GUARDED);
       const gate = session.toolGate();
-      const telemetry = toolCallSpans(TOOLS);
+      const telemetry = openTelemetryToolCalls;
       for (const call of STEP) {
         await gate.run(call, async () => ({ content: 'ran', isError: false }), { telemetry });
       }
@@ -439,46 +433,6 @@ describe('toolCallSpans', () => {
         ['failure', 'c4'],
         ['post', 'c4'],
       ]);
-    },
-    TIMEOUT,
-  );
-
-  it('ends its span as failed and rethrows when the call throws', async () => {
-    const exporter = register();
-    const failing = toolCallSpans()({ id: 'c9', name: 'bash', input: {}, risk: 'write' }, () =>
-      Promise.reject(new Error('session closed')),
-    );
-    await expect(failing).rejects.toThrow('session closed');
-    const [span] = byName(exporter.getFinishedSpans(), 'soong_agent.tool');
-    expect(span?.attributes['soong_agent.tool.risk']).toBe('write');
-    expect(span?.status.code).toBe(2);
-  });
-});
-
-describe('runToolCall on a gate', () => {
-  it(
-    'drives any object with before and after, as a host-made gate is',
-    async () => {
-      const session = await open({});
-      const inner = session.toolGate();
-      const steps: string[] = [];
-      const gate = {
-        before: (call: ToolCall) => {
-          steps.push('before');
-          return inner.before(call);
-        },
-        after: (id: string, result: ToolExecutionResult) => {
-          steps.push('after');
-          return inner.after(id, result);
-        },
-      };
-      const result = await runToolCall(gate, { id: 'c1', name: 'bash', input: {} }, async () => {
-        steps.push('execute');
-        return { content: 'ok', isError: false };
-      });
-      await session.close();
-      expect(steps).toEqual(['before', 'execute', 'after']);
-      expect(result.status).toBe('ok');
     },
     TIMEOUT,
   );
