@@ -58,6 +58,14 @@ function withGroupOptions<Args extends unknown[], Opts>(
   return [...positional, merged];
 }
 
+// Loaded here, not up front: `--help` and `hooks validate` need nothing of it. A failure to load is
+// the command's to report (it loads the runner too).
+function warmSpawnHelperSoon(): void {
+  import('@soong-agent/runner').then(({ warmSpawnHelper }) => warmSpawnHelper(), noop);
+}
+
+function noop(): void {}
+
 /** Builds the `soong-agent` commander program. `run` receives each action's exit code. */
 export function createProgram(
   version: string,
@@ -81,6 +89,15 @@ export function createProgram(
     <Args extends unknown[], Opts>(load: () => Promise<Action<Args, Opts>>) =>
     (...args: [...Args, Opts, CommandUnknownOpts]) =>
       run(async () => (await load())(...withGroupOptions<Args, Opts>(args)));
+  // A command that runs hooks or tools: the runner's spawn helper (a Node start of its own) starts
+  // now, alongside the loading of the command's modules and config, so that it is up by the first
+  // tool call instead of being started by it. Not with --no-hooks.
+  const bindRunning =
+    <Args extends unknown[], Opts>(load: () => Promise<Action<Args, Opts>>) =>
+    (...args: [...Args, Opts, CommandUnknownOpts]) => {
+      if ((args.at(-2) as { hooks?: boolean }).hooks !== false) warmSpawnHelperSoon();
+      return bind(load)(...args);
+    };
 
   withCommonOptions(program.command('run'))
     .description('run one agent loop on PROMPT; timeline on stderr, final answer on stdout')
@@ -102,7 +119,7 @@ export function createProgram(
       20,
     )
     .option('--no-hooks', 'run without hooks (recorded in config_loaded)')
-    .action(bind(async () => (await import('./commands/run.js')).runAction));
+    .action(bindRunning(async () => (await import('./commands/run.js')).runAction));
 
   withCommonOptions(program.command('chat'))
     .description(
@@ -124,7 +141,7 @@ export function createProgram(
       20,
     )
     .option('--no-hooks', 'run without hooks (recorded in config_loaded)')
-    .action(bind(async () => (await import('./commands/chat.js')).chatAction));
+    .action(bindRunning(async () => (await import('./commands/chat.js')).chatAction));
 
   program
     .command('demo')
@@ -141,7 +158,7 @@ export function createProgram(
     )
     .option('--keep', 'keep the temp dirs, to inspect the event log afterwards')
     .option('--json', 'print the event records as JSON lines on stdout instead of the timeline')
-    .action(bind(async () => (await import('./commands/demo.js')).demoAction));
+    .action(bindRunning(async () => (await import('./commands/demo.js')).demoAction));
 
   const hooks = withCommonOptions(program.command('hooks')).description(
     'inspect and try the hooks of the agent home',
@@ -152,7 +169,7 @@ export function createProgram(
       '--strict',
       'also exit 2 on warnings that mean a hook can never run or never match (unknown tool, missing or non-executable script, missing agent home) or runs a script inside the project (any project you open could supply its code)',
     )
-    .action(bind(async () => (await import('./commands/hooks.js')).validateAction));
+    .action(bind(async () => (await import('./commands/hooks-validate.js')).validateAction));
   withCommonOptions(hooks.command('list'))
     .description('list the effective rules and hooks with their ids')
     .option('--json', 'print JSON')
@@ -189,7 +206,7 @@ export function createProgram(
       '--stop <json>',
       'Stop counters, e.g. \'{"prevented_count":1,"last_assistant_message":"All done."}\'',
     )
-    .action(bind(async () => (await import('./commands/hooks.js')).testAction));
+    .action(bindRunning(async () => (await import('./commands/hooks.js')).testAction));
 
   withCommonOptions(hooks.command('import'))
     .description(
@@ -218,7 +235,7 @@ export function createProgram(
     .argument('<command...>', 'the upstream MCP server and its arguments, after --')
     .option('--name <name>', "the server's name in mcp__<NAME>__<tool> (default: its own name)")
     .passThroughOptions()
-    .action(bind(async () => (await import('./commands/mcp-proxy.js')).mcpProxyAction));
+    .action(bindRunning(async () => (await import('./commands/mcp-proxy.js')).mcpProxyAction));
 
   withCommonOptions(program.command('events'))
     .description("print a session's event log (latest session by default)")
