@@ -32,6 +32,34 @@ function enableCompileCache(): void {
   }
 }
 
+// Commands that run hooks and tools; `hooks` runs them only in `hooks test`.
+const RUNNING_COMMANDS = new Set(['run', 'chat', 'demo', 'mcp-proxy']);
+
+/**
+ * Whether this command line will run hooks or tools (a quick look at the words, before commander
+ * parses them: a wrong guess only starts or skips a process that the first run would start).
+ */
+function startsHookRuns(args: readonly string[]): boolean {
+  if (args.some((arg) => arg === '--no-hooks' || arg === '--help' || arg === '-h')) return false;
+  const command = args.find((arg) => !arg.startsWith('-'));
+  if (command === 'hooks') return args.includes('test');
+  return command !== undefined && RUNNING_COMMANDS.has(command);
+}
+
+/**
+ * Starts the runner's spawn helper (a Node start of its own) now, alongside the loading of the
+ * command's modules and config, so that it is up by the first tool call instead of being started
+ * by it. The runner is loaded here, not up front: `--help` and `hooks validate` need none of it.
+ */
+function warmSpawnHelperNow(): void {
+  import('@soong-agent/runner').then(
+    ({ warmSpawnHelper }) => warmSpawnHelper(),
+    () => {
+      // the command loads the runner too, and reports what fails
+    },
+  );
+}
+
 function packageVersion(): string {
   const manifest = JSON.parse(
     readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
@@ -52,6 +80,7 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 });
 
 const argv = process.argv.slice(2);
+if (startsHookRuns(argv)) warmSpawnHelperNow();
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // Only here is .git read (a few small files, no `git` process): a plain start reads nothing.
   const { describeVersion } = await import('./version.js');

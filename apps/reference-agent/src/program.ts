@@ -58,14 +58,6 @@ function withGroupOptions<Args extends unknown[], Opts>(
   return [...positional, merged];
 }
 
-// Loaded here, not up front: `--help` and `hooks validate` need nothing of it. A failure to load is
-// the command's to report (it loads the runner too).
-function warmSpawnHelperSoon(): void {
-  import('@soong-agent/runner').then(({ warmSpawnHelper }) => warmSpawnHelper(), noop);
-}
-
-function noop(): void {}
-
 /** Builds the `soong-agent` commander program. `run` receives each action's exit code. */
 export function createProgram(
   version: string,
@@ -89,15 +81,6 @@ export function createProgram(
     <Args extends unknown[], Opts>(load: () => Promise<Action<Args, Opts>>) =>
     (...args: [...Args, Opts, CommandUnknownOpts]) =>
       run(async () => (await load())(...withGroupOptions<Args, Opts>(args)));
-  // A command that runs hooks or tools: the runner's spawn helper (a Node start of its own) starts
-  // now, alongside the loading of the command's modules and config, so that it is up by the first
-  // tool call instead of being started by it. Not with --no-hooks.
-  const bindRunning =
-    <Args extends unknown[], Opts>(load: () => Promise<Action<Args, Opts>>) =>
-    (...args: [...Args, Opts, CommandUnknownOpts]) => {
-      if ((args.at(-2) as { hooks?: boolean }).hooks !== false) warmSpawnHelperSoon();
-      return bind(load)(...args);
-    };
 
   withCommonOptions(program.command('run'))
     .description('run one agent loop on PROMPT; timeline on stderr, final answer on stdout')
@@ -119,7 +102,7 @@ export function createProgram(
       20,
     )
     .option('--no-hooks', 'run without hooks (recorded in config_loaded)')
-    .action(bindRunning(async () => (await import('./commands/run.js')).runAction));
+    .action(bind(async () => (await import('./commands/run.js')).runAction));
 
   withCommonOptions(program.command('chat'))
     .description(
@@ -141,7 +124,7 @@ export function createProgram(
       20,
     )
     .option('--no-hooks', 'run without hooks (recorded in config_loaded)')
-    .action(bindRunning(async () => (await import('./commands/chat.js')).chatAction));
+    .action(bind(async () => (await import('./commands/chat.js')).chatAction));
 
   program
     .command('demo')
@@ -158,7 +141,7 @@ export function createProgram(
     )
     .option('--keep', 'keep the temp dirs, to inspect the event log afterwards')
     .option('--json', 'print the event records as JSON lines on stdout instead of the timeline')
-    .action(bindRunning(async () => (await import('./commands/demo.js')).demoAction));
+    .action(bind(async () => (await import('./commands/demo.js')).demoAction));
 
   const hooks = withCommonOptions(program.command('hooks')).description(
     'inspect and try the hooks of the agent home',
@@ -206,7 +189,7 @@ export function createProgram(
       '--stop <json>',
       'Stop counters, e.g. \'{"prevented_count":1,"last_assistant_message":"All done."}\'',
     )
-    .action(bindRunning(async () => (await import('./commands/hooks.js')).testAction));
+    .action(bind(async () => (await import('./commands/hooks.js')).testAction));
 
   withCommonOptions(hooks.command('import'))
     .description(
@@ -235,7 +218,7 @@ export function createProgram(
     .argument('<command...>', 'the upstream MCP server and its arguments, after --')
     .option('--name <name>', "the server's name in mcp__<NAME>__<tool> (default: its own name)")
     .passThroughOptions()
-    .action(bindRunning(async () => (await import('./commands/mcp-proxy.js')).mcpProxyAction));
+    .action(bind(async () => (await import('./commands/mcp-proxy.js')).mcpProxyAction));
 
   withCommonOptions(program.command('events'))
     .description("print a session's event log (latest session by default)")
