@@ -26,15 +26,6 @@ import {
   runAgentLoop,
 } from './loop.js';
 
-export {
-  allWarnings,
-  type Locations,
-  loadConfigOrExit,
-  type NoHooksCommand,
-  resolveLocations,
-  toolContextFor,
-} from './locations.js';
-
 /**
  * What `run` and `chat` need before a session: the locations, the config snapshot and the model
  * (`--model` over `[model]`; a real provider's key is taken from the env here).
