@@ -155,6 +155,65 @@ for (const [packageName, { name, manifest }] of packages) {
   });
 }
 
+// 3. The CLI, packed and installed alone (its tarball only: the bundle holds every package it uses,
+// so it declares no dependency), in a fresh project: its starts, and a hook run through the
+// runner's spawn helper (a file of the bundle).
+const appDir = join(root, 'apps', 'reference-agent');
+const appManifest = JSON.parse(readFileSync(join(appDir, 'package.json'), 'utf8'));
+let appChecks = 0;
+function checkApp(label, action) {
+  appChecks += 1;
+  check(label, action);
+}
+checkApp(`pack and install ${appManifest.name} alone`, () => {
+  const file = join(tarballs, 'reference-agent.tgz');
+  run('npx', [...pnpm, 'pack', '--out', file], { cwd: appDir });
+  const packed = JSON.parse(run('tar', ['xzf', file, '-O', 'package/package.json']));
+  const declared = Object.keys(packed.dependencies ?? {});
+  if (declared.length > 0) throw new Error(`the bundled CLI declares dependencies: ${declared}`);
+  const project = join(work, 'consumer-cli');
+  mkdirSync(join(project, 'home'), { recursive: true, mode: 0o700 });
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'consumer-cli', private: true }),
+  );
+  run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', file], { cwd: project });
+});
+const cliProject = join(work, 'consumer-cli');
+const cli = (args) =>
+  run(join(cliProject, 'node_modules', '.bin', 'soong-agent'), args, {
+    cwd: cliProject,
+    env: { ...process.env, SOONG_AGENT_HOME: join(cliProject, 'home') },
+  });
+checkApp('soong-agent --help (installed alone)', () => {
+  if (!cli(['--help']).includes('hooks')) throw new Error('no command list');
+});
+checkApp('soong-agent hooks test through the spawn helper (installed alone)', () => {
+  // The hook prints the command line of its parent: the runner's spawn helper from the package.
+  const parent = `cat >/dev/null; tr '\\0' ' ' < /proc/$PPID/cmdline >&2; echo '{"decision":"deny","reason":"packed"}'`;
+  writeFileSync(
+    join(cliProject, 'home', 'hooks.json'),
+    JSON.stringify({
+      version: 1,
+      hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: parent }] }] },
+    }),
+    { mode: 0o600 },
+  );
+  if (!cli(['hooks', 'validate']).includes('1 hook'))
+    throw new Error('validate did not see the hook');
+  let output = '';
+  try {
+    cli(['hooks', 'test', 'PreToolUse', '--tool', 'bash', '--input', '{"command":"ls"}']);
+  } catch (error) {
+    // exit 3: the deny stands
+    if (error.status !== 3) throw error;
+    output = String(error.stdout);
+  }
+  if (!output.includes('packed')) throw new Error(`no deny in:\n${output}`);
+  if (process.platform === 'linux' && !output.includes('spawn-helper-main.js'))
+    throw new Error(`the hook was not spawned by the spawn helper:\n${output}`);
+});
+
 rmSync(work, { recursive: true, force: true });
-console.log(`pack-check: ${packages.size * 4 - failures} passed, ${failures} failed`);
+console.log(`pack-check: ${packages.size * 4 + appChecks - failures} passed, ${failures} failed`);
 process.exitCode = failures > 0 ? 1 : 0;

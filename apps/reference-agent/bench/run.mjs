@@ -3,31 +3,14 @@
 // hook (a spawn through the runner). Prints medians and ratios; no assertions on wall time. Run
 // after a build: `pnpm bench`.
 import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { makeNoOpHookHome } from './no-op-home.mjs';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
 
-// A home with one no-op PreToolUse hook, and a project dir beside it (not inside).
-const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'soong-agent-start-bench-')));
-const home = path.join(root, 'home');
-const project = path.join(root, 'project');
-fs.mkdirSync(home, { mode: 0o700 });
-fs.mkdirSync(project);
-const NO_OP = `cat >/dev/null; echo '{"decision":"allow"}'`;
-fs.writeFileSync(
-  path.join(home, 'hooks.json'),
-  JSON.stringify({
-    version: 1,
-    hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: NO_OP }] }] },
-  }),
-  { mode: 0o600 },
-);
+const { home, project } = makeNoOpHookHome('soong-agent-start-bench-');
 const ENV = { ...process.env, SOONG_AGENT_HOME: home };
-process.on('exit', () => fs.rmSync(root, { recursive: true, force: true }));
 
 const cases = [
   { name: 'node -e 0', args: ['-e', '0'] },
@@ -76,5 +59,7 @@ console.log(
 );
 console.table(rows);
 
-await import('./provider.mjs');
-await import('./mcp-proxy.mjs');
+// BENCH_START_ONLY=1: only the starts above.
+if (!process.env.BENCH_START_ONLY) await import('./first-call.mjs');
+if (!process.env.BENCH_START_ONLY) await import('./provider.mjs');
+if (!process.env.BENCH_START_ONLY) await import('./mcp-proxy.mjs');

@@ -1,10 +1,16 @@
 // Bundles the CLI after `tsc` has compiled it to dist/: a start loads a few files instead of ~270
 // ES modules (zod alone is 95), which was two thirds of `hooks validate`'s start. The command
 // modules stay dynamic imports (each its own chunk), so `--help` and `--version` load nothing of
-// the packages. `@soong-agent/runner` stays external: it finds its spawn helper's entry file next
-// to its own modules (and a host has one runner, whose exit-time cleanup sees every run). tsc's
-// own output is kept in dist/unbundled/ (not packed) for benchmarks that load single modules.
+// the packages. `@soong-agent/runner` is bundled too (its 17 modules, with `@soong-agent/paths` and
+// `signal-exit`, were two thirds of the files `hooks validate` loaded, each an ES module load on
+// Node 20): every import of it resolves to the one copy in the bundle, so the host has one
+// runner, whose exit-time cleanup sees every run. The runner starts its spawn helper from the file
+// `spawn-helper-main.js` beside its own code (`new URL('./spawn-helper-main.js', import.meta.url)`),
+// so a second build writes the helper, self-contained (it loads one file, nothing of the app's
+// chunks), into chunks/ beside the chunk that holds the runner. tsc's own output is kept in
+// dist/unbundled/ (not packed) for benchmarks that load single modules.
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
@@ -26,18 +32,67 @@ await build({
   platform: 'node',
   // jsonc-parser's `main` is a UMD build that requires its parts at run time: take the ESM one.
   resolve: { mainFields: ['module', 'main'] },
-  external: [/^node:/, /^@soong-agent\/runner(\/|$)/, '@opentelemetry/api'],
+  external: [/^node:/, '@opentelemetry/api'],
   output: {
     dir: staging,
     format: 'esm',
     entryFileNames: '[name].js',
     chunkFileNames: 'chunks/[name]-[hash].js',
+    // Minified: a start parses and compiles less (the chunk `hooks validate` loads is ~40% of its
+    // unminified size; see bench/README.md). Names of functions and classes are kept: errors are
+    // told apart by name and stack traces stay readable.
+    minify: true,
+    keepNames: true,
+  },
+  plugins: [lazyCommanderChildProcess()],
+  logLevel: 'warn',
+});
+await build({
+  input: { 'spawn-helper-main': spawnHelperEntry() },
+  platform: 'node',
+  external: [/^node:/],
+  output: {
+    dir: path.join(staging, 'chunks'),
+    format: 'esm',
+    entryFileNames: '[name].js',
+    minify: true,
+    keepNames: true,
   },
   logLevel: 'warn',
 });
 checkRelativeUrls(staging);
 fs.renameSync(staging, dist);
 fs.renameSync(compiled, path.join(dist, 'unbundled'));
+
+// commander loads node:child_process when it is loaded (for executable subcommands, which this CLI
+// has none of), and with it net and dgram: a cost on every start, `--help` included. Its one use
+// is `childProcess.spawn(…)`, here loaded on first call. A commander whose source no longer has
+// that line fails the build, so an upgrade is looked at rather than silently slower.
+function lazyCommanderChildProcess() {
+  const eager = "const childProcess = require('node:child_process');";
+  return {
+    name: 'lazy-commander-child-process',
+    transform(code, id) {
+      if (!/[\\/]commander[\\/]lib[\\/]command\.js$/.test(id)) return null;
+      if (!code.includes(eager)) throw new Error(`${id} no longer has: ${eager}`);
+      return code.replace(
+        eager,
+        "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };",
+      );
+    },
+  };
+}
+
+// The runner's compiled helper entry, beside its main module (not in its exports: only the runner
+// itself starts it).
+function spawnHelperEntry() {
+  const runnerMain = createRequire(path.join(appDir, 'package.json')).resolve(
+    '@soong-agent/runner',
+  );
+  const entry = path.join(path.dirname(runnerMain), 'spawn-helper-main.js');
+  if (!fs.existsSync(entry)) throw new Error(`the runner's spawn helper entry ${entry} is missing`);
+  return entry;
+}
 
 // Every `new URL('./x', import.meta.url)` in the output must name a file that exists relative to
 // the file it is in: a chunk that moved would otherwise break at run time, not here.

@@ -3,11 +3,62 @@
 // dynamic import inside its action, and `--version` is answered before commander is loaded, so
 // `--version` and `--help` stay close to a bare `node` start.
 import { readFileSync } from 'node:fs';
+import module from 'node:module';
+import path from 'node:path';
 import { hideProcessEnvironment } from '@soong-agent/runner/process-environment';
+
+enableCompileCache();
 
 // Before anything can spawn: a hook or tool must not find the agent's secrets at
 // /proc/$PPID/environ (the allowlist only governs the child's own environment).
 hideProcessEnvironment();
+
+/**
+ * V8's compile cache (Node 22.1+; Node 20 has none and this does nothing): a start after the first
+ * reuses the bytecode of the bundle's chunks instead of compiling them again. In the user's own
+ * cache dir, not the shared temp dir Node picks by default, where another user could plant entries.
+ * `NODE_COMPILE_CACHE`, when set, is Node's and wins. A cache that cannot be written costs nothing.
+ */
+function enableCompileCache(): void {
+  const enable = (module as { enableCompileCache?: (dir?: string) => unknown }).enableCompileCache;
+  if (typeof enable !== 'function' || process.env.NODE_COMPILE_CACHE !== undefined) return;
+  const home = process.env.HOME;
+  const cacheHome = process.env.XDG_CACHE_HOME || (home ? path.join(home, '.cache') : undefined);
+  if (cacheHome === undefined || !path.isAbsolute(cacheHome)) return;
+  try {
+    enable(path.join(cacheHome, 'soong-agent', 'compile-cache'));
+  } catch {
+    // no cache: the start compiles as it would without one
+  }
+}
+
+// Commands that run hooks and tools; `hooks` runs them only in `hooks test`.
+const RUNNING_COMMANDS = new Set(['run', 'chat', 'demo', 'mcp-proxy']);
+
+/**
+ * Whether this command line will run hooks or tools (a quick look at the words, before commander
+ * parses them: a wrong guess only starts or skips a process that the first run would start).
+ */
+function startsHookRuns(args: readonly string[]): boolean {
+  if (args.some((arg) => arg === '--no-hooks' || arg === '--help' || arg === '-h')) return false;
+  const command = args.find((arg) => !arg.startsWith('-'));
+  if (command === 'hooks') return args.includes('test');
+  return command !== undefined && RUNNING_COMMANDS.has(command);
+}
+
+/**
+ * Starts the runner's spawn helper (a Node start of its own) now, alongside the loading of the
+ * command's modules and config, so that it is up by the first tool call instead of being started
+ * by it. The runner is loaded here, not up front: `--help` and `hooks validate` need none of it.
+ */
+function warmSpawnHelperNow(): void {
+  import('@soong-agent/runner').then(
+    ({ warmSpawnHelper }) => warmSpawnHelper(),
+    () => {
+      // the command loads the runner too, and reports what fails
+    },
+  );
+}
 
 function packageVersion(): string {
   const manifest = JSON.parse(
@@ -29,6 +80,7 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 });
 
 const argv = process.argv.slice(2);
+if (startsHookRuns(argv)) warmSpawnHelperNow();
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // Only here is .git read (a few small files, no `git` process): a plain start reads nothing.
   const { describeVersion } = await import('./version.js');

@@ -152,7 +152,7 @@ export function createProgram(
       '--strict',
       'also exit 2 on warnings that mean a hook can never run or never match (unknown tool, missing or non-executable script, missing agent home) or runs a script inside the project (any project you open could supply its code)',
     )
-    .action(bind(async () => (await import('./commands/hooks.js')).validateAction));
+    .action(bind(async () => (await import('./commands/hooks-validate.js')).validateAction));
   withCommonOptions(hooks.command('list'))
     .description('list the effective rules and hooks with their ids')
     .option('--json', 'print JSON')

@@ -1,5 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
+import { childProcessModule } from './lazy-builtins.js';
 import { signalGroup, trackRun } from './live-runs.js';
 import { DRAIN_WINDOW_MS } from './run-options.js';
 
@@ -169,7 +170,7 @@ export async function startProcessGroup(
 // buffering or cleanup is needed (execa's act on the direct child only, or wait for every pipe
 // holder), and a spawn costs what Node's does.
 function spawnDetached(spec: GroupSpec): ChildProcess {
-  return spawn(spec.file, spec.args, {
+  return childProcessModule().spawn(spec.file, spec.args, {
     cwd: spec.cwd,
     env: spec.env,
     stdio: spec.stdio,

@@ -1,8 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess, SpawnOptions } from 'node:child_process';
 import fs from 'node:fs';
 import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { onExit } from 'signal-exit';
+import { childProcessModule } from './lazy-builtins.js';
 import { signalGroup, trackRun } from './live-runs.js';
 import type { RunPlan } from './run-command.js';
 import { notStartedAbortedResult, type RunResult } from './run-result.js';
@@ -305,7 +306,7 @@ function startHelper(): Helper | undefined {
   }
   let child: ChildProcess;
   try {
-    child = spawn(process.execPath, [entry], {
+    child = childProcessModule().spawn(process.execPath, [entry], {
       // Only what the helper needs, nothing of the host's (no secrets in /proc/<helper>/environ):
       // each run's environment comes with the run.
       env: helperEnv(),
@@ -315,7 +316,7 @@ function startHelper(): Helper | undefined {
       detached: true,
       stdio: ['ignore', 'ignore', 'ignore', 'ipc', 'pipe'],
       serialization: 'advanced',
-    } as Parameters<typeof spawn>[2]);
+    } as SpawnOptions);
   } catch (error) {
     giveUp(describe(error));
     return undefined;

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import { buildChildEnv } from './child-env.js';
 import { decodeOutput } from './decode-output.js';

@@ -9,7 +9,7 @@ import {
   sessionPaths,
 } from '@soong-agent/loop-adapter';
 import type { EventRecord } from '@soong-agent/protocol';
-import { resolveLocations } from '../agent/session.js';
+import { resolveLocations } from '../agent/locations.js';
 import { CliError, EXIT_CODES, type ExitCode } from '../errors.js';
 import type { CommonOptions } from '../program.js';
 import { selfCommand } from '../ui/self-command.js';

@@ -25,7 +25,7 @@ import {
   getDialect,
 } from '@soong-agent/dialects';
 import { parse as parseToml } from 'smol-toml';
-import { resolveLocations } from '../agent/session.js';
+import { resolveLocations } from '../agent/locations.js';
 import { CliError, EXIT_CODES } from '../errors.js';
 import type { CommonOptions } from '../program.js';
 import { readTextFileSync } from '../tools/regular-file.js';

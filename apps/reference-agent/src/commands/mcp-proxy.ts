@@ -3,7 +3,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { type HookSessionHandle, openHookSession } from '@soong-agent/loop-adapter';
 import { createMcpHookProxy, WorkerTransport } from '@soong-agent/mcp';
 import { RunnerError } from '@soong-agent/runner';
-import { loadConfigOrExit, resolveLocations } from '../agent/session.js';
+import { loadConfigOrExit, resolveLocations } from '../agent/locations.js';
 import { CliError, EXIT_CODES, type ExitCode } from '../errors.js';
 import type { CommonOptions } from '../program.js';
 

@@ -1,6 +1,5 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import type { BuiltInToolSpec } from './define-tool.js';
 import { ToolInputError } from './input.js';
 import { findGuard, listGuardedDirectory, type ReadGuard, readGuardsFor } from './read-guard.js';
@@ -204,14 +203,17 @@ const isRegex = (pattern: string) => /^\/(.+)\/([dimsuv]*)$/s.test(pattern);
 
 // A regular expression can backtrack for hours on one line (`/(a+)+$/`), and a synchronous match
 // cannot be interrupted: not by a timeout, not by Ctrl+C. So a regex search runs in a worker
-// thread, which can be terminated; a substring search is linear and stays here.
-function searchInWorker(
+// thread, which can be terminated; a substring search is linear and stays here. worker_threads is
+// loaded here, not with the tool: every command that builds the tool registry (`hooks validate`)
+// would pay for it at start.
+async function searchInWorker(
   target: string,
   projectDir: string,
   pattern: string,
   guards: readonly ReadGuard[],
   signal: AbortSignal | undefined,
 ): Promise<GrepResult | { stopped: 'timeout' | 'aborted' }> {
+  const { Worker } = await import('node:worker_threads');
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./grep-worker.js', import.meta.url), {
       workerData: { target, projectDir, pattern, guards },
