@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import {
@@ -8,7 +7,6 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFileArtifactStore } from './artifact-store.js';
 import { TRACER_NAME } from './telemetry.js';
 import { hookCommand, setup } from './test-helpers/setup.js';
 import { useTempDirs } from './test-helpers/temp-dir.js';
@@ -75,8 +73,6 @@ function batchSetup() {
           ]),
           engine: done.engine,
           permission: async () => ({ allow: true }),
-          artifacts: createFileArtifactStore(path.join(root, 'artifacts')),
-          sink: done.sink,
         },
       ),
   };

@@ -1,8 +1,5 @@
 import type { ArtifactRef, RiskClass } from '@soong-agent/protocol';
-import type { ArtifactStore } from './artifact-store.js';
-import type { EventSink } from './event-sink.js';
 import type { HookEngine } from './hook-engine.js';
-import { checkOption } from './loop-adapter-error.js';
 import { startSpan } from './telemetry.js';
 import { ABORTED_TOOL_TEXT, createToolGate, type ToolGate, textResult } from './tool-gate.js';
 
@@ -115,10 +112,6 @@ export interface ExecuteToolBatchOptions {
   permission?: PermissionCallback | undefined;
   /** Cancels the batch: the running hook or tool is stopped and the remaining calls get `aborted` results. @default undefined */
   signal?: AbortSignal | undefined;
-  /** @deprecated the engine's artifact store is used; this one only when the engine has none. */
-  artifacts?: ArtifactStore | undefined;
-  /** @deprecated records go to the engine's sink; when given it must be that sink (`INVALID_OPTIONS` otherwise). */
-  sink?: EventSink | undefined;
 }
 
 /**
@@ -158,12 +151,6 @@ export function createToolBatch(
   },
 ): ToolBatch {
   const { tools, engine, signal } = options;
-  checkOption(
-    options.sink === undefined || options.sink === engine.sink,
-    'sink',
-    options.sink,
-    "leave it out: tool records go to the engine's sink (two sinks would split one call's records)",
-  );
   const gate =
     options.gate ??
     createToolGate({
@@ -171,7 +158,6 @@ export function createToolBatch(
       tools,
       permission: options.permission,
       signal,
-      artifacts: options.artifacts,
     });
 
   const processCall = async (call: ToolCall): Promise<ToolResult> => {

@@ -6,7 +6,6 @@ import {
   RiskClassSchema,
   type ToolCallInfo,
 } from '@soong-agent/protocol';
-import type { ArtifactStore } from './artifact-store.js';
 import { boundToolInput, boundToolResult, textForModel } from './bound-tool-io.js';
 import type { ClaudeCodeTranscript } from './claude-code-transcript.js';
 import type { HookEngine, ToolDialectView } from './hook-engine.js';
@@ -89,8 +88,6 @@ export interface ToolGateOptions {
   signal?: AbortSignal | undefined;
   /** The Claude Code transcript kept current call by call (SPEC §7). @default undefined */
   transcript?: ClaudeCodeTranscript | undefined;
-  /** @deprecated the engine's artifact store is used; this one only when the engine has none. */
-  artifacts?: ArtifactStore | undefined;
   /**
    * Told of each call `before` let run until its `after`: `close` ends it (its `tool_finished`, an
    * error) when the session closes first. @default undefined
@@ -145,7 +142,7 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
   // Calls are decided in the order `before` was called, each after the one before it: a host that
   // does not await one `before` before the next still gets the step's deny state (SPEC §4).
   let previous: Promise<unknown> = Promise.resolve();
-  const artifacts = engine.artifacts ?? options.artifacts;
+  const artifacts = engine.artifacts;
   const limitBytes = engine.config.settings.hooks.inline_result_bytes;
   // The denial that halts (or, after a readonly denial, may halt) the step.
   let denial: { callId: string; risk: RiskClass } | undefined;
