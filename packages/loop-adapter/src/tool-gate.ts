@@ -3,9 +3,9 @@ import {
   jsonValueDepth,
   MAX_JSON_DEPTH,
   type RiskClass,
-  RiskClassSchema,
   type ToolCallInfo,
 } from '@soong-agent/protocol';
+import { RiskClassSchema } from '@soong-agent/protocol/internal';
 import { boundToolInput, boundToolResult, textForModel } from './bound-tool-io.js';
 import type { ClaudeCodeTranscript } from './claude-code-transcript.js';
 import type { HookEngine, ToolDialectView } from './hook-engine.js';

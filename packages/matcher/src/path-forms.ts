@@ -1,4 +1,5 @@
-import { isPathInside, pathForms, type RealpathMemo, resolveUserPath } from '@soong-agent/paths';
+import { isPathInside, type RealpathMemo } from '@soong-agent/paths';
+import { pathForms, resolveUserPath } from '@soong-agent/paths/internal';
 import type { MatcherContext, MatchSubject } from './define-matcher.js';
 
 /**
