@@ -1,4 +1,4 @@
-import { TOOL_CALL_EVENTS } from '@soong-agent/matcher/internal';
+import { TOOL_CALL_EVENTS } from '@soong-agent/matcher';
 import { TOOL_EVENTS } from '@soong-agent/protocol';
 import { describe, expect, it } from 'vitest';
 

@@ -7,6 +7,7 @@ describe('index', () => {
     expect(Object.keys(matcher).sort()).toEqual([
       'MATCHER_ERROR_CODES',
       'MatcherError',
+      'TOOL_CALL_EVENTS',
       'builtInMatchers',
       'closestMatch',
       'compileRules',
@@ -22,7 +23,6 @@ describe('internal', () => {
   it('exports exactly the pinned names only sibling packages use, none of them public', () => {
     expect(Object.keys(internal).sort()).toEqual([
       'PLAIN_NAME_PATTERN',
-      'TOOL_CALL_EVENTS',
       'createBuiltInMatchers',
       'findUnknownTools',
     ]);

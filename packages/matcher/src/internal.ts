@@ -9,4 +9,3 @@ export { findUnknownTools } from './find-unknown-tools.js';
 export { PLAIN_NAME_PATTERN } from './name-list.js';
 export type { GuardedPrefix, GuardReader, RuleExplanation } from './rule-index.js';
 export type { ToolAliases } from './suggest.js';
-export { TOOL_CALL_EVENTS } from './tool-call-events.js';
