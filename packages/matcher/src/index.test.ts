@@ -13,7 +13,6 @@ describe('index', () => {
       'compileRules',
       'createMatcherRegistry',
       'defineMatcher',
-      'isPathUnder',
       'mcpServerOf',
     ]);
   });

@@ -12,12 +12,6 @@ export function normalizePathPrefix(prefix: string, context: MatcherContext): st
 }
 
 /**
- * True when `candidate` is `prefix` or lies under it, compared by whole segments (case-sensitive).
- * The same function as `isPathInside` of `@soong-agent/paths`: one rule for matching and refusing.
- */
-export const isPathUnder: (candidate: string, prefix: string) => boolean = isPathInside;
-
-/**
  * The path forms of one compiled rule set, memoised: owned by the context `compileRules` gives every
  * matcher it compiles, and dropped with the compiled rules (no module state).
  */
