@@ -3,9 +3,10 @@ import { createSoongHooks } from './soong-hooks.js';
 // @soong-agent/pi: the public API (SPEC §14). Everything here is semver-covered. The default export
 // is the extension; `createSoongHooks` makes one with options, `deliverHookContext` lets another
 // extension of the user's send hook-context nodes the way this one does. pi's own types are
-// declared structurally (`PiExtensionAPI`), so the package needs no pi install to type-check.
+// declared structurally (`PiExtensionAPI`, and the context and `tool_call` event a host that drives
+// the extension outside pi passes), so the package needs no pi install to type-check.
 export { deliverHookContext, type HookContextDelivery } from './hook-context.js';
-export type { PiExtensionAPI } from './pi-types.js';
+export type { PiExtensionAPI, PiExtensionContext, PiToolCallEvent } from './pi-types.js';
 export { createSoongHooks, type SoongHooksOptions } from './soong-hooks.js';
 
 /**
