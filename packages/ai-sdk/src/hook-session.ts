@@ -9,7 +9,8 @@ import {
   type ToolDescription,
   type ToolGate,
 } from '@soong-agent/loop-adapter';
-import { type RiskClass, RiskClassSchema } from '@soong-agent/protocol';
+import type { RiskClass } from '@soong-agent/protocol';
+import { RiskClassSchema } from '@soong-agent/protocol/internal';
 import type { ToolExecutionOptions, ToolSet } from 'ai';
 
 /** Options of {@link createHookSession}. */

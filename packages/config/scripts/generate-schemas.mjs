@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { generateConfigJsonSchemas } from '../dist/index.js';
+import { generateConfigJsonSchemas } from '../dist/json-schemas.js';
 
 const outDir = new URL('../schemas/', import.meta.url);
 const written = [];

@@ -1,5 +1,6 @@
 import os from 'node:os';
-import { findUnknownTools, type RuleSpec } from '@soong-agent/matcher';
+import type { RuleSpec } from '@soong-agent/matcher';
+import { findUnknownTools } from '@soong-agent/matcher/internal';
 import { knownToolNames } from './config-file-schema.js';
 import { type ConfigWarning, createWarning } from './config-warnings.js';
 import type { LoadedConfig } from './load-config.js';

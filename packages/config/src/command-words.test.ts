@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { analyzeCommand, commandFiles, commandWords } from './index.js';
+import { analyzeCommand, commandFiles, commandWords } from './command-words.js';
 
 describe('commandWords', () => {
   it.each([

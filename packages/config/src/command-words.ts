@@ -387,20 +387,3 @@ function dialectVariables(options: {
   for (const [key, value] of Object.entries(first)) if (second[key] === value) known[key] = value;
   return known;
 }
-
-/**
- * `command` with `$CLAUDE_PROJECT_DIR` (`"$CLAUDE_PROJECT_DIR"`, `${CLAUDE_PROJECT_DIR}`, bare)
- * replaced by the project dir, single-quoted: what a `"protocol": "claude-code"` hook runs (SPEC §7
- * sets the variable to the project dir). Checking and fingerprinting now expand it with the other
- * known variables ({@link hookCommandVariables}) wherever it stands, quotes included.
- */
-export function expandClaudeProjectDir(command: string, projectDir: string): string {
-  const quoted = `'${projectDir.replaceAll("'", `'\\''`)}'`;
-  return (
-    command
-      .replaceAll('"$CLAUDE_PROJECT_DIR"', quoted)
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's spelling, not a template
-      .replaceAll('"${CLAUDE_PROJECT_DIR}"', quoted)
-      .replace(/\$\{CLAUDE_PROJECT_DIR\}|\$CLAUDE_PROJECT_DIR(?![A-Za-z0-9_])/g, quoted)
-  );
-}

@@ -1,10 +1,5 @@
-import type {
-  GuardedPrefix,
-  GuardReader,
-  MatchSubject,
-  RuleExplanation,
-  RuleIndex,
-} from '@soong-agent/matcher';
+import type { MatchSubject, RuleIndex } from '@soong-agent/matcher';
+import type { GuardedPrefix, GuardReader, RuleExplanation } from '@soong-agent/matcher/internal';
 import type { HookEvent } from '@soong-agent/protocol';
 import type { HookMode, HookProtocol } from './hooks-file-schema.js';
 

@@ -1,5 +1,6 @@
-import { mcpServerOf, PLAIN_NAME_PATTERN } from '@soong-agent/matcher';
-import { RiskClassSchema } from '@soong-agent/protocol';
+import { mcpServerOf } from '@soong-agent/matcher';
+import { PLAIN_NAME_PATTERN } from '@soong-agent/matcher/internal';
+import { RiskClassSchema } from '@soong-agent/protocol/internal';
 import { RUN_LIMITS } from '@soong-agent/runner/defaults';
 import { z } from 'zod';
 import {
@@ -237,17 +238,8 @@ export const ConfigFileSchema = z
 /** config.toml with every default filled in; snake_case keys as in the file. */
 export type Settings = z.output<typeof ConfigFileSchema>;
 
-/** A permission answer for a risk class. */
-export type Permission = z.output<typeof PermissionSchema>;
-
 /** One `[[tools]]` entry with defaults filled in. */
 export type DeclarativeToolConfig = z.output<typeof ToolSchema>;
-
-/** One `[mcp.<NAME>]` table with defaults filled in. */
-export type McpServerConfig = z.output<typeof McpServerSchema>;
-
-/** One declarative tool parameter. */
-export type DeclarativeToolParameter = z.output<typeof ParameterSchema>;
 
 /**
  * The tool names a host declares for the checks (SPEC §11): `[tools] known = [...]`. MCP tools

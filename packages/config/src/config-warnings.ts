@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isPathInside, type RealpathMemo, realPathOfLongestAncestor } from '@soong-agent/paths';
-import { BLOCKING_EVENTS } from '@soong-agent/protocol';
+import { BLOCKING_EVENTS } from '@soong-agent/protocol/internal';
 import {
   analyzeCommand,
   type CommandWordsOptions,

@@ -4,15 +4,9 @@ import {
   type DialectRegistry,
   defaultDialectRegistry,
 } from '@soong-agent/dialects';
-import { PLAIN_NAME_PATTERN } from '@soong-agent/matcher';
+import { PLAIN_NAME_PATTERN } from '@soong-agent/matcher/internal';
 import { RUN_LIMITS } from '@soong-agent/runner/defaults';
 import { z } from 'zod';
-
-/**
- * The protocols a hook may speak (SPEC §7, §12): the names of the registered dialects of
- * `@soong-agent/dialects` (`DIALECT_NAMES`, live: a dialect registered later is accepted too).
- */
-export const HOOK_PROTOCOLS: readonly string[] = DIALECT_NAMES;
 
 // The registry protocols are checked against while parseHooks validates a file (set around the
 // synchronous parse, so a schema built once serves any registry).

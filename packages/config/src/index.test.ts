@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as api from './index.js';
+import * as internal from './internal.js';
 
 describe('index', () => {
   it('pins the runtime exports', () => {
@@ -9,34 +10,20 @@ describe('index', () => {
       'CONFIG_WARNING_CODES',
       'ConfigError',
       'ConfigFileSchema',
-      'DEFAULT_HOME_DIRNAME',
       'DEFAULT_MODEL_MAX_RESPONSE_BYTES',
       'DEFAULT_MODEL_REQUEST_TIMEOUT_SECONDS',
       'DEFAULT_MODEL_STREAM_IDLE_TIMEOUT_SECONDS',
       'DEFAULT_TOOL_TIMEOUT_SECONDS',
       'HOOKS_FILE',
-      'HOOK_MODES',
-      'HOOK_PROTOCOLS',
-      'HookCommandSchema',
       'HooksFileSchema',
       'MAX_CONFIG_FILE_BYTES',
-      'MAX_HOOK_TIMEOUT_SECONDS',
       'MAX_TOOL_TIMEOUT_SECONDS',
-      'MIN_TIMEOUT_SECONDS',
-      'analyzeCommand',
       'argumentEnvName',
       'checkToolNames',
-      'commandFiles',
-      'commandWords',
-      'expandClaudeProjectDir',
-      'findProgramInPath',
-      'generateConfigJsonSchemas',
-      'hookCommandVariables',
       'isDeclaredMcpTool',
       'jsonSyntaxIssue',
       'knownToolNames',
       'loadConfig',
-      'parseShellWords',
       'readRegularFileSync',
       'resolveAgentHome',
     ]);
@@ -54,5 +41,16 @@ describe('index', () => {
       'COMMAND_IN_PROJECT',
       'UNKNOWN_TOOL',
     ]);
+  });
+});
+
+describe('internal', () => {
+  it('exports exactly the pinned names only sibling packages use, none of them public', () => {
+    expect(Object.keys(internal).sort()).toEqual([
+      'analyzeCommand',
+      'findProgramInPath',
+      'hookCommandVariables',
+    ]);
+    for (const name of Object.keys(internal)) expect(Object.keys(api)).not.toContain(name);
   });
 });

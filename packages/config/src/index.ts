@@ -1,30 +1,19 @@
+// @soong-agent/config: the public API, grouped by concern. Everything here is semver-covered.
+// Deliberately not exported: the shell-word parser and command analysis behind the config
+// warnings, the per-field schemas and bounds of hooks.json (the files' schemas cover them), and the
+// JSON Schema generator (its files ship in `schemas/`). Sibling packages reach what they share
+// through `@soong-agent/config/internal`, which is not public.
+
+// Checks and what they report.
 export { checkToolNames } from './check-tool-names.js';
-export {
-  analyzeCommand,
-  type CommandAnalysis,
-  type CommandTarget,
-  type CommandWord,
-  type CommandWordsOptions,
-  commandFiles,
-  commandWords,
-  expandClaudeProjectDir,
-  findProgramInPath,
-  hookCommandVariables,
-} from './command-words.js';
-export type {
-  CompiledHooks,
-  HookCommandConfig,
-  HookGuardedPrefix,
-  HookRuleConfig,
-  HookRuleExplanation,
-} from './compiled-hooks.js';
+export type { CompiledHooks, HookGuardedPrefix } from './compiled-hooks.js';
 export {
   CONFIG_ERROR_CODES,
   ConfigError,
   type ConfigErrorCode,
-  type ConfigErrorOptions,
   type ConfigIssue,
 } from './config-error.js';
+// The files' schemas and what they hold.
 export {
   ConfigFileSchema,
   DEFAULT_MODEL_MAX_RESPONSE_BYTES,
@@ -32,12 +21,9 @@ export {
   DEFAULT_MODEL_STREAM_IDLE_TIMEOUT_SECONDS,
   DEFAULT_TOOL_TIMEOUT_SECONDS,
   type DeclarativeToolConfig,
-  type DeclarativeToolParameter,
   isDeclaredMcpTool,
   knownToolNames,
   MAX_TOOL_TIMEOUT_SECONDS,
-  type McpServerConfig,
-  type Permission,
   type Settings,
 } from './config-file-schema.js';
 export {
@@ -45,42 +31,18 @@ export {
   type ConfigWarning,
   type ConfigWarningCode,
 } from './config-warnings.js';
-export {
-  HOOK_MODES,
-  HOOK_PROTOCOLS,
-  HookCommandSchema,
-  type HookMode,
-  type HookProtocol,
-  HooksFileSchema,
-  MAX_HOOK_TIMEOUT_SECONDS,
-  MIN_TIMEOUT_SECONDS,
-} from './hooks-file-schema.js';
+export { HooksFileSchema } from './hooks-file-schema.js';
 export { jsonSyntaxIssue } from './json-document.js';
-export { type ConfigJsonSchemaFile, generateConfigJsonSchemas } from './json-schemas.js';
+// Loading a configuration.
 export {
   CONFIG_FILE,
   HOOKS_FILE,
-  type HooksSource,
   type LoadConfigOptions,
   type LoadedConfig,
   loadConfig,
 } from './load-config.js';
 export { MAX_CONFIG_FILE_BYTES } from './read-config-file.js';
-export {
-  type ReadRegularFileSyncOptions,
-  type RegularFileSyncRead,
-  readRegularFileSync,
-} from './read-regular-file.js';
-export {
-  DEFAULT_HOME_DIRNAME,
-  type ResolveAgentHomeOptions,
-  resolveAgentHome,
-} from './resolve-agent-home.js';
-export {
-  type ParseShellWordsOptions,
-  parseShellWords,
-  type ShellParse,
-  type ShellSimpleCommand,
-  type ShellWord,
-} from './shell-words.js';
+// Reading a file the agent did not write: regular files only, bounded.
+export { type RegularFileSyncRead, readRegularFileSync } from './read-regular-file.js';
+export { type ResolveAgentHomeOptions, resolveAgentHome } from './resolve-agent-home.js';
 export { argumentEnvName } from './tool-arguments.js';

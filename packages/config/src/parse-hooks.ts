@@ -8,7 +8,7 @@ import {
   type RuleIndex,
   type RuleSpec,
 } from '@soong-agent/matcher';
-import { resolveUserPath } from '@soong-agent/paths';
+import { resolveUserPath } from '@soong-agent/paths/internal';
 import { HOOK_EVENTS, type HookEvent } from '@soong-agent/protocol';
 import { looksLikeClaudeSettings } from './claude-settings-hint.js';
 import type { HookCommandConfig, HookRuleConfig } from './compiled-hooks.js';

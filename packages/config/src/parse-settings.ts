@@ -1,4 +1,4 @@
-import { resolveUserPath } from '@soong-agent/paths';
+import { resolveUserPath } from '@soong-agent/paths/internal';
 import { ConfigError, type ConfigIssue } from './config-error.js';
 import { ConfigFileSchema, type Settings } from './config-file-schema.js';
 import { createIssue, type IssueText, type JsonPath, sortIssues } from './issues.js';

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import { expandHome } from '@soong-agent/paths';
+import { expandHome } from '@soong-agent/paths/internal';
 import { ConfigError } from './config-error.js';
 import { createIssue } from './issues.js';
 

@@ -1,10 +1,6 @@
-import { claudeCodeDialect, dialectToolAliases } from '@soong-agent/dialects';
-import {
-  createBuiltInMatchers,
-  createMatcherRegistry,
-  type MatcherRegistry,
-  type ToolAliases,
-} from '@soong-agent/matcher';
+import { claudeCodeDialect, dialectToolAliases } from '@soong-agent/dialects/internal';
+import { createMatcherRegistry, type MatcherRegistry } from '@soong-agent/matcher';
+import { createBuiltInMatchers, type ToolAliases } from '@soong-agent/matcher/internal';
 
 /**
  * Other agents' tool names → ours that config's messages understand: Claude Code's (`Bash`,

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import type { HookEvent, ToolCallInfo, ToolResultPayload } from '@soong-agent/protocol';
+import type { HookEvent, ToolCallInfo } from '@soong-agent/protocol';
+import type { ToolResultPayload } from '@soong-agent/protocol/internal';
 import { CLAUDE_CODE_OUR_TOOL_NAMES, CLAUDE_CODE_TOOL_NAMES } from './claude-code-names.js';
 import { convertClaudeCodeConfig } from './convert/claude.js';
 import type {

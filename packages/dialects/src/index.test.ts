@@ -1,32 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import * as dialects from './index.js';
+import * as internal from './internal.js';
 
 describe('@soong-agent/dialects exports', () => {
   it('exports the registry and the error class', () => {
     expect(Object.keys(dialects).sort()).toEqual([
-      'CLAUDE_CODE_DEFAULT_TIMEOUT_SECONDS',
-      'CLAUDE_CODE_OUR_TOOL_NAMES',
-      'CLAUDE_CODE_TOOL_INPUT_BYTES',
-      'CLAUDE_CODE_TOOL_NAMES',
       'DIALECT_ERROR_CODES',
       'DIALECT_NAMES',
       'DialectError',
       'builtInDialects',
-      'claudeCodeDialect',
-      'claudeCodeToolName',
-      'claudeCodeView',
-      'codexPatch',
       'convertClaudeCodeConfig',
       'createDialectRegistry',
       'defaultDialectRegistry',
-      'dialectToolAliases',
-      'dialectToolName',
       'getDialect',
       'hasDialect',
       'registerDialect',
-      'soongDialect',
-      'soongExitMessage',
-      'toClaudeCodeToolInput',
     ]);
     expect(dialects.DIALECT_NAMES.slice(0, 2)).toEqual(['soong', 'claude-code']);
   });
@@ -43,5 +31,20 @@ describe('@soong-agent/dialects exports', () => {
         [Symbol.for('@soong-agent/dialects/DialectError')]: true,
       }),
     ).toBe(true);
+  });
+});
+
+describe('internal', () => {
+  it('exports exactly the pinned names only sibling packages use, none of them public', () => {
+    expect(Object.keys(internal).sort()).toEqual([
+      'CLAUDE_CODE_TOOL_NAMES',
+      'claudeCodeDialect',
+      'claudeCodeToolName',
+      'claudeCodeView',
+      'dialectToolAliases',
+      'soongDialect',
+      'toClaudeCodeToolInput',
+    ]);
+    for (const name of Object.keys(internal)) expect(Object.keys(dialects)).not.toContain(name);
   });
 });

@@ -1,14 +1,13 @@
-export {
-  CLAUDE_CODE_OUR_TOOL_NAMES,
-  CLAUDE_CODE_TOOL_INPUT_BYTES,
-  CLAUDE_CODE_TOOL_NAMES,
-  claudeCodeDialect,
-  claudeCodeToolName,
-  claudeCodeView,
-  toClaudeCodeToolInput,
-} from './claude-code.js';
-export { codexPatch } from './codex.js';
-export { CLAUDE_CODE_DEFAULT_TIMEOUT_SECONDS, convertClaudeCodeConfig } from './convert/claude.js';
+// @soong-agent/dialects: the public API (SPEC §12). Everything here is semver-covered.
+// Deliberately not exported: each dialect's object and helpers (reach a dialect through
+// `getDialect(name)`), its tool catalogs and byte bounds. Sibling packages reach what they share
+// (the Claude Code tool view, the soong dialect, tool-name aliases) through
+// `@soong-agent/dialects/internal`, which is not public.
+
+// Importing a Claude Code settings file.
+export { convertClaudeCodeConfig } from './convert/claude.js';
+
+// What a dialect is, for one a third party adds.
 export type {
   BuiltInDialectName,
   ConvertedScript,
@@ -21,22 +20,20 @@ export type {
   DialectToolView,
   DialectVerdict,
 } from './dialect.js';
+// Errors.
 export {
   DIALECT_ERROR_CODES,
   DialectError,
   type DialectErrorCode,
-  type DialectErrorOptions,
 } from './dialect-error.js';
+// The registry.
 export {
   builtInDialects,
   createDialectRegistry,
   DIALECT_NAMES,
   type DialectRegistry,
   defaultDialectRegistry,
-  dialectToolName,
   getDialect,
   hasDialect,
   registerDialect,
 } from './registry.js';
-export { soongDialect, soongExitMessage } from './soong.js';
-export { dialectToolAliases } from './tool-names.js';

@@ -1,10 +1,6 @@
 import path from 'node:path';
-import {
-  type HookEvent,
-  jsonTextDepth,
-  jsonTextWithByteEscapes,
-  MAX_JSON_DEPTH,
-} from '@soong-agent/protocol';
+import { type HookEvent, MAX_JSON_DEPTH } from '@soong-agent/protocol';
+import { jsonTextDepth, jsonTextWithByteEscapes } from '@soong-agent/protocol/internal';
 import type { DialectContext, DialectLog, DialectRun, DialectVerdict } from './dialect.js';
 
 /** Helpers the agent dialect files share: reading our input, building their payloads, verdicts. */
@@ -378,11 +374,6 @@ export function word(value: unknown): string | undefined {
   return typeof value === 'string' ? value.trim().toLowerCase() : undefined;
 }
 
-/** True when the exact spelling is not the one the agent documents (a warning is due). */
-export function misspelt(value: unknown, expected: readonly string[]): boolean {
-  return typeof value === 'string' && !expected.includes(value);
-}
-
 export function textOf(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
@@ -497,11 +488,6 @@ export function failedExit(
 
 export function optionalReason(reason: string | undefined): { reason?: string } {
   return reason === undefined ? {} : { reason };
-}
-
-/** Events on which a deny blocks (the others record it as `hook_decision_ignored`). */
-export function blocks(event: HookEvent): boolean {
-  return event === 'PreToolUse' || event === 'Stop';
 }
 
 /** ISO timestamp of our input, or now. */

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ArtifactRefSchema } from '@soong-agent/protocol';
+import { ArtifactRefSchema } from '@soong-agent/protocol/internal';
 import { describe, expect, it } from 'vitest';
 import { createFileArtifactStore } from './artifact-store.js';
 import { LoopAdapterError } from './loop-adapter-error.js';

@@ -1,4 +1,5 @@
-import type { ArtifactRef, ToolResultPayload } from '@soong-agent/protocol';
+import type { ArtifactRef } from '@soong-agent/protocol';
+import type { ToolResultPayload } from '@soong-agent/protocol/internal';
 import type { ArtifactStore } from './artifact-store.js';
 import { summarizeText } from './summarize-text.js';
 import { isPlainObject, type SerialisedToolInput, serialiseToolInput } from './tool-call.js';

@@ -1,4 +1,4 @@
-import { claudeCodeDialect } from '@soong-agent/dialects';
+import { claudeCodeDialect } from '@soong-agent/dialects/internal';
 import type { HookEvent } from '@soong-agent/protocol';
 import { describe, expect, it } from 'vitest';
 import {

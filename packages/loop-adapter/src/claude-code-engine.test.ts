@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createFileArtifactStore } from './artifact-store.js';
 import { recordsOf, setup } from './test-helpers/setup.js';
 import { useTempDirs } from './test-helpers/temp-dir.js';
 import { executeToolBatch, type PermissionCallback, type ToolDefinition } from './tool-batch.js';
@@ -96,8 +95,6 @@ describe('createHookEngine with "protocol": "claude-code"', () => {
             requests.push(request);
             return { allow: true };
           },
-          artifacts: createFileArtifactStore(path.join(root, 'artifacts')),
-          sink,
         },
       );
       expect(results.map((result) => [result.status, result.content])).toEqual([
@@ -173,8 +170,6 @@ describe('createHookEngine with "protocol": "claude-code"', () => {
           ]),
           engine,
           permission: async () => ({ allow: true }),
-          artifacts: createFileArtifactStore(path.join(root, 'artifacts')),
-          sink,
         },
       );
       const lines = fs

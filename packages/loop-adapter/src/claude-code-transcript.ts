@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { claudeCodeView, toClaudeCodeToolInput } from '@soong-agent/dialects';
+import { claudeCodeView, toClaudeCodeToolInput } from '@soong-agent/dialects/internal';
 import { jsonValueDepth, MAX_JSON_DEPTH } from '@soong-agent/protocol';
 import { summarizeStrings } from './bound-tool-io.js';
 import { LoopAdapterError } from './loop-adapter-error.js';

@@ -1,4 +1,4 @@
-import { soongDialect } from '@soong-agent/dialects';
+import { soongDialect } from '@soong-agent/dialects/internal';
 import type { HookEvent } from '@soong-agent/protocol';
 import { RunnerError } from '@soong-agent/runner';
 import { describe, expect, it } from 'vitest';

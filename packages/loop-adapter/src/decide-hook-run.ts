@@ -1,11 +1,12 @@
-import type { HookCommandConfig } from '@soong-agent/config';
-import { type Dialect, type DialectVerdict, soongDialect } from '@soong-agent/dialects';
+import type { HookCommandConfig } from '@soong-agent/config/internal';
+import type { Dialect, DialectVerdict } from '@soong-agent/dialects';
+import { soongDialect } from '@soong-agent/dialects/internal';
+import type { HookEvent } from '@soong-agent/protocol';
 import {
   BLOCKING_EVENTS,
   type EventRecordBodyOf,
-  type HookEvent,
   type HookFailureKind,
-} from '@soong-agent/protocol';
+} from '@soong-agent/protocol/internal';
 import { RunnerError, type RunResult } from '@soong-agent/runner';
 import { roundMs } from './round-ms.js';
 import { summarizeText } from './summarize-text.js';

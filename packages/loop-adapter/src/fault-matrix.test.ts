@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { BLOCKING_EVENTS, type HookEvent, type HookFailureKind } from '@soong-agent/protocol';
+import type { HookEvent } from '@soong-agent/protocol';
+import { BLOCKING_EVENTS, type HookFailureKind } from '@soong-agent/protocol/internal';
 import { describe, expect, it } from 'vitest';
 import type { HookPayload } from './hook-engine.js';
 import { type HookSpec, hookCommand, recordsOf, recordTypes, setup } from './test-helpers/setup.js';

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
-import type { CompiledHooks, HookCommandConfig, LoadedConfig } from '@soong-agent/config';
+import type { CompiledHooks, LoadedConfig } from '@soong-agent/config';
+import type { HookCommandConfig } from '@soong-agent/config/internal';
 import {
   type Dialect,
   type DialectContext,
@@ -8,7 +9,7 @@ import {
   defaultDialectRegistry,
 } from '@soong-agent/dialects';
 import type { MatchSubject } from '@soong-agent/matcher';
-import { resolveUserPath } from '@soong-agent/paths';
+import { resolveUserPath } from '@soong-agent/paths/internal';
 import {
   type AddedContextNode,
   type HookEvent,

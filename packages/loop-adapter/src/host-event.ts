@@ -1,10 +1,9 @@
+import { HOST_EVENTS, type HostEventName } from '@soong-agent/protocol';
 import {
-  HOST_EVENTS,
-  type HostEventName,
   PreCompactInputSchema,
   SubagentStartInputSchema,
   SubagentStopInputSchema,
-} from '@soong-agent/protocol';
+} from '@soong-agent/protocol/internal';
 import { checkOption, LoopAdapterError } from './loop-adapter-error.js';
 
 const COMMON = {

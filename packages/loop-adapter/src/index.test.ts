@@ -1,30 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import * as api from './index.js';
+import * as internal from './internal.js';
 
 describe('index', () => {
   it('exports exactly the public runtime API when imported', () => {
     expect(Object.keys(api).sort()).toEqual([
       'ABORTED_TOOL_TEXT',
-      'ARTIFACT_READ_MAX_BYTES',
-      'CLAUDE_CODE_TOOL_NAMES',
-      'CLOSED_TOOL_TEXT',
-      'EVENT_LOG_MAX_BYTES',
-      'HOOK_LOG_LINES_MAX',
-      'HOOK_LOG_LINE_BYTES',
-      'HOOK_REASON_BYTES',
-      'HOOK_STDERR_LOG_BYTES',
       'LOOP_ADAPTER_ERROR_CODES',
       'LoopAdapterError',
-      'NO_TOOL_CALL_TELEMETRY',
-      'SKIPPED_TOOL_TEXT',
-      'SUMMARY_HEAD_BYTES',
-      'SUMMARY_TAIL_BYTES',
       'TOO_DEEP_INPUT_TEXT',
-      'UNFINISHED_TOOL_TEXT',
-      'UNKNOWN_TOOL_TEXT',
-      'allowUnlessAsked',
-      'claudeCodeToolName',
-      'createClaudeCodeTranscript',
       'createFileArtifactStore',
       'createHookEngine',
       'createJsonlEventSink',
@@ -32,7 +16,6 @@ describe('index', () => {
       'createSessionId',
       'createStopController',
       'createToolBatch',
-      'createToolGate',
       'executeToolBatch',
       'hookContextToMessage',
       'isSessionId',
@@ -40,13 +23,15 @@ describe('index', () => {
       'openHookSession',
       'openTelemetryToolCalls',
       'readEventLog',
-      'recordConfigLoaded',
-      'recordSessionStarted',
-      'runSessionStart',
-      'runUserPromptSubmit',
       'sessionPaths',
       'summarizeText',
-      'toClaudeCodeToolInput',
     ]);
+  });
+});
+
+describe('internal', () => {
+  it('exports exactly the pinned names only sibling packages use, none of them public', () => {
+    expect(Object.keys(internal).sort()).toEqual(['allowUnlessAsked']);
+    for (const name of Object.keys(internal)) expect(Object.keys(api)).not.toContain(name);
   });
 });

@@ -1,60 +1,30 @@
-export {
-  CLAUDE_CODE_TOOL_NAMES,
-  claudeCodeToolName,
-  toClaudeCodeToolInput,
-} from '@soong-agent/dialects';
-export {
-  ARTIFACT_READ_MAX_BYTES,
-  type ArtifactStore,
-  createFileArtifactStore,
-} from './artifact-store.js';
-export {
-  type ClaudeCodeTranscript,
-  type ClaudeCodeTranscriptOptions,
-  createClaudeCodeTranscript,
-} from './claude-code-transcript.js';
-export {
-  HOOK_LOG_LINE_BYTES,
-  HOOK_LOG_LINES_MAX,
-  HOOK_REASON_BYTES,
-  HOOK_STDERR_LOG_BYTES,
-  type HookRunResult,
-} from './decide-hook-run.js';
-export {
-  EVENT_LOG_MAX_BYTES,
-  type EventLog,
-  type ReadEventLogOptions,
-  readEventLog,
-} from './event-log.js';
-export {
-  createJsonlEventSink,
-  createMemoryEventSink,
-  type EventSink,
-  type JsonlEventSinkOptions,
-  type MemoryEventSinkOptions,
-} from './event-sink.js';
+// @soong-agent/loop-adapter: the public API, grouped by concern. Everything here is semver-covered.
+// Deliberately not exported: the engine's byte bounds and summary sizes (documented values, not
+// names), the session's internal steps (SessionStart, config_loaded: `openHookSession` does them),
+// the transcript and the gate factories (a session makes them), and the dialect helpers (they are
+// `@soong-agent/dialects`'). Sibling packages reach the few helpers they share through
+// `@soong-agent/loop-adapter/internal`, which is not public.
+
+// Records, artifacts and the session's files.
+export { type ArtifactStore, createFileArtifactStore } from './artifact-store.js';
+// The hook engine, for a loop that does without a session.
+export type { HookRunResult } from './decide-hook-run.js';
+export { type EventLog, readEventLog } from './event-log.js';
+export { createJsonlEventSink, createMemoryEventSink, type EventSink } from './event-sink.js';
 export {
   createHookEngine,
   type HookEngine,
   type HookEngineOptions,
   type HookOutcome,
-  type HookPayload,
-  type HookRunOptions,
-  type ToolDialectView,
 } from './hook-engine.js';
+// Errors.
 export {
   LOOP_ADAPTER_ERROR_CODES,
   LoopAdapterError,
   type LoopAdapterErrorCode,
-  type LoopAdapterErrorOptions,
 } from './loop-adapter-error.js';
-export {
-  hookContextToMessage,
-  recordConfigLoaded,
-  recordSessionStarted,
-  runSessionStart,
-  runUserPromptSubmit,
-} from './observe.js';
+export { hookContextToMessage } from './observe.js';
+// One session per agent run (SPEC §11): every host opens it the same way.
 export {
   type HookSessionHandle,
   type OpenHookSessionOptions,
@@ -67,18 +37,15 @@ export {
   type SessionPaths,
   sessionPaths,
 } from './session.js';
+// Stop handling.
 export {
   createStopController,
   type StopController,
   type StopControllerOptions,
   type StopDecision,
 } from './stop-controller.js';
-export {
-  SUMMARY_HEAD_BYTES,
-  SUMMARY_TAIL_BYTES,
-  type SummarizeTextOptions,
-  summarizeText,
-} from './summarize-text.js';
+export { summarizeText } from './summarize-text.js';
+// Tools and a model turn's calls, with SPEC §4's deny semantics.
 export {
   createToolBatch,
   type ExecuteToolBatchOptions,
@@ -88,30 +55,11 @@ export {
   type ToolCall,
   type ToolDefinition,
   type ToolDescription,
-  type ToolDescriptions,
   type ToolExecutionResult,
   type ToolRegistry,
   type ToolResult,
 } from './tool-batch.js';
 export type { ToolExecute } from './tool-call.js';
-export {
-  NO_TOOL_CALL_TELEMETRY,
-  openTelemetryToolCalls,
-  type ToolCallScope,
-  type ToolCallTelemetry,
-} from './tool-call-telemetry.js';
-export {
-  ABORTED_TOOL_TEXT,
-  allowUnlessAsked,
-  CLOSED_TOOL_TEXT,
-  createToolGate,
-  SKIPPED_TOOL_TEXT,
-  TOO_DEEP_INPUT_TEXT,
-  type ToolGate,
-  type ToolGateCall,
-  type ToolGateOptions,
-  type ToolGateRunOptions,
-  type ToolGateVerdict,
-  UNFINISHED_TOOL_TEXT,
-  UNKNOWN_TOOL_TEXT,
-} from './tool-gate.js';
+export { openTelemetryToolCalls, type ToolCallTelemetry } from './tool-call-telemetry.js';
+export type { ToolGate, ToolGateCall, ToolGateRunOptions, ToolGateVerdict } from './tool-gate.js';
+export { ABORTED_TOOL_TEXT, TOO_DEEP_INPUT_TEXT } from './tool-gate.js';

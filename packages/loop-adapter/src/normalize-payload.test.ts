@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { PreToolUseInputSchema, type ToolCallInfo } from '@soong-agent/protocol';
+import type { ToolCallInfo } from '@soong-agent/protocol';
+import { PreToolUseInputSchema } from '@soong-agent/protocol/internal';
 import { runCommand } from '@soong-agent/runner';
 import { describe, expect, it } from 'vitest';
 import { type HookEngine, LoopAdapterError } from './index.js';

@@ -3,9 +3,9 @@ import {
   HOOK_EVENTS,
   type HookEvent,
   parseHookInput,
-  RiskClassSchema,
   type ToolCallInfo,
 } from '@soong-agent/protocol';
+import { RiskClassSchema } from '@soong-agent/protocol/internal';
 import { checkOption, LoopAdapterError } from './loop-adapter-error.js';
 import { isPlainObject } from './tool-call.js';
 

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { readRegularFileSync } from '@soong-agent/config';
 import {
   analyzeCommand,
   findProgramInPath,
   type HookCommandConfig,
   hookCommandVariables,
-  readRegularFileSync,
-} from '@soong-agent/config';
+} from '@soong-agent/config/internal';
 
 /** Bytes of a hook's file hashed for its fingerprint; a larger file is fingerprinted by its first bytes and size. */
 const SCRIPT_FINGERPRINT_MAX_BYTES = 16 * 1024 * 1024;

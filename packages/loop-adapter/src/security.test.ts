@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ToolCallInfo } from '@soong-agent/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HOOK_LOG_LINE_BYTES, HOOK_LOG_LINES_MAX, HOOK_REASON_BYTES } from './index.js';
+import { HOOK_LOG_LINE_BYTES, HOOK_LOG_LINES_MAX, HOOK_REASON_BYTES } from './decide-hook-run.js';
 import { recordsOf, recordTypes, setup } from './test-helpers/setup.js';
 import { useTempDirs } from './test-helpers/temp-dir.js';
 

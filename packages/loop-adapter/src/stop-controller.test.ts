@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { HookContextNodeSchema, renderHookContext, StopInputSchema } from '@soong-agent/protocol';
+import { HookContextNodeSchema, renderHookContext } from '@soong-agent/protocol';
+import { StopInputSchema } from '@soong-agent/protocol/internal';
 import { describe, expect, it } from 'vitest';
 import { LoopAdapterError } from './loop-adapter-error.js';
 import { hookContextToMessage } from './observe.js';

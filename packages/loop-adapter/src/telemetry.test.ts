@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { trace } from '@opentelemetry/api';
 import {
   BasicTracerProvider,
@@ -7,7 +6,6 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFileArtifactStore } from './artifact-store.js';
 import { TRACER_NAME } from './telemetry.js';
 import { hookCommand, setup } from './test-helpers/setup.js';
 import { registerSpanExporter, spansNamed, unregisterSpans } from './test-helpers/spans.js';
@@ -65,8 +63,6 @@ function batchSetup() {
           ]),
           engine: done.engine,
           permission: async () => ({ allow: true }),
-          artifacts: createFileArtifactStore(path.join(root, 'artifacts')),
-          sink: done.sink,
         },
       ),
   };

@@ -127,8 +127,6 @@ describe.concurrent('executeToolBatch deny semantics', () => {
             tools: TOOLS,
             engine,
             permission,
-            artifacts: createFileArtifactStore(path.join(root, 'artifacts')),
-            sink,
           });
 
           const firstDenied = calls[shape.statuses.indexOf('denied')]?.id;
@@ -260,8 +258,6 @@ describe('executeToolBatch', () => {
           tools: TOOLS,
           engine,
           permission: allow,
-          artifacts: createFileArtifactStore(path.join(root, 'a')),
-          sink,
         },
       );
       expect(results.map((r) => [r.status, r.isError, r.content])).toEqual([
@@ -290,8 +286,6 @@ describe('executeToolBatch', () => {
         tools: TOOLS,
         engine,
         permission: allow,
-        artifacts: createFileArtifactStore(path.join(root, 'a')),
-        sink,
       },
     );
     expect(results.map((r) => [r.status, r.isError, r.content])).toEqual([
@@ -321,8 +315,6 @@ describe('executeToolBatch', () => {
       tools: new Map([['broken', broken]]),
       engine,
       permission: allow,
-      artifacts: createFileArtifactStore(path.join(root, 'a')),
-      sink,
     });
     expect(results[0]).toMatchObject({ status: 'error', isError: true });
     expect(results[0]?.content).toContain('disk on fire');
@@ -348,8 +340,6 @@ describe('executeToolBatch', () => {
         tools: new Map([...TOOLS, ['failing', failing]]),
         engine,
         permission: allow,
-        artifacts: createFileArtifactStore(path.join(root, 'a')),
-        sink,
       },
     );
     const finished = recordsOf(sink.records, 'tool_finished');
@@ -379,8 +369,6 @@ describe('executeToolBatch', () => {
         permission: async () => {
           throw new Error('prompt closed');
         },
-        artifacts: createFileArtifactStore(path.join(root, 'a')),
-        sink,
       },
     );
     expect(results.map((r) => [r.status, r.content])).toEqual([
@@ -414,8 +402,6 @@ describe('executeToolBatch', () => {
         tools,
         engine,
         permission: allow,
-        artifacts: createFileArtifactStore(path.join(root, 'a')),
-        sink,
         signal: controller.signal,
       },
     );
@@ -445,8 +431,6 @@ describe('executeToolBatch', () => {
           tools: TOOLS,
           engine,
           permission: allow,
-          artifacts: createFileArtifactStore(path.join(root, 'a')),
-          sink,
           signal: controller.signal,
         },
       );
@@ -479,15 +463,12 @@ describe('executeToolBatch', () => {
       );
       const content = `${'line of output\n'.repeat(100_000)}the end`;
       const big = makeTool('big', 'readonly', async () => ({ content, isError: false }));
-      const artifacts = createFileArtifactStore(path.join(root, 'artifacts'));
       const results = await executeToolBatch(
         [{ id: 'c1', name: 'big', input: { path: 'x', note: 'n'.repeat(5000) } }],
         {
           tools: new Map([['big', big]]),
           engine,
           permission: allow,
-          artifacts,
-          sink,
         },
       );
       expect(recordTypes(sink.records)).toEqual([

@@ -1,7 +1,4 @@
-import type { ArtifactStore } from './artifact-store.js';
-import type { EventSink } from './event-sink.js';
 import type { HookEngine } from './hook-engine.js';
-import { checkOption } from './loop-adapter-error.js';
 import type {
   PermissionCallback,
   ToolCall,
@@ -39,10 +36,6 @@ export interface ExecuteToolBatchOptions {
   permission?: PermissionCallback | undefined;
   /** Cancels the batch: the running hook or tool is stopped and the remaining calls get `aborted` results. @default undefined */
   signal?: AbortSignal | undefined;
-  /** @deprecated the engine's artifact store is used; this one only when the engine has none. */
-  artifacts?: ArtifactStore | undefined;
-  /** @deprecated records go to the engine's sink; when given it must be that sink (`INVALID_OPTIONS` otherwise). */
-  sink?: EventSink | undefined;
 }
 
 /**
@@ -95,18 +88,11 @@ export function createToolBatch(options: CreateToolBatchOptions): ToolBatch {
     return batchOnGate(options.gate, options.tools ?? (options.gate.tools as ToolRegistry));
   }
   const { tools, engine, signal } = options;
-  checkOption(
-    options.sink === undefined || options.sink === engine.sink,
-    'sink',
-    options.sink,
-    "leave it out: tool records go to the engine's sink (two sinks would split one call's records)",
-  );
   const gate = createToolGate({
     engine,
     tools,
     permission: options.permission,
     signal,
-    artifacts: options.artifacts,
   });
   return batchOnGate(gate, tools);
 }

@@ -3,9 +3,9 @@ import {
   jsonValueDepth,
   MAX_JSON_DEPTH,
   type RiskClass,
-  RiskClassSchema,
   type ToolCallInfo,
 } from '@soong-agent/protocol';
+import { RiskClassSchema } from '@soong-agent/protocol/internal';
 import type { ArtifactStore } from './artifact-store.js';
 import { boundSerialisedToolInput, boundToolResult, textForModel } from './bound-tool-io.js';
 import type { ClaudeCodeTranscript } from './claude-code-transcript.js';
@@ -109,8 +109,6 @@ export interface ToolGateOptions {
   signal?: AbortSignal | undefined;
   /** The Claude Code transcript kept current call by call (SPEC §7). @default undefined */
   transcript?: ClaudeCodeTranscript | undefined;
-  /** @deprecated the engine's artifact store is used; this one only when the engine has none. */
-  artifacts?: ArtifactStore | undefined;
   /**
    * Told of each call `before` let run until its `after`: `close` ends it (its `tool_finished`, an
    * error) when the session closes first. @default undefined
@@ -183,7 +181,7 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
     permission: options.permission ?? allowUnlessAsked,
     active: options.activeCallIds ?? new Set<string>(),
     isClosing: options.isClosing ?? (() => false),
-    artifacts: engine.artifacts ?? options.artifacts,
+    artifacts: engine.artifacts,
     limitBytes: engine.config.settings.hooks.inline_result_bytes,
     denial: undefined,
     halted: false,

@@ -1,11 +1,10 @@
-import type { HookCommandConfig } from '@soong-agent/config';
+import type { HookCommandConfig } from '@soong-agent/config/internal';
+import { type HookEvent, safeParseHookOutput } from '@soong-agent/protocol';
 import {
   type EventRecordBodyOf,
-  type HookEvent,
   jsonTextWithByteEscapes,
-  safeParseHookOutput,
   type WorkerStopReason,
-} from '@soong-agent/protocol';
+} from '@soong-agent/protocol/internal';
 import { startWorker, type Worker, type WorkerExit, type WorkerOptions } from '@soong-agent/runner';
 import {
   HOOK_LOG_LINES_MAX,

@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { isPathInside } from '@soong-agent/paths';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { builtInMatchers } from './built-in-matchers.js';
 import { compileRules, type RuleSpec } from './compile-rules.js';
 import { defineMatcher } from './define-matcher.js';
 import { createMatcherRegistry } from './matcher-registry.js';
-import { isPathUnder } from './path-forms.js';
 import { BUILT_IN_REGISTRY } from './test-helpers/registry.js';
 import { createTree, makeTempDir } from './test-helpers/temp-dir.js';
 
@@ -159,7 +159,7 @@ describe('RuleIndex.guardedPrefixes', () => {
       [path.join(project, 'abs')],
     ]);
     const covered = (candidate: string) =>
-      guards.some((guard) => guard.forms.some((form) => isPathUnder(candidate, form)));
+      guards.some((guard) => guard.forms.some((form) => isPathInside(candidate, form)));
     expect(covered(path.join(project, 'real-secrets/.env'))).toBe(true);
     expect(covered(path.join(home, '.ssh/id'))).toBe(true);
     expect(covered(path.join(project, 'abs'))).toBe(true);

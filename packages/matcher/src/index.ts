@@ -1,5 +1,14 @@
-export { builtInMatchers, createBuiltInMatchers } from './built-in-matchers.js';
+// @soong-agent/matcher: the public API. Everything here is semver-covered.
+// A registry of matcher types third parties extend (SPEC §0, §1.2): `defineMatcher` a type, build
+// the registry from a list (`createMatcherRegistry([...builtInMatchers, mine])`), compile rules.
+// Deliberately not exported: each built-in matcher alone (they are in `builtInMatchers`), the name
+// list schema and the spelling suggestions behind the error messages. Sibling packages reach what
+// they share through `@soong-agent/matcher/internal`, which is not public.
+
+export { builtInMatchers } from './built-in-matchers.js';
+// Compiling and querying rules.
 export { type CompileRulesOptions, compileRules, type RuleSpec } from './compile-rules.js';
+// Matcher types and the registry.
 export {
   type AnyMatcherDefinition,
   defineMatcher,
@@ -9,20 +18,15 @@ export {
   type MatchPredicate,
   type MatchSubject,
 } from './define-matcher.js';
-export { findUnknownTools, type UnknownTool } from './find-unknown-tools.js';
+// Errors.
 export {
   MATCHER_ERROR_CODES,
   MatcherError,
   type MatcherErrorCode,
-  type MatcherErrorOptions,
 } from './matcher-error.js';
 export { createMatcherRegistry, type MatcherRegistry } from './matcher-registry.js';
-export { mcpServerMatcher, mcpServerOf } from './mcp-server-matcher.js';
-export { type NameList, nameListSchema, PLAIN_NAME_PATTERN } from './name-list.js';
-export { isPathUnder, normalizePathPrefix } from './path-forms.js';
-export { pathPrefixMatcher, suggestPathPrefix } from './path-prefix-matcher.js';
-export type { GuardedPrefix, GuardReader, RuleExplanation, RuleIndex } from './rule-index.js';
-export { closestMatch, suggestExactTools, type ToolAliases } from './suggest.js';
-export { tagMatcher } from './tag-matcher.js';
+// Helpers a host shares with the matchers, so its answers agree with theirs.
+export { mcpServerOf } from './mcp-server-matcher.js';
+export type { RuleIndex } from './rule-index.js';
+export { closestMatch } from './suggest.js';
 export { TOOL_CALL_EVENTS } from './tool-call-events.js';
-export { createToolMatcher, toolMatcher } from './tool-matcher.js';

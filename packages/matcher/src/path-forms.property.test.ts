@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { isPathInside, pathForms } from '@soong-agent/paths';
+import { isPathInside } from '@soong-agent/paths';
+import { pathForms } from '@soong-agent/paths/internal';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileRules, type RuleSpec } from './compile-rules.js';

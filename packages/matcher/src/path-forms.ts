@@ -1,4 +1,5 @@
-import { isPathInside, pathForms, type RealpathMemo, resolveUserPath } from '@soong-agent/paths';
+import { isPathInside, type RealpathMemo } from '@soong-agent/paths';
+import { pathForms, resolveUserPath } from '@soong-agent/paths/internal';
 import type { MatcherContext, MatchSubject } from './define-matcher.js';
 
 /**
@@ -9,12 +10,6 @@ import type { MatcherContext, MatchSubject } from './define-matcher.js';
 export function normalizePathPrefix(prefix: string, context: MatcherContext): string {
   return resolveUserPath(prefix, context.projectDir, context.homeDir);
 }
-
-/**
- * True when `candidate` is `prefix` or lies under it, compared by whole segments (case-sensitive).
- * The same function as `isPathInside` of `@soong-agent/paths`: one rule for matching and refusing.
- */
-export const isPathUnder: (candidate: string, prefix: string) => boolean = isPathInside;
 
 /**
  * The path forms of one compiled rule set, memoised: owned by the context `compileRules` gives every

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { compileRules } from './compile-rules.js';
-import { isPathUnder, normalizePathPrefix } from './path-forms.js';
+import { normalizePathPrefix } from './path-forms.js';
 import { pathPrefixMatcher, suggestPathPrefix } from './path-prefix-matcher.js';
 import { BUILT_IN_REGISTRY } from './test-helpers/registry.js';
 import { createTree, makeTempDir } from './test-helpers/temp-dir.js';
@@ -354,15 +354,5 @@ describe('normalizePathPrefix', () => {
     expect(normalizePathPrefix('~/x', context)).toBe('/h/x');
     expect(normalizePathPrefix('~', context)).toBe('/h');
     expect(normalizePathPrefix('/a//b/', context)).toBe('/a/b');
-  });
-});
-
-describe('isPathUnder', () => {
-  it('compares by whole segments when one path starts with the other', () => {
-    expect(isPathUnder('/a/b', '/a/b')).toBe(true);
-    expect(isPathUnder('/a/b/c', '/a/b')).toBe(true);
-    expect(isPathUnder('/a/bc', '/a/b')).toBe(false);
-    expect(isPathUnder('/a', '/a/b')).toBe(false);
-    expect(isPathUnder('/x', '/')).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import { isNormalizedPathInside } from '@soong-agent/paths';
+import { isNormalizedPathInside } from '@soong-agent/paths/internal';
 import { z } from 'zod';
 import { defineMatcher, type MatchPredicate } from './define-matcher.js';
 import { pathFormsOf } from './path-forms.js';

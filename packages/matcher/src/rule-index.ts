@@ -1,11 +1,12 @@
 import path from 'node:path';
+import { isPathInside } from '@soong-agent/paths';
 import type {
   AnyMatcherDefinition,
   MatchMiss,
   MatchPredicate,
   MatchSubject,
 } from './define-matcher.js';
-import { type CompileContext, isPathUnder, normalizePathPrefix } from './path-forms.js';
+import { type CompileContext, normalizePathPrefix } from './path-forms.js';
 import { pathPrefixMatcher } from './path-prefix-matcher.js';
 import { showValue } from './show-value.js';
 import { tagMatcher } from './tag-matcher.js';
@@ -27,7 +28,7 @@ export interface GuardedPrefix {
   prefix: string;
   /**
    * Every form of the prefix the matcher compares with (SPEC §1.2): normalised absolute, and
-   * symlink-resolved. A path at or under any of them (`isPathUnder`) is guarded.
+   * symlink-resolved. A path at or under any of them (`isPathInside` of `@soong-agent/paths`) is guarded.
    */
   forms: readonly string[];
 }
@@ -197,7 +198,7 @@ export function createRuleIndex(
         }));
         const sawCall =
           written.some((item) =>
-            prefixes.some((guard) => guard.forms.some((form) => isPathUnder(item, form))),
+            prefixes.some((guard) => guard.forms.some((form) => isPathInside(item, form))),
           ) &&
           readerMatches(rule, callSubject) &&
           othersMatch(rule, call);

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MCP_MAX_MESSAGE_DEPTH, McpProxyError } from './index.js';
+import { McpProxyError } from './index.js';
+import { MCP_MAX_MESSAGE_DEPTH } from './mcp-hook-proxy.js';
 import {
   cleanUp,
   connectThroughProxy,

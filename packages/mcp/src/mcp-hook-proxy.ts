@@ -1,13 +1,13 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import {
-  allowUnlessAsked,
   type HookSessionHandle,
   hookContextToMessage,
   LoopAdapterError,
   openHookSession,
   type PermissionCallback,
 } from '@soong-agent/loop-adapter';
+import { allowUnlessAsked } from '@soong-agent/loop-adapter/internal';
 import { jsonValueDepth, type RiskClass } from '@soong-agent/protocol';
 import { McpProxyError, type McpServerExit } from './mcp-proxy-error.js';
 import { mcpToolPaths } from './tool-paths.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mcpToolPaths } from './index.js';
+import { mcpToolPaths } from './tool-paths.js';
 
 describe('mcpToolPaths', () => {
   it('expands ~ and ~/ to the home directory the way MCP servers do', () => {

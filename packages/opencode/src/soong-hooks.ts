@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { type LoadedConfig, loadConfig, resolveAgentHome } from '@soong-agent/config';
 import {
-  allowUnlessAsked,
   type HookSessionHandle,
   hookContextToMessage,
   openHookSession,
@@ -9,6 +8,7 @@ import {
   type ToolDescription,
   type ToolGate,
 } from '@soong-agent/loop-adapter';
+import { allowUnlessAsked } from '@soong-agent/loop-adapter/internal';
 import type { HookContextNode } from '@soong-agent/protocol';
 import { deliverHookContext } from './deliver-hook-context.js';
 import type {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '@soong-agent/config';
-import { toClaudeCodeToolInput } from '@soong-agent/loop-adapter';
+import { toClaudeCodeToolInput } from '@soong-agent/dialects/internal';
 import { describe, expect, it } from 'vitest';
 import { makeTempDir } from './test-helpers/temp-dir.js';
 import { mapToolCall, mcpToolOf } from './tool-map.js';

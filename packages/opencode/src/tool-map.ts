@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { LoadedConfig } from '@soong-agent/config';
-import { mcpToolPaths } from '@soong-agent/mcp';
+import { mcpToolPaths } from '@soong-agent/mcp/internal';
 import type { RiskClass } from '@soong-agent/protocol';
 
 /** How one OpenCode tool call reaches our hooks: our name, our input shape, risk and paths. */

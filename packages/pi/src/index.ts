@@ -1,20 +1,13 @@
 import { createSoongHooks } from './soong-hooks.js';
 
-export {
-  deliverHookContext,
-  HOOK_CONTEXT_MESSAGE_TYPE,
-  type HookContextDelivery,
-  hookContextMessage,
-} from './hook-context.js';
-export { PI_TOOL_NAMES, piToolDescription } from './pi-tools.js';
-export type {
-  PiCustomMessage,
-  PiExtensionAPI,
-  PiExtensionContext,
-  PiToolCallEvent,
-  PiToolResultEvent,
-} from './pi-types.js';
-export { createSoongHooks, type SoongHooksOptions, STATUS_KEY } from './soong-hooks.js';
+// @soong-agent/pi: the public API (SPEC §14). Everything here is semver-covered. The default export
+// is the extension; `createSoongHooks` makes one with options, `deliverHookContext` lets another
+// extension of the user's send hook-context nodes the way this one does. pi's own types are
+// declared structurally (`PiExtensionAPI`, and the context and `tool_call` event a host that drives
+// the extension outside pi passes), so the package needs no pi install to type-check.
+export { deliverHookContext, type HookContextDelivery } from './hook-context.js';
+export type { PiExtensionAPI, PiExtensionContext, PiToolCallEvent } from './pi-types.js';
+export { createSoongHooks, type SoongHooksOptions } from './soong-hooks.js';
 
 /**
  * The pi extension (SPEC §14): `export { default } from "@soong-agent/pi";` in

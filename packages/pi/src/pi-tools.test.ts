@@ -1,4 +1,4 @@
-import { claudeCodeToolName, toClaudeCodeToolInput } from '@soong-agent/loop-adapter';
+import { claudeCodeToolName, toClaudeCodeToolInput } from '@soong-agent/dialects/internal';
 import { describe, expect, it } from 'vitest';
 import { PI_TOOL_NAMES, piToolDescription } from './pi-tools.js';
 

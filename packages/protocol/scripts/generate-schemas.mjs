@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generateJsonSchemas } from '../dist/index.js';
+import { generateJsonSchemas } from '../dist/generate-json-schemas.js';
 
 const schemasDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'schemas');
 mkdirSync(schemasDir, { recursive: true });

@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EVENT_RECORD_TYPES, generateJsonSchemas } from './index.js';
+import { generateJsonSchemas } from './generate-json-schemas.js';
+import { EVENT_RECORD_TYPES } from './index.js';
 
 const schemasDir = join(import.meta.dirname, '..', 'schemas');
 const regenerate = 'run `pnpm --filter @soong-agent/protocol generate:schemas` and commit schemas/';

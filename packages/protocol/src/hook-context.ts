@@ -29,8 +29,6 @@ const AddedContextNodeSchema = z.object({
 export const HookContextNodeSchema = z.union([StopContextNodeSchema, AddedContextNodeSchema]);
 /** A hook-context node. */
 export type HookContextNode = z.infer<typeof HookContextNodeSchema>;
-/** The node of a Stop hook that prevented completion (SPEC §4). */
-export type StopContextNode = z.infer<typeof StopContextNodeSchema>;
 /** The node of context a hook added (SPEC §13.1). */
 export type AddedContextNode = z.infer<typeof AddedContextNodeSchema>;
 

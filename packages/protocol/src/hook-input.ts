@@ -189,8 +189,6 @@ export const PostToolUseFailureInputSchema = z.object({
 
 /** What started a compaction (`PreCompact.trigger`): the user asked (`manual`), or the context filled up (`auto`). */
 export const CompactTriggerSchema = z.enum(['manual', 'auto']);
-/** What started a compaction: `manual` or `auto`. */
-export type CompactTrigger = z.infer<typeof CompactTriggerSchema>;
 
 /** Input of a `PreCompact` hook (observe only; a host fires it before it compacts the context). */
 export const PreCompactInputSchema = z.object({

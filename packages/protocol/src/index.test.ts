@@ -1,69 +1,26 @@
 import { describe, expect, it } from 'vitest';
+import { HOOK_FAILURE_KINDS, WORKER_STOP_REASONS } from './event-record.js';
+import { BLOCKING_EVENTS } from './hook-input.js';
 import * as protocol from './index.js';
+import * as internal from './internal.js';
 
 describe('index', () => {
   it('exports exactly the pinned runtime names', () => {
     expect(Object.keys(protocol).sort()).toEqual([
-      'ArtifactRefSchema',
-      'BLOCKING_EVENTS',
-      'CompactTriggerSchema',
-      'ConfigLoadedRecordSchema',
       'EVENT_RECORD_TYPES',
       'EventRecordSchema',
       'HOOK_EVENTS',
-      'HOOK_FAILURE_KINDS',
       'HOST_EVENTS',
-      'HookContextAddedRecordSchema',
       'HookContextNodeSchema',
-      'HookDecisionIgnoredRecordSchema',
-      'HookDecisionSchema',
-      'HookDeniedRecordSchema',
       'HookEventSchema',
-      'HookFailedRecordSchema',
-      'HookFinishedRecordSchema',
       'HookInputSchema',
-      'HookLogRecordSchema',
       'HookOutputSchema',
-      'HookStartedRecordSchema',
       'LOOP_END_REASONS',
-      'LoopEndedRecordSchema',
       'MAX_JSON_DEPTH',
-      'ModelTurnRecordSchema',
-      'NotificationInputSchema',
-      'NotificationKindSchema',
       'PROTOCOL_ERROR_CODES',
       'PROTOCOL_VERSION',
-      'PermissionDeniedRecordSchema',
-      'PostToolUseFailureInputSchema',
-      'PostToolUseInputSchema',
-      'PreCompactInputSchema',
-      'PreToolUseInputSchema',
       'ProtocolError',
-      'RiskClassSchema',
-      'SessionEndInputSchema',
-      'SessionEndReasonSchema',
-      'SessionStartInputSchema',
-      'SessionStartedRecordSchema',
-      'StopHookLimitReachedRecordSchema',
-      'StopHookPreventedRecordSchema',
-      'StopInputSchema',
-      'SubagentStartInputSchema',
-      'SubagentStopInputSchema',
       'TOOL_EVENTS',
-      'ToolCallInfoSchema',
-      'ToolDeniedRecordSchema',
-      'ToolFinishedRecordSchema',
-      'ToolResultPayloadSchema',
-      'ToolSkippedRecordSchema',
-      'ToolStartedRecordSchema',
-      'UserPromptSubmitInputSchema',
-      'UserPromptSubmittedRecordSchema',
-      'WORKER_STOP_REASONS',
-      'WorkerStartedRecordSchema',
-      'WorkerStoppedRecordSchema',
-      'generateJsonSchemas',
-      'jsonTextDepth',
-      'jsonTextWithByteEscapes',
       'jsonValueDepth',
       'parseEventRecord',
       'parseHookInput',
@@ -109,7 +66,7 @@ describe('EVENT_RECORD_TYPES', () => {
 
 describe('HOOK_FAILURE_KINDS', () => {
   it('lists the failure kinds of SPEC §2.2', () => {
-    expect(protocol.HOOK_FAILURE_KINDS).toEqual([
+    expect(HOOK_FAILURE_KINDS).toEqual([
       'exit_code',
       'timeout',
       'protocol_error',
@@ -125,7 +82,7 @@ describe('HOOK_FAILURE_KINDS', () => {
 
 describe('WORKER_STOP_REASONS', () => {
   it('lists the worker_stopped reasons of SPEC §8', () => {
-    expect(protocol.WORKER_STOP_REASONS).toEqual([
+    expect(WORKER_STOP_REASONS).toEqual([
       'session_end',
       'timeout',
       'exited',
@@ -161,10 +118,10 @@ describe('HOOK_EVENTS', () => {
       'SubagentStart',
       'SubagentStop',
     ]);
-    expect(protocol.BLOCKING_EVENTS).toEqual(['PreToolUse', 'Stop']);
+    expect(BLOCKING_EVENTS).toEqual(['PreToolUse', 'Stop']);
     expect(protocol.TOOL_EVENTS).toEqual(['PreToolUse', 'PostToolUse', 'PostToolUseFailure']);
     expect(protocol.HOST_EVENTS).toEqual(['PreCompact', 'SubagentStart', 'SubagentStop']);
-    expect(Object.isFrozen(protocol.BLOCKING_EVENTS)).toBe(true);
+    expect(Object.isFrozen(BLOCKING_EVENTS)).toBe(true);
     expect(Object.isFrozen(protocol.TOOL_EVENTS)).toBe(true);
   });
 
@@ -183,5 +140,23 @@ describe('LOOP_END_REASONS', () => {
 describe('PROTOCOL_VERSION', () => {
   it('is 1', () => {
     expect(protocol.PROTOCOL_VERSION).toBe(1);
+  });
+});
+
+describe('internal', () => {
+  it('exports exactly the pinned names only sibling packages use, none of them public', () => {
+    expect(Object.keys(internal).sort()).toEqual([
+      'ArtifactRefSchema',
+      'BLOCKING_EVENTS',
+      'PreCompactInputSchema',
+      'PreToolUseInputSchema',
+      'RiskClassSchema',
+      'StopInputSchema',
+      'SubagentStartInputSchema',
+      'SubagentStopInputSchema',
+      'jsonTextDepth',
+      'jsonTextWithByteEscapes',
+    ]);
+    for (const name of Object.keys(internal)) expect(Object.keys(protocol)).not.toContain(name);
   });
 });

@@ -1,55 +1,34 @@
-export { jsonTextWithByteEscapes } from './byte-escapes.js';
+// @soong-agent/protocol: the public API, what goes over the wire (SPEC §2, §5). Everything here is
+// semver-covered. One schema per message (hook input, hook output, event record, hook-context
+// node) with its parse helpers; a single variant is a type (`HookInputFor<'Stop'>`,
+// `EventRecordOf<'tool_denied'>`), not a schema of its own. Deliberately not exported: the
+// per-variant schemas and field enums, the JSON Schema generator (its files ship in `schemas/`).
+// Subpaths: `@soong-agent/protocol/hook` (defineHook, for hook authors) and
+// `@soong-agent/protocol/events` (the event names without zod). Sibling packages reach what they
+// share through `@soong-agent/protocol/internal`, which is not public.
+
+// Session event records.
 export {
-  ConfigLoadedRecordSchema,
   EVENT_RECORD_TYPES,
   type EventRecord,
   type EventRecordBody,
-  type EventRecordBodyOf,
   type EventRecordOf,
   EventRecordSchema,
   type EventRecordType,
-  HOOK_FAILURE_KINDS,
-  HookContextAddedRecordSchema,
-  HookDecisionIgnoredRecordSchema,
-  HookDeniedRecordSchema,
-  HookFailedRecordSchema,
-  type HookFailureKind,
-  HookFinishedRecordSchema,
-  HookLogRecordSchema,
-  HookStartedRecordSchema,
   LOOP_END_REASONS,
-  LoopEndedRecordSchema,
   type LoopEndReason,
-  ModelTurnRecordSchema,
-  PermissionDeniedRecordSchema,
   parseEventRecord,
-  SessionStartedRecordSchema,
-  StopHookLimitReachedRecordSchema,
-  StopHookPreventedRecordSchema,
-  ToolDeniedRecordSchema,
-  ToolFinishedRecordSchema,
-  ToolSkippedRecordSchema,
-  ToolStartedRecordSchema,
-  UserPromptSubmittedRecordSchema,
-  WORKER_STOP_REASONS,
-  WorkerStartedRecordSchema,
-  WorkerStoppedRecordSchema,
-  type WorkerStopReason,
 } from './event-record.js';
-export { generateJsonSchemas, type JsonSchemaFile } from './generate-json-schemas.js';
+// Hook-context nodes.
 export {
   type AddedContextNode,
   type HookContextNode,
   HookContextNodeSchema,
   renderHookContext,
-  type StopContextNode,
 } from './hook-context.js';
+// Hook input (stdin).
 export {
   type ArtifactRef,
-  ArtifactRefSchema,
-  BLOCKING_EVENTS,
-  type CompactTrigger,
-  CompactTriggerSchema,
   HOOK_EVENTS,
   HOST_EVENTS,
   type HookEvent,
@@ -58,45 +37,29 @@ export {
   type HookInputFor,
   HookInputSchema,
   type HostEventName,
-  NotificationInputSchema,
   type NotificationKind,
-  NotificationKindSchema,
-  PostToolUseFailureInputSchema,
-  PostToolUseInputSchema,
   PROTOCOL_VERSION,
-  PreCompactInputSchema,
-  PreToolUseInputSchema,
   parseHookInput,
   type RiskClass,
-  RiskClassSchema,
-  SessionEndInputSchema,
   type SessionEndReason,
-  SessionEndReasonSchema,
-  SessionStartInputSchema,
-  StopInputSchema,
-  SubagentStartInputSchema,
-  SubagentStopInputSchema,
   TOOL_EVENTS,
   type ToolCallInfo,
-  ToolCallInfoSchema,
-  type ToolResultPayload,
-  ToolResultPayloadSchema,
-  UserPromptSubmitInputSchema,
 } from './hook-input.js';
+// Hook output (stdout).
 export {
   type HookDecision,
-  HookDecisionSchema,
   type HookOutput,
   HookOutputSchema,
   parseHookOutput,
   type SafeParseHookOutputResult,
   safeParseHookOutput,
 } from './hook-output.js';
-export { jsonTextDepth, jsonValueDepth, MAX_JSON_DEPTH } from './json-depth.js';
+
+// JSON nesting bound, and errors.
+export { jsonValueDepth, MAX_JSON_DEPTH } from './json-depth.js';
 export {
   PROTOCOL_ERROR_CODES,
   ProtocolError,
   type ProtocolErrorCode,
-  type ProtocolErrorOptions,
   type ProtocolIssue,
 } from './protocol-error.js';

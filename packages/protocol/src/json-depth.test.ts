@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { jsonTextDepth, jsonValueDepth, MAX_JSON_DEPTH } from './index.js';
+import { jsonValueDepth, MAX_JSON_DEPTH } from './index.js';
+import { jsonTextDepth } from './json-depth.js';
 
 describe('jsonTextDepth', () => {
   it.each([

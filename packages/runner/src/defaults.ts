@@ -1,6 +1,6 @@
 // The runner's defaults and bounds, in one module without imports or side effects: the public
-// subpath `@soong-agent/runner/defaults` (config validates against it; `@soong-agent/runner/limits`
-// is an alias kept for existing imports). Importing it loads nothing else and starts nothing.
+// subpath `@soong-agent/runner/defaults` (config validates against it). Importing it loads nothing
+// else and starts nothing.
 
 /**
  * Parent environment variables passed to the child by default (exact names). Pinned by a test:

@@ -1,35 +1,22 @@
-export { type BuildChildEnvOptions, buildChildEnv } from './child-env.js';
-export { decodeOutput } from './decode-output.js';
-export {
-  DEFAULT_ENV_ALLOWLIST,
-  DEFAULT_KILL_GRACE_MS,
-  DEFAULT_MAX_OUTPUT_BYTES,
-  DEFAULT_TAIL_BYTES,
-  DEFAULT_TIMEOUT_MS,
-  describeRunLimit,
-  MAX_KILL_GRACE_MS,
-  MAX_OUTPUT_BYTES_LIMIT,
-  MAX_TIMER_MS,
-  MIN_TIMEOUT_MS,
-  RUN_LIMITS,
-  type RunLimit,
-  type RunLimitName,
-  withinRunLimit,
-} from './defaults.js';
+// @soong-agent/runner: the public API (SPEC §3). Everything here is semver-covered.
+// The defaults and bounds (`DEFAULT_ENV_ALLOWLIST`, `DEFAULT_*`, `RUN_LIMITS`) are exported from
+// the side-effect free subpath `@soong-agent/runner/defaults`, and `hideProcessEnvironment` from
+// `@soong-agent/runner/process-environment`: each loads nothing else. Deliberately not exported:
+// the environment builder and the output decoder `runCommand` uses (their rules are its options).
+
 export { killAllRuns } from './live-runs.js';
-export {
-  type HideProcessEnvironmentResult,
-  hideProcessEnvironment,
-} from './process-environment.js';
+// Running one command, and a long-lived worker.
 export { runCommand } from './run-command.js';
 export type { RunOptions } from './run-options.js';
 export type { RunResult } from './run-result.js';
+// Errors.
 export {
   RUNNER_ERROR_CODES,
   RunnerError,
   type RunnerErrorCode,
-  type RunnerErrorOptions,
 } from './runner-error.js';
+
+// The spawn helper: on by default, with a direct-spawn fallback.
 export {
   onRunnerWarning,
   type RunnerWarning,

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { describeRunLimit, RUN_LIMITS, withinRunLimit } from './index.js';
+import { describeRunLimit, RUN_LIMITS, withinRunLimit } from './defaults.js';
 import { PACKAGE_DIR } from './test-helpers/build.js';
 
 describe('RUN_LIMITS', () => {
@@ -22,25 +22,15 @@ describe('RUN_LIMITS', () => {
     expect(Object.isFrozen(RUN_LIMITS.timeoutMs)).toBe(true);
   });
 
-  it('is exported from the side-effect free subpath @soong-agent/runner/defaults, which imports nothing, and from its alias @soong-agent/runner/limits', async () => {
+  it('is exported from the side-effect free subpath @soong-agent/runner/defaults, which imports nothing', () => {
     const manifest = JSON.parse(fs.readFileSync(path.join(PACKAGE_DIR, 'package.json'), 'utf8'));
     expect(manifest.exports['./defaults']).toEqual({
       types: './dist/defaults.d.ts',
       default: './dist/defaults.js',
     });
-    expect(manifest.exports['./limits']).toEqual({
-      types: './dist/limits.d.ts',
-      default: './dist/limits.js',
-    });
+    expect(Object.keys(manifest.exports)).not.toContain('./limits');
     const source = fs.readFileSync(path.join(PACKAGE_DIR, 'src', 'defaults.ts'), 'utf8');
     expect(source).not.toMatch(/^\s*import\s/m);
-    // The alias only re-exports the defaults module.
-    const alias = fs.readFileSync(path.join(PACKAGE_DIR, 'src', 'limits.ts'), 'utf8');
-    expect(alias).not.toMatch(/^\s*import\s/m);
-    const limits = await import('./limits.js');
-    const defaults = await import('./defaults.js');
-    expect(limits.RUN_LIMITS).toBe(defaults.RUN_LIMITS);
-    expect(defaults.DEFAULT_ENV_ALLOWLIST).toBe((await import('./index.js')).DEFAULT_ENV_ALLOWLIST);
   });
 });
 

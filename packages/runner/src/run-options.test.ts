@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { RUN_LIMITS } from './defaults.js';
 import { type RunOptions, runCommand } from './index.js';
-import { RUN_LIMITS } from './limits.js';
 import { RunnerError } from './runner-error.js';
 import { makeTempDir } from './test-helpers/temp-dir.js';
 

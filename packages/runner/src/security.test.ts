@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildChildEnv, RunnerError, type RunOptions, runCommand } from './index.js';
+import { buildChildEnv } from './child-env.js';
+import { RunnerError, type RunOptions, runCommand } from './index.js';
 import { allGone } from './test-helpers/processes.js';
 import { makeTempDir } from './test-helpers/temp-dir.js';
 

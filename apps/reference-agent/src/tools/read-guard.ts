@@ -2,7 +2,7 @@ import { constants, type Dirent } from 'node:fs';
 import { type FileHandle, lstat, open, readdir, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { HookGuardedPrefix } from '@soong-agent/config';
-import { isPathUnder } from '@soong-agent/matcher';
+import { isPathInside } from '@soong-agent/paths';
 import type { RiskClass } from '@soong-agent/protocol';
 import type { ToolContext } from './types.js';
 
@@ -57,7 +57,7 @@ export function findGuard(
 ): ReadGuard | undefined {
   for (const guard of guards) {
     for (const form of forms) {
-      for (const prefix of guard.forms) if (isPathUnder(form, prefix)) return guard;
+      for (const prefix of guard.forms) if (isPathInside(form, prefix)) return guard;
     }
   }
   return undefined;

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { HOOK_EVENTS, jsonTextDepth } from '@soong-agent/protocol';
+import { HOOK_EVENTS } from '@soong-agent/protocol';
+import { jsonTextDepth } from '@soong-agent/protocol/internal';
 import type { ConvertOptions, ConvertResult } from '../dialect.js';
 import { DialectError } from '../dialect-error.js';
 import { isRecord } from '../shared.js';

@@ -5,7 +5,9 @@
 // /proc/$PPID/environ (the spawn helper's, or this process's without it) and at this process's
 // /proc/<pid>/environ, the child's own env, and what this process still sees in process.env.
 const [entryUrl, mode, helper] = process.argv.slice(2);
-const { hideProcessEnvironment, runCommand, setSpawnHelper } = await import(entryUrl);
+const { runCommand, setSpawnHelper } = await import(entryUrl);
+// The subpath `@soong-agent/runner/process-environment`, beside the entry in dist.
+const { hideProcessEnvironment } = await import(new URL('./process-environment.js', entryUrl).href);
 
 setSpawnHelper(helper !== 'off');
 const hide = mode === 'hide' ? hideProcessEnvironment() : null;
