@@ -4,7 +4,7 @@ import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { onExit } from 'signal-exit';
 import { signalGroup, trackRun } from './live-runs.js';
-import type { RunPlan } from './run-command.js';
+import type { RunPlan } from './run-plan.js';
 import { notStartedAbortedResult, type RunResult } from './run-result.js';
 import { RunnerError } from './runner-error.js';
 import { CONTROL_FD, type HelperControl } from './spawn-helper-control.js';
