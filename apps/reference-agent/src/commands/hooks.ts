@@ -28,8 +28,8 @@ import {
   resolveLocations,
   toolContextFor,
 } from '../agent/session.js';
+import type { CommonOptions } from '../common-options.js';
 import { CliError, EXIT_CODES } from '../errors.js';
-import type { CommonOptions } from '../program.js';
 import { createToolRegistry } from '../tools/registry.js';
 import type { AgentTool } from '../tools/types.js';
 import { formatHookReport } from '../ui/hook-report.js';
