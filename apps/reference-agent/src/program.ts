@@ -6,15 +6,8 @@ import {
   type OptionValues,
 } from '@commander-js/extra-typings';
 import { HOOK_EVENTS } from '@soong-agent/protocol/events';
+import type { CommonOptions } from './common-options.js';
 import { CliError, EXIT_CODES } from './errors.js';
-
-/** Options every command takes (SPEC §6). */
-export interface CommonOptions {
-  /** `--home DIR`: the agent home. @default $SOONG_AGENT_HOME, else ~/.soong-agent */
-  home?: string;
-  /** `--project DIR`: the project dir. @default the current dir */
-  project?: string;
-}
 
 // From the protocol's one list (a module without zod, so --help stays fast).
 const EVENT_CHOICES = HOOK_EVENTS.join(' | ');
@@ -77,11 +70,23 @@ export function createProgram(
   program.configureHelp({ sortSubcommands: false });
   // Each action is loaded on first use; its parameter types are checked against what the command
   // declares (@commander-js/extra-typings infers them), so a declaration and its action cannot drift.
-  const bind =
-    <Args extends unknown[], Opts>(load: () => Promise<Action<Args, Opts>>) =>
-    (...args: [...Args, Opts, CommandUnknownOpts]) =>
-      run(async () => (await load())(...withGroupOptions<Args, Opts>(args)));
+  const bind: Bind =
+    (load) =>
+    (...args) =>
+      run(async () => (await load())(...withGroupOptions(args)));
+  addSessionCommands(program, bind);
+  addHooksCommands(program, bind);
+  addToolCommands(program, bind);
+  return program;
+}
 
+/** Loads an action on first use and hands it the arguments and the merged options. */
+type Bind = <Args extends unknown[], Opts>(
+  load: () => Promise<Action<Args, Opts>>,
+) => (...args: [...Args, Opts, CommandUnknownOpts]) => Promise<void>;
+
+/** `run`, `chat` and `demo`: the commands that run the agent loop. */
+function addSessionCommands(program: Command, bind: Bind): void {
   withCommonOptions(program.command('run'))
     .description('run one agent loop on PROMPT; timeline on stderr, final answer on stdout')
     .argument('<prompt>', 'the user prompt')
@@ -142,7 +147,10 @@ export function createProgram(
     .option('--keep', 'keep the temp dirs, to inspect the event log afterwards')
     .option('--json', 'print the event records as JSON lines on stdout instead of the timeline')
     .action(bind(async () => (await import('./commands/demo.js')).demoAction));
+}
 
+/** `hooks validate | list | explain | test | import`. */
+function addHooksCommands(program: Command, bind: Bind): void {
   const hooks = withCommonOptions(program.command('hooks')).description(
     'inspect and try the hooks of the agent home',
   );
@@ -209,7 +217,10 @@ export function createProgram(
       "the file is a plugin's hooks file and DIR the plugin (found by itself when DIR holds .claude-plugin/plugin.json)",
     )
     .action(bind(async () => (await import('./commands/import.js')).importAction));
+}
 
+/** `mcp-proxy` and `events`. */
+function addToolCommands(program: Command, bind: Bind): void {
   withCommonOptions(program.command('mcp-proxy'))
     .description(
       'a stdio MCP server in front of COMMAND (a stdio MCP server): every tools/call goes through your hooks as mcp__<NAME>__<tool>',
@@ -225,8 +236,6 @@ export function createProgram(
     .argument('[session-id]', 'session id (default: the latest)')
     .option('--json', 'print the records as JSON lines')
     .action(bind(async () => (await import('./commands/events.js')).eventsAction));
-
-  return program;
 }
 
 /** Runs the CLI on `argv` (as `process.argv`) and resolves to the exit code. */

@@ -4,6 +4,7 @@ import { isPathInside, type RealpathMemo, realPathOfLongestAncestor } from '@soo
 import { BLOCKING_EVENTS } from '@soong-agent/protocol/internal';
 import {
   analyzeCommand,
+  type CommandTarget,
   type CommandWordsOptions,
   findProgramInPath,
   hookCommandVariables,
@@ -89,12 +90,8 @@ export function writableWarning(
   ];
 }
 
-/**
- * Warnings about the hooks themselves: a command path that does not exist or cannot be executed
- * (the classic silent guard failure), a script writable by others, and `on_failure = "deny"` on an
- * event that cannot block.
- */
-export function hookWarnings(options: {
+/** Options of {@link hookWarnings}. */
+interface HookWarningsOptions {
   rules: readonly HookRuleConfig[];
   file: string;
   homeDir: string;
@@ -106,159 +103,227 @@ export function hookWarnings(options: {
   /** hooks.json as validated, to tell a hook's own `on_failure` from the default. */
   data: HooksFileInput;
   locate(jsonPath: JsonPath): Position | undefined;
-}): ConfigWarning[] {
-  const { file, homeDir } = options;
-  const warnings: ConfigWarning[] = [];
+}
+
+// What the checks of one load share: the warnings so far, and what is looked up once per load.
+interface HookWarningsState {
+  options: HookWarningsOptions;
+  warnings: ConfigWarning[];
   // Many hooks often run the same script: stat it once per load.
-  const stats = new Map<string, fs.Stats | undefined>();
-  const statOnce = (target: string): fs.Stats | undefined => {
-    if (!stats.has(target)) {
-      let stat: fs.Stats | undefined;
-      try {
-        stat = fs.statSync(target);
-      } catch {
-        stat = undefined;
-      }
-      stats.set(target, stat);
-    }
-    return stats.get(target);
-  };
-  const writableScripts = new Set<string>();
-  const memo: RealpathMemo = new Map();
-  const realProject = realPath(options.projectDir, memo);
+  stats: Map<string, fs.Stats | undefined>;
+  writableScripts: Set<string>;
+  memo: RealpathMemo;
+  realProject: string;
   // With the project dir over the agent home (the agent run from ~), a script in the agent home is
   // "in the project" too, yet no project supplies it and the agent's write tools refuse it.
-  const realHome = realPath(options.home, memo);
+  realHome: string;
+}
+
+// One hook's checks: where it runs, how to warn about it, the project files already named.
+interface HookCheck {
+  state: HookWarningsState;
+  command: string;
+  /** The hook's working dir, absolute. */
+  base: string;
+  wordsOptions: CommandWordsOptions & { cwd: string };
+  // Per hook, so `hooks validate --strict` names every hook that runs project code.
+  projectScripts: Set<string>;
+  warn(code: ConfigWarning['code'], key: string, text: IssueText): void;
+}
+
+/**
+ * Warnings about the hooks themselves: a command path that does not exist or cannot be executed
+ * (the classic silent guard failure), a script writable by others, and `on_failure = "deny"` on an
+ * event that cannot block.
+ */
+export function hookWarnings(options: HookWarningsOptions): ConfigWarning[] {
+  const memo: RealpathMemo = new Map();
+  const state: HookWarningsState = {
+    options,
+    warnings: [],
+    stats: new Map(),
+    writableScripts: new Set(),
+    memo,
+    realProject: realPath(options.projectDir, memo),
+    realHome: realPath(options.home, memo),
+  };
   for (const rule of options.rules) {
-    for (const hook of rule.hooks) {
-      // Per hook, so `hooks validate --strict` names every hook that runs project code.
-      const projectScripts = new Set<string>();
-      const hookPath = ['hooks', rule.event, rule.ruleIndex, 'hooks', hook.hookIndex];
-      const warn = (code: ConfigWarning['code'], key: string, text: IssueText) => {
-        const jsonPath = [...hookPath, key];
-        warnings.push(
-          createWarning({
-            code,
-            file,
-            homeDir,
-            position: options.locate(jsonPath),
-            jsonPath,
-            text,
-          }),
-        );
-      };
-      const own = options.data.hooks?.[rule.event]?.[rule.ruleIndex]?.hooks[hook.hookIndex];
-      if (own?.on_failure === 'deny' && !BLOCKING_EVENTS.includes(rule.event)) {
-        warn('ON_FAILURE_DENY_OBSERVE_ONLY', 'on_failure', {
-          problem: `on_failure "deny" has no effect on ${rule.event}: only ${BLOCKING_EVENTS.join(' and ')} can block`,
-          fix: 'remove it, or move the hook to a blocking event',
-        });
-      }
-      const base =
-        hook.workingDir === undefined
-          ? options.projectDir
-          : path.resolve(options.projectDir, hook.workingDir);
-      // The words as the shell will see them: the variables we set (SOONG_AGENT_HOME, and for a
-      // Claude Code hook CLAUDE_PROJECT_DIR, SPEC §7) expanded, `bash -c` bodies followed. Only
-      // what is run as a program or a script is a path: a jq filter, a sed expression or
-      // `node -e` code never is.
-      const wordsOptions = {
-        cwd: base,
-        homeDir,
-        variables: hookCommandVariables({
-          home: options.home,
-          projectDir: options.projectDir,
-          protocol: hook.protocol,
-        }),
-      };
-      const analysis = analyzeCommand(hook.command, wordsOptions);
-      for (const target of analysis.targets) {
-        if (target.path === undefined) {
-          // A bare name is looked up in PATH when the hook runs; a builtin is never there.
-          if (SHELL_BUILTINS.has(target.text)) continue;
-          const found = findProgramInPath(target.text, {
-            searchPath: options.searchPath ?? process.env.PATH,
-            cwd: base,
-          });
-          if (found !== undefined) {
-            // A PATH entry inside the project (`.`, `node_modules/.bin`) runs a project file.
-            const realProgram = realPath(found, memo);
-            if (
-              isPathInside(realProgram, realProject) &&
-              !isPathInside(realProgram, realHome) &&
-              !projectScripts.has(realProgram)
-            ) {
-              projectScripts.add(realProgram);
-              warn('COMMAND_IN_PROJECT', 'command', {
-                problem: `${target.text} is found on PATH inside the project dir (${realProgram}): ${PROJECT_CODE}`,
-                fix: 'keep hook scripts in the agent home and write their path, e.g. ~/.soong-agent/hooks/',
-              });
-            }
-            continue;
-          }
-          if (target.leading !== true) continue;
-          if (target.text === programAllowedToFail(hook.command, wordsOptions)) continue;
-          warn('COMMAND_NOT_FOUND', 'command', {
-            problem: `${target.text} is neither a shell builtin nor a program on PATH: this hook will fail every time`,
-            fix: 'install it, or write the path of the script',
-          });
-          break;
-        }
-        const stat = statOnce(target.path);
-        // Whichever project is open supplies the file, and the agent's own write tools can change
-        // it mid-session: the snapshot covers hooks.json, not the files its commands run (one not
-        // created yet included: another project may have it).
-        const realScript = realPath(target.path, memo);
-        if (
-          (stat === undefined || stat.isFile()) &&
-          isPathInside(realScript, realProject) &&
-          !projectScripts.has(realScript)
-        ) {
-          const inHome = isPathInside(realScript, realHome);
-          const relative = !target.text.startsWith('/') && !target.text.startsWith('~');
-          if (!inHome) {
-            projectScripts.add(realScript);
-            warn('COMMAND_IN_PROJECT', 'command', {
-              problem: `${target.text} lies inside the project dir (${realScript}): ${PROJECT_CODE}`,
-              fix: 'copy it into the agent home (e.g. ~/.soong-agent/hooks/) and point the command there',
-            });
-          } else if (relative && !isPathInside(realPath(base, memo), realHome)) {
-            // In the agent home, but only because this project dir is above it: written relative,
-            // it names another file in every other project.
-            projectScripts.add(realScript);
-            warn('COMMAND_IN_PROJECT', 'command', {
-              problem: `${target.text} is relative to the working dir (${base}): it is ${realScript} in the agent home only while the project dir is ${options.projectDir}; in any other project it names that project's file: ${PROJECT_CODE}`,
-              fix: `write its full path, ${displayPath(realScript, homeDir)}`,
-            });
-          }
-        }
-        if (stat === undefined) {
-          warn('COMMAND_NOT_FOUND', 'command', {
-            problem:
-              target.role === 'script'
-                ? `${target.text} does not exist (${target.path}): ${target.runner} will fail every time`
-                : `${target.text} does not exist (${target.path}): this hook will fail every time`,
-            fix: 'fix the path or create the script',
-          });
-          break;
-        }
-        if (target.role === 'program' && (!stat.isFile() || (stat.mode & 0o111) === 0)) {
-          warn('COMMAND_NOT_EXECUTABLE', 'command', {
-            problem: `${target.text} is ${stat.isFile() ? 'not executable' : 'not a file'}: this hook will fail every time`,
-            fix: stat.isFile()
-              ? `chmod +x ${JSON.stringify(target.path)}`
-              : 'point the command at a script',
-          });
-          break;
-        }
-        if (stat.isFile() && (stat.mode & 0o022) !== 0 && !writableScripts.has(target.path)) {
-          writableScripts.add(target.path);
-          warnings.push(...writableWarning(target.path, stat.mode, homeDir, 'the hook script'));
-        }
-      }
-    }
+    for (const hook of rule.hooks) warnAboutHook(state, rule, hook);
   }
-  return warnings;
+  return state.warnings;
+}
+
+function warnAboutHook(
+  state: HookWarningsState,
+  rule: HookRuleConfig,
+  hook: HookRuleConfig['hooks'][number],
+): void {
+  const { options } = state;
+  const { file, homeDir } = options;
+  const hookPath = ['hooks', rule.event, rule.ruleIndex, 'hooks', hook.hookIndex];
+  const warn = (code: ConfigWarning['code'], key: string, text: IssueText) => {
+    const jsonPath = [...hookPath, key];
+    state.warnings.push(
+      createWarning({ code, file, homeDir, position: options.locate(jsonPath), jsonPath, text }),
+    );
+  };
+  const own = options.data.hooks?.[rule.event]?.[rule.ruleIndex]?.hooks[hook.hookIndex];
+  if (own?.on_failure === 'deny' && !BLOCKING_EVENTS.includes(rule.event)) {
+    warn('ON_FAILURE_DENY_OBSERVE_ONLY', 'on_failure', {
+      problem: `on_failure "deny" has no effect on ${rule.event}: only ${BLOCKING_EVENTS.join(' and ')} can block`,
+      fix: 'remove it, or move the hook to a blocking event',
+    });
+  }
+  const base =
+    hook.workingDir === undefined
+      ? options.projectDir
+      : path.resolve(options.projectDir, hook.workingDir);
+  // The words as the shell will see them: the variables we set (SOONG_AGENT_HOME, and for a
+  // Claude Code hook CLAUDE_PROJECT_DIR, SPEC §7) expanded, `bash -c` bodies followed. Only
+  // what is run as a program or a script is a path: a jq filter, a sed expression or
+  // `node -e` code never is.
+  const wordsOptions = {
+    cwd: base,
+    homeDir,
+    variables: hookCommandVariables({
+      home: options.home,
+      projectDir: options.projectDir,
+      protocol: hook.protocol,
+    }),
+  };
+  const check: HookCheck = {
+    state,
+    command: hook.command,
+    base,
+    wordsOptions,
+    projectScripts: new Set(),
+    warn,
+  };
+  // The first target that makes the hook fail every time is the one warned about.
+  for (const target of analyzeCommand(hook.command, wordsOptions).targets) {
+    const failsEveryTime =
+      target.path === undefined
+        ? checkProgramName(check, target)
+        : checkCommandFile(check, target, target.path);
+    if (failsEveryTime) break;
+  }
+}
+
+// A bare name is looked up in PATH when the hook runs; a builtin is never there. True when the
+// hook fails every time (and that was warned about).
+function checkProgramName(check: HookCheck, target: CommandTarget): boolean {
+  const { state } = check;
+  if (SHELL_BUILTINS.has(target.text)) return false;
+  const found = findProgramInPath(target.text, {
+    searchPath: state.options.searchPath ?? process.env.PATH,
+    cwd: check.base,
+  });
+  if (found !== undefined) {
+    // A PATH entry inside the project (`.`, `node_modules/.bin`) runs a project file.
+    const realProgram = realPath(found, state.memo);
+    if (
+      isPathInside(realProgram, state.realProject) &&
+      !isPathInside(realProgram, state.realHome) &&
+      !check.projectScripts.has(realProgram)
+    ) {
+      check.projectScripts.add(realProgram);
+      check.warn('COMMAND_IN_PROJECT', 'command', {
+        problem: `${target.text} is found on PATH inside the project dir (${realProgram}): ${PROJECT_CODE}`,
+        fix: 'keep hook scripts in the agent home and write their path, e.g. ~/.soong-agent/hooks/',
+      });
+    }
+    return false;
+  }
+  if (target.leading !== true) return false;
+  if (target.text === programAllowedToFail(check.command, check.wordsOptions)) return false;
+  check.warn('COMMAND_NOT_FOUND', 'command', {
+    problem: `${target.text} is neither a shell builtin nor a program on PATH: this hook will fail every time`,
+    fix: 'install it, or write the path of the script',
+  });
+  return true;
+}
+
+// A program or script named by its path: in the project, missing, not executable, writable by
+// others. True when the hook fails every time (and that was warned about).
+function checkCommandFile(check: HookCheck, target: CommandTarget, targetPath: string): boolean {
+  const { state } = check;
+  const stat = statOnce(state, targetPath);
+  warnProjectFile(check, target, targetPath, stat);
+  if (stat === undefined) {
+    check.warn('COMMAND_NOT_FOUND', 'command', {
+      problem:
+        target.role === 'script'
+          ? `${target.text} does not exist (${targetPath}): ${target.runner} will fail every time`
+          : `${target.text} does not exist (${targetPath}): this hook will fail every time`,
+      fix: 'fix the path or create the script',
+    });
+    return true;
+  }
+  if (target.role === 'program' && (!stat.isFile() || (stat.mode & 0o111) === 0)) {
+    check.warn('COMMAND_NOT_EXECUTABLE', 'command', {
+      problem: `${target.text} is ${stat.isFile() ? 'not executable' : 'not a file'}: this hook will fail every time`,
+      fix: stat.isFile()
+        ? `chmod +x ${JSON.stringify(targetPath)}`
+        : 'point the command at a script',
+    });
+    return true;
+  }
+  if (stat.isFile() && (stat.mode & 0o022) !== 0 && !state.writableScripts.has(targetPath)) {
+    state.writableScripts.add(targetPath);
+    state.warnings.push(
+      ...writableWarning(targetPath, stat.mode, state.options.homeDir, 'the hook script'),
+    );
+  }
+  return false;
+}
+
+// Whichever project is open supplies the file, and the agent's own write tools can change it
+// mid-session: the snapshot covers hooks.json, not the files its commands run (one not created
+// yet included: another project may have it).
+function warnProjectFile(
+  check: HookCheck,
+  target: CommandTarget,
+  targetPath: string,
+  stat: fs.Stats | undefined,
+): void {
+  const { state, base } = check;
+  const realScript = realPath(targetPath, state.memo);
+  if (
+    !(stat === undefined || stat.isFile()) ||
+    !isPathInside(realScript, state.realProject) ||
+    check.projectScripts.has(realScript)
+  )
+    return;
+  const inHome = isPathInside(realScript, state.realHome);
+  const relative = !target.text.startsWith('/') && !target.text.startsWith('~');
+  if (!inHome) {
+    check.projectScripts.add(realScript);
+    check.warn('COMMAND_IN_PROJECT', 'command', {
+      problem: `${target.text} lies inside the project dir (${realScript}): ${PROJECT_CODE}`,
+      fix: 'copy it into the agent home (e.g. ~/.soong-agent/hooks/) and point the command there',
+    });
+  } else if (relative && !isPathInside(realPath(base, state.memo), state.realHome)) {
+    // In the agent home, but only because this project dir is above it: written relative,
+    // it names another file in every other project.
+    check.projectScripts.add(realScript);
+    check.warn('COMMAND_IN_PROJECT', 'command', {
+      problem: `${target.text} is relative to the working dir (${base}): it is ${realScript} in the agent home only while the project dir is ${state.options.projectDir}; in any other project it names that project's file: ${PROJECT_CODE}`,
+      fix: `write its full path, ${displayPath(realScript, state.options.homeDir)}`,
+    });
+  }
+}
+
+function statOnce(state: HookWarningsState, target: string): fs.Stats | undefined {
+  if (!state.stats.has(target)) {
+    let stat: fs.Stats | undefined;
+    try {
+      stat = fs.statSync(target);
+    } catch {
+      stat = undefined;
+    }
+    state.stats.set(target, stat);
+  }
+  return state.stats.get(target);
 }
 
 // Why a hook file inside the project is a warning (`hooks validate --strict` fails on it).

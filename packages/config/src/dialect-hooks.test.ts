@@ -5,8 +5,8 @@ import {
   createDialectRegistry,
   type Dialect,
   type DialectRegistry,
-  soongDialect,
 } from '@soong-agent/dialects';
+import { soongDialect } from '@soong-agent/dialects/internal';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from './load-config.js';
 import { catchConfigError } from './test-helpers/catch-config-error.js';

@@ -55,11 +55,8 @@ interface StrayRule {
 
 const DEFAULT_ID_SHAPE = /^[A-Za-z]+\[\d+\]\[\d+\]$/;
 
-/**
- * Parses, validates and compiles hooks.json text. Throws `CONFIG_PARSE_FAILED` for JSON syntax and
- * `CONFIG_INVALID` with every problem found otherwise (schema, duplicate keys and names, matchers).
- */
-export function parseHooks(options: {
+/** The options of {@link parseHooks}. */
+interface ParseHooksOptions {
   text: string;
   file: string;
   homeDir: string;
@@ -70,9 +67,19 @@ export function parseHooks(options: {
   registry?: MatcherRegistry | undefined;
   /** The dialects hooks may speak. @default defaultDialectRegistry */
   dialects?: DialectRegistry | undefined;
-}): ParsedHooks {
+}
+
+/** Records one problem at a JSON path of hooks.json (at its key when `atKey`). */
+type Report = (jsonPath: JsonPath, text: IssueText, atKey?: boolean) => void;
+
+type CompileOptions = Parameters<typeof compileRules>[1];
+
+/**
+ * Parses, validates and compiles hooks.json text. Throws `CONFIG_PARSE_FAILED` for JSON syntax and
+ * `CONFIG_INVALID` with every problem found otherwise (schema, duplicate keys and names, matchers).
+ */
+export function parseHooks(options: ParseHooksOptions): ParsedHooks {
   const { file, homeDir } = options;
-  const dialects = options.dialects ?? defaultDialectRegistry;
   const document = parseJsonDocument(options.text);
   if (isJsonSyntaxError(document)) {
     throw new ConfigError({
@@ -80,25 +87,12 @@ export function parseHooks(options: {
       issues: [createIssue({ file, homeDir, position: document.position, text: document.text })],
     });
   }
-  const issues: ConfigIssue[] = [];
-  const report = (jsonPath: JsonPath, text: IssueText, atKey = false) =>
+  const issues = duplicateKeyIssues(document, file, homeDir);
+  const report: Report = (jsonPath, text, atKey = false) =>
     issues.push(
       createIssue({ file, homeDir, position: document.locate(jsonPath, atKey), jsonPath, text }),
     );
-  for (const duplicate of document.duplicateKeys) {
-    issues.push(
-      createIssue({
-        file,
-        homeDir,
-        position: duplicate.position,
-        jsonPath: duplicate.jsonPath,
-        text: {
-          problem: 'this key is written twice (the later one would silently replace the earlier)',
-          fix: 'merge them into one',
-        },
-      }),
-    );
-  }
+  const dialects = options.dialects ?? defaultDialectRegistry;
   const parsed = withDialectRegistry(dialects, () =>
     LoaderHooksFileSchema.safeParse(document.value, { reportInput: true }),
   );
@@ -121,31 +115,73 @@ export function parseHooks(options: {
     homeDir,
     registry: options.registry ?? defaultMatcherRegistry(),
   };
-  let index: RuleIndex | undefined;
-  let compileError: unknown;
+  const compiled = compileMatchers(specs, compileOptions, rulePath, report);
+  reportStrayRules(document.value, compileOptions, report);
+  reportNames(document.value, report);
+
+  const rules = parsed.success ? buildRules(parsed.data, located, options, report) : [];
+  if (!parsed.success || issues.length > 0) {
+    throw invalidHooks(document, file, homeDir, issues, parsed.error ?? compiled.error);
+  }
+  if (compiled.index === undefined) throw compiled.error;
+  return { rules, specs, index: compiled.index, document, data: parsed.data, rulePath };
+}
+
+function duplicateKeyIssues(document: JsonDocument, file: string, homeDir: string): ConfigIssue[] {
+  return document.duplicateKeys.map((duplicate) =>
+    createIssue({
+      file,
+      homeDir,
+      position: duplicate.position,
+      jsonPath: duplicate.jsonPath,
+      text: {
+        problem: 'this key is written twice (the later one would silently replace the earlier)',
+        fix: 'merge them into one',
+      },
+    }),
+  );
+}
+
+// compileRules stops at the first bad matcher; then each rule is compiled alone to report them all.
+function compileMatchers(
+  specs: RuleSpec[],
+  compileOptions: CompileOptions,
+  rulePath: (position: number) => JsonPath,
+  report: Report,
+): { index: RuleIndex | undefined; error?: unknown } {
   try {
-    index = compileRules(specs, compileOptions);
+    return { index: compileRules(specs, compileOptions) };
   } catch (error) {
     if (!MatcherError.isInstance(error) || error.ruleIndex === undefined) throw error;
-    compileError = error;
-    // compileRules stops at the first bad matcher; compile each rule alone to report them all.
     for (const [position, spec] of specs.entries()) {
-      try {
-        compileRules([spec], compileOptions);
-      } catch (ruleError) {
-        if (!MatcherError.isInstance(ruleError)) throw ruleError;
-        report(
-          [...rulePath(position), ...ruleError.path],
-          splitMessage(ruleError.message),
-          ruleError.code === 'UNKNOWN_MATCHER_TYPE',
-        );
-      }
+      reportMatcherError(rulePath(position), spec, compileOptions, report);
     }
+    return { index: undefined, error };
   }
+}
 
-  // Rules under a misspelt event or `hooks` key: their own problems are reported too, so fixing
-  // the spelling does not reveal a second round of errors.
-  const strays = locateStrayRules(document.value);
+function reportMatcherError(
+  rulePath: JsonPath,
+  spec: RuleSpec,
+  compileOptions: CompileOptions,
+  report: Report,
+): void {
+  try {
+    compileRules([spec], compileOptions);
+  } catch (error) {
+    if (!MatcherError.isInstance(error)) throw error;
+    report(
+      [...rulePath, ...error.path],
+      splitMessage(error.message),
+      error.code === 'UNKNOWN_MATCHER_TYPE',
+    );
+  }
+}
+
+// Rules under a misspelt event or `hooks` key: their own problems are reported too, so fixing
+// the spelling does not reveal a second round of errors.
+function reportStrayRules(value: unknown, compileOptions: CompileOptions, report: Report): void {
+  const strays = locateStrayRules(value);
   for (const jsonPath of strays.unknownEvents) {
     const key = String(jsonPath.at(-1));
     const suggestion = closestMatch(key, HOOK_EVENTS);
@@ -171,87 +207,99 @@ export function parseHooks(options: {
     }
   }
   for (const stray of strays.rules) {
-    try {
-      compileRules([stray.spec], compileOptions);
-    } catch (error) {
-      if (!MatcherError.isInstance(error)) throw error;
-      report(
-        [...stray.rulePath, ...error.path],
-        splitMessage(error.message),
-        error.code === 'UNKNOWN_MATCHER_TYPE',
-      );
-    }
+    reportMatcherError(stray.rulePath, stray.spec, compileOptions, report);
   }
-  reportNames(document.value, report);
+}
 
+// The validated rules as the engine runs them, frozen; what only makes sense once the schema
+// passed (a dialect event of the hook's protocol, a working dir in bounds) is reported here.
+function buildRules(
+  data: HooksFileInput,
+  located: LocatedRule[],
+  options: ParseHooksOptions,
+  report: Report,
+): HookRuleConfig[] {
   const rules: HookRuleConfig[] = [];
-  if (parsed.success) {
-    for (const { event, ruleIndex, spec } of located) {
-      const rule = parsed.data.hooks?.[event]?.[ruleIndex];
-      if (rule === undefined) continue;
-      const hooks = rule.hooks.map((hook, hookIndex) => {
-        const config = toHookConfig(hook, event, ruleIndex, hookIndex, options);
-        if (
-          hook.dialect_event !== undefined &&
-          hook.protocol !== undefined &&
-          dialects.has(hook.protocol)
-        ) {
-          const events = dialects.get(hook.protocol).events;
-          if (events[hook.dialect_event] !== event) {
-            const fitting = Object.keys(events).filter((name) => events[name] === event);
-            report(['hooks', event, ruleIndex, 'hooks', hookIndex, 'dialect_event'], {
-              problem: `${JSON.stringify(hook.dialect_event)} is not a ${hook.protocol} event of ${event}`,
-              fix:
-                fitting.length === 0
-                  ? `remove it (${hook.protocol} has no event for ${event})`
-                  : `use one of ${fitting.map((name) => JSON.stringify(name)).join(', ')}, or remove it`,
-            });
-          }
-        }
-        if (hook.working_dir !== undefined) {
-          const problem = workingDirProblem({
-            written: hook.working_dir,
-            resolved: path.resolve(options.projectDir, config.workingDir ?? hook.working_dir),
-            projectDir: options.projectDir,
-            home: options.home,
-          });
-          if (problem)
-            report(['hooks', event, ruleIndex, 'hooks', hookIndex, 'working_dir'], problem);
-        }
-        return Object.freeze(config);
-      });
-      const ruleConfig: HookRuleConfig = {
-        event,
-        ruleIndex,
-        hooks: Object.freeze(hooks) as HookCommandConfig[],
-      };
-      if (spec.matcher !== undefined) ruleConfig.matcher = spec.matcher;
-      rules.push(Object.freeze(ruleConfig));
-    }
-  }
-  if (!parsed.success || issues.length > 0) {
-    // A pasted Claude Code settings file: say so first, with the command that converts it.
-    const hint = looksLikeClaudeSettings(document.value)
-      ? [
-          createIssue({
-            file,
-            homeDir,
-            position: document.locate([]),
-            text: {
-              problem: 'this looks like a Claude Code settings file, not a soong-agent hooks.json',
-              fix: 'move it aside and convert it with `soong-agent hooks import --from claude <settings file> --write`, which writes hooks.json here',
-            },
-          }),
-        ]
-      : [];
-    throw new ConfigError({
-      code: 'CONFIG_INVALID',
-      issues: [...hint, ...sortIssues(issues)],
-      cause: parsed.error ?? compileError,
+  for (const { event, ruleIndex, spec } of located) {
+    const rule = data.hooks?.[event]?.[ruleIndex];
+    if (rule === undefined) continue;
+    const hooks = rule.hooks.map((hook, hookIndex) => {
+      const config = toHookConfig(hook, event, ruleIndex, hookIndex, options);
+      const hookPath: JsonPath = ['hooks', event, ruleIndex, 'hooks', hookIndex];
+      reportDialectEvent(hook, event, hookPath, options.dialects ?? defaultDialectRegistry, report);
+      if (hook.working_dir !== undefined) {
+        const problem = workingDirProblem({
+          written: hook.working_dir,
+          resolved: path.resolve(options.projectDir, config.workingDir ?? hook.working_dir),
+          projectDir: options.projectDir,
+          home: options.home,
+        });
+        if (problem) report([...hookPath, 'working_dir'], problem);
+      }
+      return Object.freeze(config);
     });
+    const ruleConfig: HookRuleConfig = {
+      event,
+      ruleIndex,
+      hooks: Object.freeze(hooks) as HookCommandConfig[],
+    };
+    if (spec.matcher !== undefined) ruleConfig.matcher = spec.matcher;
+    rules.push(Object.freeze(ruleConfig));
   }
-  if (index === undefined) throw compileError;
-  return { rules, specs, index, document, data: parsed.data, rulePath };
+  return rules;
+}
+
+function reportDialectEvent(
+  hook: HookCommandInput,
+  event: HookEvent,
+  hookPath: JsonPath,
+  dialects: DialectRegistry,
+  report: Report,
+): void {
+  if (
+    hook.dialect_event === undefined ||
+    hook.protocol === undefined ||
+    !dialects.has(hook.protocol)
+  )
+    return;
+  const events = dialects.get(hook.protocol).events;
+  if (events[hook.dialect_event] === event) return;
+  const fitting = Object.keys(events).filter((name) => events[name] === event);
+  report([...hookPath, 'dialect_event'], {
+    problem: `${JSON.stringify(hook.dialect_event)} is not a ${hook.protocol} event of ${event}`,
+    fix:
+      fitting.length === 0
+        ? `remove it (${hook.protocol} has no event for ${event})`
+        : `use one of ${fitting.map((name) => JSON.stringify(name)).join(', ')}, or remove it`,
+  });
+}
+
+function invalidHooks(
+  document: JsonDocument,
+  file: string,
+  homeDir: string,
+  issues: ConfigIssue[],
+  cause: unknown,
+): ConfigError {
+  // A pasted Claude Code settings file: say so first, with the command that converts it.
+  const hint = looksLikeClaudeSettings(document.value)
+    ? [
+        createIssue({
+          file,
+          homeDir,
+          position: document.locate([]),
+          text: {
+            problem: 'this looks like a Claude Code settings file, not a soong-agent hooks.json',
+            fix: 'move it aside and convert it with `soong-agent hooks import --from claude <settings file> --write`, which writes hooks.json here',
+          },
+        }),
+      ]
+    : [];
+  return new ConfigError({
+    code: 'CONFIG_INVALID',
+    issues: [...hint, ...sortIssues(issues)],
+    cause,
+  });
 }
 
 /**

@@ -2,7 +2,7 @@ import type { ArtifactRef } from '@soong-agent/protocol';
 import type { ToolResultPayload } from '@soong-agent/protocol/internal';
 import type { ArtifactStore } from './artifact-store.js';
 import { summarizeText } from './summarize-text.js';
-import { isPlainObject, type SerialisedToolInput, serialiseToolInput } from './tool-call.js';
+import { isPlainObject, type SerialisedToolInput } from './tool-call.js';
 
 /** Per-string head/tail kept when a tool input is bounded; a second, tighter pass if still too big. */
 const INPUT_STRING_PASSES = [
@@ -20,7 +20,7 @@ export interface BoundedToolInput {
   input_artifact_ref?: ArtifactRef;
 }
 
-/** Options of {@link boundToolInput} and {@link boundToolResult}. */
+/** Options of {@link boundSerialisedToolInput} and {@link boundToolResult}. */
 export interface BoundOptions {
   /** The `hooks.inline_result_bytes` limit. */
   limitBytes: number;
@@ -33,17 +33,8 @@ export interface BoundOptions {
  * depth) become head-and-tail summaries, `input_truncated` is set and the full input is stored as an
  * artifact. If summarising strings is not enough (e.g. a huge array of numbers), the input becomes
  * `{ "truncated_json": <summary of the JSON> }`. A non-object input is wrapped as `{ "value": input }`.
- */
-export async function boundToolInput(
-  input: unknown,
-  options: BoundOptions,
-): Promise<BoundedToolInput> {
-  return (await boundSerialisedToolInput(serialiseToolInput(input), options)).bounded;
-}
-
-/**
- * {@link boundToolInput} of an input serialised once ({@link serialiseToolInput}), with the JSON
- * of what hooks get: the same JSON when the input fits (the common case), else the bounded one's.
+ * The input comes serialised once (`serialiseToolInput` of the tool-call module); the JSON returned is what hooks
+ * get: the same JSON when the input fits (the common case), else the bounded one's.
  */
 export async function boundSerialisedToolInput(
   serialised: SerialisedToolInput,

@@ -260,7 +260,6 @@ export function outputTooLargeMessage(maxOutputBytes: number): string {
  */
 export function decideHookRun(input: DecideHookRunInput): HookRunDecision {
   const { hook, event, outcome } = input;
-  const dialect = input.dialect ?? soongDialect;
   const records: HookRunRecord[] = [];
   if (outcome.stderrBytes > 0) {
     records.push({ type: 'hook_log', source: 'stderr', message: stderrLog(outcome) });
@@ -268,27 +267,41 @@ export function decideHookRun(input: DecideHookRunInput): HookRunDecision {
   for (const line of outcome.kind === 'exited' ? [] : (outcome.lines ?? [])) {
     records.push({ type: 'hook_log', source: 'logs', message: boundLine(line) });
   }
-  const durationMs = roundMs(outcome.durationMs);
-  const answered = outcome.kind === 'answered';
-  const exited = {
-    exitCode: answered ? null : outcome.exitCode,
-    signal: answered ? null : outcome.signal,
-    stdout: answered ? '' : tail(outcome.stdout ?? ''),
-    stderr: outcome.stderrTail,
-    stdoutBytes: answered ? 0 : (outcome.stdoutBytes ?? 0),
-    stderrBytes: outcome.stderrBytes,
-  };
+  const verdict = verdictOf(outcome, event, input.dialect ?? soongDialect);
+  const logs = recordVerdictLogs(verdict, input.unknownKeysReported, records);
+  const context = verdict.context === '' ? undefined : verdict.context;
+  if (context !== undefined && input.deliverContext !== true) {
+    records.push({ type: 'hook_log', source: 'warning', message: contextDroppedMessage(context) });
+  }
+  if (logs.droppedLines > 0) {
+    records.push({
+      type: 'hook_log',
+      source: 'warning',
+      message: `${logs.droppedLines} more logs lines not recorded (at most ${HOOK_LOG_LINES_MAX} per run)`,
+    });
+  }
+  const failureKind: HookFailureKind | undefined =
+    outcome.kind === 'failed' ? outcome.failure : verdict.failure?.kind;
+  const result =
+    failureKind === undefined
+      ? finishedResult(input, verdict, context, records)
+      : failedResult(input, verdict, failureKind, context, records);
+  return settle(hook, event, result, records, logs.reportedUnknownKeys);
+}
 
-  let verdict: DialectVerdict;
+// What the dialect makes of the run: a failure the runner or the pool saw, an exited process, or a
+// worker's answer.
+function verdictOf(outcome: HookRunOutcome, event: HookEvent, dialect: Dialect): DialectVerdict {
   if (outcome.kind === 'failed') {
-    verdict = {
+    return {
       decision: outcome.deny === undefined ? 'none' : 'deny',
       ...(outcome.deny?.reason === undefined ? {} : { reason: outcome.deny.reason }),
       failure: { kind: 'exit_code', message: outcome.message },
       logs: [],
     };
-  } else if (outcome.kind === 'exited') {
-    verdict = guarded(dialect, () =>
+  }
+  if (outcome.kind === 'exited') {
+    return guarded(dialect, () =>
       dialect.decide(event, {
         exitCode: outcome.exitCode,
         signal: outcome.signal,
@@ -297,26 +310,35 @@ export function decideHookRun(input: DecideHookRunInput): HookRunDecision {
         stderrBytes: outcome.stderrBytes,
       }),
     );
-  } else if (dialect.decideAnswer !== undefined) {
-    const decideAnswer = dialect.decideAnswer.bind(dialect);
-    verdict = guarded(dialect, () => decideAnswer(event, outcome.output));
-  } else {
-    verdict = {
-      decision: 'none',
-      failure: {
-        kind: 'protocol_error',
-        message: `hooks of protocol "${dialect.name}" cannot run as workers`,
-      },
-      logs: [],
-    };
   }
+  if (dialect.decideAnswer !== undefined) {
+    const decideAnswer = dialect.decideAnswer.bind(dialect);
+    return guarded(dialect, () => decideAnswer(event, outcome.output));
+  }
+  return {
+    decision: 'none',
+    failure: {
+      kind: 'protocol_error',
+      message: `hooks of protocol "${dialect.name}" cannot run as workers`,
+    },
+    logs: [],
+  };
+}
 
+// The verdict's log lines (at most HOOK_LOG_LINES_MAX) and warnings, with the unknown-keys warning
+// before the first warning (once per hook and session): whether it was recorded now, and how many
+// log lines were not.
+function recordVerdictLogs(
+  verdict: DialectVerdict,
+  unknownKeysReported: boolean | undefined,
+  records: HookRunRecord[],
+): { reportedUnknownKeys: boolean; droppedLines: number } {
   let reportedUnknownKeys = false;
   let logLines = 0;
   let unknownPending =
     verdict.unknownKeys !== undefined &&
     verdict.unknownKeys.length > 0 &&
-    input.unknownKeysReported !== true;
+    unknownKeysReported !== true;
   const reportUnknown = () => {
     if (!unknownPending) return;
     unknownPending = false;
@@ -340,79 +362,98 @@ export function decideHookRun(input: DecideHookRunInput): HookRunDecision {
     records.push({ type: 'hook_log', source: 'warning', message: boundLine(log.message) });
   }
   reportUnknown();
-  const context = verdict.context === '' ? undefined : verdict.context;
-  if (context !== undefined && input.deliverContext !== true) {
-    records.push({ type: 'hook_log', source: 'warning', message: contextDroppedMessage(context) });
-  }
-  if (logLines > HOOK_LOG_LINES_MAX) {
-    records.push({
-      type: 'hook_log',
-      source: 'warning',
-      message: `${logLines - HOOK_LOG_LINES_MAX} more logs lines not recorded (at most ${HOOK_LOG_LINES_MAX} per run)`,
-    });
-  }
+  return { reportedUnknownKeys, droppedLines: Math.max(0, logLines - HOOK_LOG_LINES_MAX) };
+}
 
+// The run's exit as a result carries it (a worker's answer has no exit code or stdout).
+function exitedFields(outcome: HookRunOutcome) {
+  const answered = outcome.kind === 'answered';
+  return {
+    exitCode: answered ? null : outcome.exitCode,
+    signal: answered ? null : outcome.signal,
+    stdout: answered ? '' : tail(outcome.stdout ?? ''),
+    stderr: outcome.stderrTail,
+    stdoutBytes: answered ? 0 : (outcome.stdoutBytes ?? 0),
+    stderrBytes: outcome.stderrBytes,
+  };
+}
+
+// A run that failed: `hook_failed`, and the deny it intended, which stands (SPEC §2.2).
+function failedResult(
+  input: DecideHookRunInput,
+  verdict: DialectVerdict,
+  failureKind: HookFailureKind,
+  context: string | undefined,
+  records: HookRunRecord[],
+): HookRunResult {
+  const { hook, outcome } = input;
+  const durationMs = roundMs(outcome.durationMs);
+  const exited = exitedFields(outcome);
+  const message = outcome.kind === 'failed' ? outcome.message : (verdict.failure?.message ?? '');
+  records.push({
+    type: 'hook_failed',
+    failure: failureKind,
+    message,
+    exit_code: exited.exitCode,
+    signal: exited.signal,
+    on_failure: hook.onFailure,
+    duration_ms: durationMs,
+  });
+  const result: HookRunResult = {
+    hookId: hook.id,
+    status: 'failed',
+    decision: 'none',
+    failure: failureKind,
+    failureMessage: message,
+    ...exited,
+    durationMs,
+  };
+  if (verdict.decision !== 'deny') return result;
   const reason = verdict.reason === undefined ? undefined : boundReason(verdict.reason);
-  const metadata = verdict.metadata;
-  const failureKind: HookFailureKind | undefined =
-    outcome.kind === 'failed' ? outcome.failure : verdict.failure?.kind;
-  let result: HookRunResult;
-  if (failureKind !== undefined) {
-    const message = outcome.kind === 'failed' ? outcome.message : (verdict.failure?.message ?? '');
-    records.push({
-      type: 'hook_failed',
-      failure: failureKind,
-      message,
-      exit_code: exited.exitCode,
-      signal: exited.signal,
-      on_failure: hook.onFailure,
-      duration_ms: durationMs,
-    });
-    result = {
-      hookId: hook.id,
-      status: 'failed',
-      decision: 'none',
-      failure: failureKind,
-      failureMessage: message,
-      ...exited,
-      durationMs,
-    };
-    // SPEC §2.2: an intended deny stands even when the hook then failed.
-    if (verdict.decision === 'deny') {
-      result = {
-        ...result,
-        decision: 'deny',
-        reason: reason ?? `denied by hook ${hook.id}`,
-        ...(metadata === undefined ? {} : { metadata }),
-        ...(context === undefined ? {} : { context }),
-      };
-    }
-  } else {
-    const ask = verdict.decision === 'ask' && event === 'PreToolUse';
-    const decision = verdict.decision === 'ask' ? 'none' : verdict.decision;
-    const finalReason = decision === 'deny' ? (reason ?? `denied by hook ${hook.id}`) : reason;
-    records.push({
-      type: 'hook_finished',
-      decision,
-      ...(finalReason === undefined ? {} : { reason: finalReason }),
-      ...(metadata === undefined ? {} : { metadata }),
-      ...(ask ? { permission_decision: 'ask' as const } : {}),
-      duration_ms: durationMs,
-      exit_code: verdict.exitCode ?? 0,
-    });
-    result = {
-      hookId: hook.id,
-      status: 'finished',
-      decision,
-      ...(finalReason === undefined ? {} : { reason: finalReason }),
-      ...(metadata === undefined ? {} : { metadata }),
-      ...(ask ? { ask: true } : {}),
-      ...(context === undefined ? {} : { context }),
-      ...exited,
-      durationMs,
-    };
-  }
-  return settle(hook, event, result, records, reportedUnknownKeys);
+  const { metadata } = verdict;
+  return {
+    ...result,
+    decision: 'deny',
+    reason: reason ?? `denied by hook ${hook.id}`,
+    ...(metadata === undefined ? {} : { metadata }),
+    ...(context === undefined ? {} : { context }),
+  };
+}
+
+// A run that finished: `hook_finished` with its decision (`ask` only on PreToolUse).
+function finishedResult(
+  input: DecideHookRunInput,
+  verdict: DialectVerdict,
+  context: string | undefined,
+  records: HookRunRecord[],
+): HookRunResult {
+  const { hook, event, outcome } = input;
+  const durationMs = roundMs(outcome.durationMs);
+  const reason = verdict.reason === undefined ? undefined : boundReason(verdict.reason);
+  const { metadata } = verdict;
+  const ask = verdict.decision === 'ask' && event === 'PreToolUse';
+  const decision = verdict.decision === 'ask' ? 'none' : verdict.decision;
+  const finalReason = decision === 'deny' ? (reason ?? `denied by hook ${hook.id}`) : reason;
+  records.push({
+    type: 'hook_finished',
+    decision,
+    ...(finalReason === undefined ? {} : { reason: finalReason }),
+    ...(metadata === undefined ? {} : { metadata }),
+    ...(ask ? { permission_decision: 'ask' as const } : {}),
+    duration_ms: durationMs,
+    exit_code: verdict.exitCode ?? 0,
+  });
+  return {
+    hookId: hook.id,
+    status: 'finished',
+    decision,
+    ...(finalReason === undefined ? {} : { reason: finalReason }),
+    ...(metadata === undefined ? {} : { metadata }),
+    ...(ask ? { ask: true } : {}),
+    ...(context === undefined ? {} : { context }),
+    ...exitedFields(outcome),
+    durationMs,
+  };
 }
 
 // SPEC §2.2: with on_failure = "deny" a failure counts as a deny; a standing deny is recorded as

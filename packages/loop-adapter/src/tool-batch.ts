@@ -14,7 +14,6 @@ export type {
   ToolCall,
   ToolDefinition,
   ToolDescription,
-  ToolDescriptions,
   ToolExecutionResult,
   ToolRegistry,
   ToolResult,

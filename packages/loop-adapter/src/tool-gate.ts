@@ -31,7 +31,7 @@ import {
 } from './tool-call.js';
 import { NO_TOOL_CALL_TELEMETRY, type ToolCallTelemetry } from './tool-call-telemetry.js';
 
-export { dialectView, type ToolGateCall, textResult } from './tool-call.js';
+export { type ToolGateCall, textResult } from './tool-call.js';
 
 /** Bytes of an error result kept in `tool_finished.error_text` (SPEC §5). */
 const ERROR_TEXT_BYTES = 1024;

@@ -183,52 +183,112 @@ const REAL_TIMERS: WorkerPoolTimers = {
  * worker (the next call starts a fresh one), a restart budget, and the records around it.
  */
 export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
-  const start = options.start ?? startWorker;
-  const now = options.now ?? Date.now;
-  const timers = options.timers ?? REAL_TIMERS;
-  const { emit } = options;
-  const slots = new Map<string, Slot>();
-  const queues = new Map<string, Queue>();
+  return new SupervisedWorkers(options);
+}
+
+// A call's end as serve() hands it on: how it ended, its log lines, its request id.
+interface EndedCall {
+  ended: Ended;
+  lines: string[];
+  id: number;
+}
+
+// The pool's state is shared by every step of a call (the slot of each hook, the queues, the restart
+// budget, closing), so the steps are the methods of one object rather than closures of a factory.
+class SupervisedWorkers implements WorkerPool {
+  private readonly options: WorkerPoolOptions;
+  private readonly start: (options: WorkerOptions) => Promise<Worker>;
+  private readonly now: () => number;
+  private readonly timers: WorkerPoolTimers;
+  private readonly emit: WorkerPoolOptions['emit'];
+  private readonly slots = new Map<string, Slot>();
+  private readonly queues = new Map<string, Queue>();
   // Kills of workers that misbehaved between calls, still under way.
-  const killing = new Set<Promise<void>>();
-  const starts = new Map<string, number[]>();
-  const exhausted = new Set<string>();
-  let closing: Promise<void> | undefined;
+  private readonly killing = new Set<Promise<void>>();
+  private readonly starts = new Map<string, number[]>();
+  private readonly exhausted = new Set<string>();
+  private closing: Promise<void> | undefined;
+
+  constructor(options: WorkerPoolOptions) {
+    this.options = options;
+    this.start = options.start ?? startWorker;
+    this.now = options.now ?? Date.now;
+    this.timers = options.timers ?? REAL_TIMERS;
+    this.emit = options.emit;
+  }
+
+  call<T>(request: WorkerCallRequest<T>): Promise<T> {
+    if (this.closing !== undefined) return Promise.reject(new Error('the worker pool is closed'));
+    return new Promise<T>((resolve, reject) => {
+      const queue = this.queueOf(request.hook.id);
+      const job: Job = {
+        request: request as WorkerCallRequest<unknown>,
+        startedAt: performance.now(),
+        resolve: resolve as (value: unknown) => void,
+        reject,
+      };
+      queue.waiting.push(job);
+      if (queue.current === undefined) this.runNext(queue);
+      else this.watchWhileWaiting(queue, job);
+    });
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.closeAll();
+    return this.closing;
+  }
+
+  private async closeAll(): Promise<void> {
+    // Calls still waiting for their turn are never sent.
+    for (const queue of this.queues.values()) {
+      for (const job of queue.waiting.splice(0)) {
+        unwatch(job);
+        this.settleUnsent(job, 'the session ended before the call was sent to the worker');
+      }
+    }
+    await Promise.all(
+      [...this.slots.values()].map(async (slot) => {
+        if (!claimStop(slot, 'session_end')) return;
+        slot.call?.finish({ kill: 'session_end' });
+        const exit = await slot.worker.stop();
+        this.stopped(slot, 'session_end', exit);
+      }),
+    );
+    // A call between its turn and its request (reading the worker's earlier output) ends too,
+    // and so does the kill of a worker that wrote between calls.
+    await Promise.all([
+      ...[...this.queues.values()].map((queue) => queue.current?.catch(() => undefined)),
+      ...this.killing,
+    ]);
+  }
 
   // Called when a call stops its worker: true when the hook has had its starts within the window,
   // so it is given up now (SPEC §8) and the call's message can say it is not restarted.
-  const giveUpWhenSpent = (hookId: string): boolean => {
-    const at = now();
-    const recent = (starts.get(hookId) ?? []).filter(
-      (time) => at - time < WORKER_RESTART_WINDOW_MS,
-    );
-    if (recent.length < WORKER_MAX_STARTS) return false;
-    exhausted.add(hookId);
+  private giveUpWhenSpent(hookId: string): boolean {
+    if (this.recentStarts(hookId, this.now()).length < WORKER_MAX_STARTS) return false;
+    this.exhausted.add(hookId);
     return true;
-  };
+  }
 
-  const stopped = (slot: Slot, reason: WorkerStopReason, exit: WorkerExit): void => {
-    flushStderr(slot, slot.ids);
-    emit(slot.ids, {
+  private recentStarts(hookId: string, at: number): number[] {
+    return (this.starts.get(hookId) ?? []).filter((time) => at - time < WORKER_RESTART_WINDOW_MS);
+  }
+
+  private stopped(slot: Slot, reason: WorkerStopReason, exit: WorkerExit): void {
+    this.flushStderr(slot, slot.ids);
+    this.emit(slot.ids, {
       type: 'worker_stopped',
       reason,
       exit_code: exit.exitCode,
       signal: exit.signal,
     });
-  };
+  }
 
-  // Claims the right to record why the worker stops; false when someone already did.
-  const claimStop = (slot: Slot, reason: WorkerStopReason): boolean => {
-    if (slot.stopReason !== undefined) return false;
-    slot.stopReason = reason;
-    return true;
-  };
-
-  function flushStderr(slot: Slot, ids: Ids): void {
+  private flushStderr(slot: Slot, ids: Ids): void {
     const { message, bytes } = joinStderr(slot);
     if (bytes === 0) return;
     const dropped = bytes - Buffer.byteLength(message);
-    emit(ids, {
+    this.emit(ids, {
       type: 'hook_log',
       source: 'stderr',
       message: dropped > 0 ? `[... ${dropped} bytes of stderr not kept ...]\n${message}` : message,
@@ -236,57 +296,47 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   }
 
   // A stdout line: the answer to the call in flight, a log line, or (between calls) stray output.
-  function onLine(slot: Slot, line: string): void {
+  private onLine(slot: Slot, line: string): void {
     const { call } = slot;
     // The pool is closing: what a stopping worker still prints between calls is not recorded (the
     // session's log closes when the pool has closed).
-    if (call === undefined && closing !== undefined) return;
+    if (call === undefined && this.closing !== undefined) return;
     const parsed = parseLine(line);
-    if (call === undefined) {
-      if (parsed.kind === 'text') {
-        emit(slot.ids, { type: 'hook_log', source: 'logs', message: line });
-        return;
-      }
-      // A response nobody asked for: the worker cannot be trusted with the next request (its line
-      // must never be taken as the next call's answer). Stop it; the next call starts a fresh one.
-      emit(slot.ids, {
-        type: 'hook_log',
-        source: 'warning',
-        message: `worker wrote ${clip(line)} between requests; it is stopped and the next call starts a fresh one`,
-      });
-      if (claimStop(slot, 'protocol_error')) {
-        const stopping = slot.worker.kill().then((exit) => stopped(slot, 'protocol_error', exit));
-        // close() waits for it: its worker_stopped goes in before the log closes.
-        killing.add(stopping);
-        void stopping.finally(() => killing.delete(stopping));
-      }
-      return;
-    }
-    if (parsed.kind === 'text') {
+    if (call === undefined) this.onLineBetweenCalls(slot, line, parsed);
+    else if (parsed.kind === 'text') {
       if (call.lines.length < HOOK_LOG_LINES_MAX) call.lines.push(line);
       else call.droppedLines += 1;
-      return;
-    }
-    if (parsed.kind === 'object' && parsed.value.id === call.id) {
+    } else if (parsed.kind === 'object' && parsed.value.id === call.id) {
       slot.answered = true;
       call.finish({ output: parsed.value.output });
+    } else call.finish(wrongAnswer(call.id, line, parsed));
+  }
+
+  private onLineBetweenCalls(slot: Slot, line: string, parsed: ParsedLine): void {
+    if (parsed.kind === 'text') {
+      this.emit(slot.ids, { type: 'hook_log', source: 'logs', message: line });
       return;
     }
-    const deny = parsed.kind === 'object' ? intendedDeny(line, parsed.value) : undefined;
-    const what =
-      parsed.kind === 'object' && 'id' in parsed.value
-        ? `a response with id ${clip(JSON.stringify(parsed.value.id))}`
-        : `${clip(line)}, which is not a response`;
-    call.finish({
-      kill: 'protocol_error',
-      message: `worker answered request ${call.id} with ${what}; expected {"id":${call.id},"output":{...}} on one line`,
-      ...(deny === undefined ? {} : { deny }),
+    // A response nobody asked for: the worker cannot be trusted with the next request (its line
+    // must never be taken as the next call's answer). Stop it; the next call starts a fresh one.
+    this.emit(slot.ids, {
+      type: 'hook_log',
+      source: 'warning',
+      message: `worker wrote ${clip(line)} between requests; it is stopped and the next call starts a fresh one`,
     });
+    if (claimStop(slot, 'protocol_error')) {
+      const stopping = slot.worker
+        .kill()
+        .then((exit) => this.stopped(slot, 'protocol_error', exit));
+      // close() waits for it: its worker_stopped goes in before the log closes.
+      this.killing.add(stopping);
+      void stopping.finally(() => this.killing.delete(stopping));
+    }
   }
 
   // The hook's worker when it is alive and trusted with the next request.
-  function liveSlot(hook: WorkerCallRequest<unknown>['hook'], ids: Ids): Slot | undefined {
-    const live = slots.get(hook.id);
+  private liveSlot(hook: WorkerCallRequest<unknown>['hook'], ids: Ids): Slot | undefined {
+    const live = this.slots.get(hook.id);
     if (live === undefined || live.worker.hasExited || live.stopReason !== undefined)
       return undefined;
     if (live.ids.event !== ids.event || live.ids.hook_id !== ids.hook_id) {
@@ -295,169 +345,89 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     return live;
   }
 
-  async function ensure(
+  private async ensure(
     hook: WorkerCallRequest<unknown>['hook'],
     ids: Ids,
     startOptions: () => WorkerStartOptions,
   ): Promise<Slot | { error: unknown } | { budget: string }> {
-    const live = liveSlot(hook, ids);
+    const live = this.liveSlot(hook, ids);
     if (live !== undefined) return live;
-    if (exhausted.has(hook.id)) return { budget: budgetMessage(hook.id) };
-    const at = now();
-    const recent = (starts.get(hook.id) ?? []).filter(
-      (time) => at - time < WORKER_RESTART_WINDOW_MS,
-    );
+    if (this.exhausted.has(hook.id)) return { budget: budgetMessage(hook.id) };
+    const at = this.now();
+    const recent = this.recentStarts(hook.id, at);
     if (recent.length >= WORKER_MAX_STARTS) {
-      exhausted.add(hook.id);
+      this.exhausted.add(hook.id);
       return { budget: budgetMessage(hook.id) };
     }
-    const slot: Slot = {
-      worker: undefined as unknown as Worker,
-      ids: { hook_id: ids.hook_id, event: ids.event },
-      nextId: 1,
-      stderr: [],
-      stderrBytes: 0,
-      stderrKept: 0,
-      call: undefined,
-      stopReason: undefined,
-      timer: undefined,
-      answered: false,
-      readAfterAnswer: undefined,
-    };
+    const slot = newSlot(ids);
     try {
-      slot.worker = await start({
+      slot.worker = await this.start({
         ...startOptions(),
-        maxLineBytes: options.maxLineBytes,
-        onStdoutLine: (line) => onLine(slot, line),
+        maxLineBytes: this.options.maxLineBytes,
+        onStdoutLine: (line) => this.onLine(slot, line),
         onStdoutOverflow: () => slot.call?.finish({ kill: 'output_too_large' }),
-        onStderrLine: (line) => keepStderr(slot, line, options.stderrTailBytes),
+        onStderrLine: (line) => keepStderr(slot, line, this.options.stderrTailBytes),
       });
     } catch (error) {
       return { error };
     }
     recent.push(at);
-    starts.set(hook.id, recent);
-    slots.set(hook.id, slot);
-    emit(ids, { type: 'worker_started', pid: slot.worker.pid });
-    void slot.worker.exited.then((exit) => {
-      // A dead worker's timer must not keep the event loop alive.
-      if (slot.timer !== undefined) timers.clear(slot.timer);
-      // Exited while serving a call: that call records it after its own records.
-      if (slot.call !== undefined) {
-        slot.call.finish({ exited: exit });
-        return;
-      }
-      if (claimStop(slot, 'exited')) stopped(slot, 'exited', exit);
-    });
+    this.starts.set(hook.id, recent);
+    this.slots.set(hook.id, slot);
+    this.emit(ids, { type: 'worker_started', pid: slot.worker.pid });
+    void slot.worker.exited.then((exit) => this.onExited(slot, exit));
     return slot;
   }
 
-  // A call that never reached the worker's answer: closed or aborted while queued, or a worker that
-  // is out of restarts.
-  function unanswered(
-    failure: 'aborted' | 'worker_exited',
-    message: string,
-    durationMs: number,
-  ): HookRunOutcome {
-    return {
-      kind: 'failed',
-      failure,
-      message,
-      exitCode: null,
-      signal: null,
-      stderrTail: '',
-      stderrBytes: 0,
-      durationMs,
-    };
+  private onExited(slot: Slot, exit: WorkerExit): void {
+    // A dead worker's timer must not keep the event loop alive.
+    if (slot.timer !== undefined) this.timers.clear(slot.timer);
+    // Exited while serving a call: that call records it after its own records.
+    if (slot.call !== undefined) {
+      slot.call.finish({ exited: exit });
+      return;
+    }
+    if (claimStop(slot, 'exited')) this.stopped(slot, 'exited', exit);
   }
 
-  return {
-    call<T>(request: WorkerCallRequest<T>): Promise<T> {
-      if (closing !== undefined) return Promise.reject(new Error('the worker pool is closed'));
-      return new Promise<T>((resolve, reject) => {
-        const queue = queueOf(request.hook.id);
-        const job: Job = {
-          request: request as WorkerCallRequest<unknown>,
-          startedAt: performance.now(),
-          resolve: resolve as (value: unknown) => void,
-          reject,
-        };
-        queue.waiting.push(job);
-        if (queue.current === undefined) runNext(queue);
-        else watchWhileWaiting(queue, job);
-      });
-    },
-    close() {
-      closing ??= (async () => {
-        // Calls still waiting for their turn are never sent.
-        for (const queue of queues.values()) {
-          for (const job of queue.waiting.splice(0)) {
-            unwatch(job);
-            settleUnsent(job, 'the session ended before the call was sent to the worker');
-          }
-        }
-        await Promise.all(
-          [...slots.values()].map(async (slot) => {
-            if (!claimStop(slot, 'session_end')) return;
-            slot.call?.finish({ kill: 'session_end' });
-            const exit = await slot.worker.stop();
-            stopped(slot, 'session_end', exit);
-          }),
-        );
-        // A call between its turn and its request (reading the worker's earlier output) ends too,
-        // and so does the kill of a worker that wrote between calls.
-        await Promise.all([
-          ...[...queues.values()].map((queue) => queue.current?.catch(() => undefined)),
-          ...killing,
-        ]);
-      })();
-      return closing;
-    },
-  };
-
-  function queueOf(hookId: string): Queue {
-    let queue = queues.get(hookId);
+  private queueOf(hookId: string): Queue {
+    let queue = this.queues.get(hookId);
     if (queue === undefined) {
       queue = { current: undefined, waiting: [] };
-      queues.set(hookId, queue);
+      this.queues.set(hookId, queue);
     }
     return queue;
   }
 
   // One request in flight per worker (SPEC §8), also for callers that do not wait for each other
   // (two gates of one session, two proxies sharing it): calls of one hook take turns.
-  function runNext(queue: Queue): void {
+  private runNext(queue: Queue): void {
     const job = queue.waiting.shift();
     if (job === undefined) {
       queue.current = undefined;
       return;
     }
     unwatch(job);
-    const current = runJob(job);
+    const current = this.runJob(job);
     queue.current = current;
-    current.then(job.resolve, job.reject).finally(() => runNext(queue));
+    current.then(job.resolve, job.reject).finally(() => this.runNext(queue));
   }
 
   // A waiting call cancelled before its turn: recorded and settled as aborted, never sent.
-  function watchWhileWaiting(queue: Queue, job: Job): void {
+  private watchWhileWaiting(queue: Queue, job: Job): void {
     const { signal } = job.request;
     if (signal === undefined) return;
     job.onAbort = () => {
       const at = queue.waiting.indexOf(job);
       if (at === -1) return;
       queue.waiting.splice(at, 1);
-      settleUnsent(job, 'the run was cancelled before the call was sent to the worker');
+      this.settleUnsent(job, 'the run was cancelled before the call was sent to the worker');
     };
     signal.addEventListener('abort', job.onAbort, { once: true });
   }
 
-  function unwatch(job: Job): void {
-    if (job.onAbort !== undefined) job.request.signal?.removeEventListener('abort', job.onAbort);
-    job.onAbort = undefined;
-  }
-
-  function settleUnsent(job: Job, message: string): void {
-    hookStarted(job.request);
+  private settleUnsent(job: Job, message: string): void {
+    this.hookStarted(job.request);
     try {
       job.resolve(
         job.request.settle(unanswered('aborted', message, performance.now() - job.startedAt)),
@@ -467,32 +437,33 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     }
   }
 
-  async function runJob(job: Job): Promise<unknown> {
+  private async runJob(job: Job): Promise<unknown> {
     const { request, startedAt } = job;
     const { hook, ids } = request;
     for (;;) {
       // What the worker wrote before this request is read first: a line that came while no
       // request was in flight stops the worker, and can never pass for this call's answer.
-      await readBeforeRequest(liveSlot(hook, ids));
-      if (closing !== undefined || request.signal?.aborted === true) {
-        hookStarted(request);
+      const waiting = this.liveSlot(hook, ids);
+      if (!readPendingOutputNow(waiting)) await outputReadBeforeRequest(waiting);
+      if (this.closing !== undefined || request.signal?.aborted === true) {
+        this.hookStarted(request);
         const message =
-          closing !== undefined
+          this.closing !== undefined
             ? 'the session ended before the call was sent to the worker'
             : 'the run was cancelled before the call was sent to the worker';
         return request.settle(unanswered('aborted', message, performance.now() - startedAt));
       }
-      const live = liveSlot(hook, ids);
-      if (live !== undefined) return callSlot(live, request, startedAt);
-      const ensured = await ensure(hook, ids, request.start);
+      const live = this.liveSlot(hook, ids);
+      if (live !== undefined) return this.callSlot(live, request, startedAt);
+      const ensured = await this.ensure(hook, ids, request.start);
       if ('budget' in ensured) {
-        hookStarted(request);
+        this.hookStarted(request);
         return request.settle(
           unanswered('worker_exited', ensured.budget, performance.now() - startedAt),
         );
       }
       if ('error' in ensured) {
-        hookStarted(request);
+        this.hookStarted(request);
         return request.settle(outcomeOfStartError(ensured.error, performance.now() - startedAt));
       }
       // A fresh worker: the loop reads what it printed at start before the first request goes out
@@ -500,26 +471,19 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     }
   }
 
-  // A worker that answered before is read synchronously, now (no turn of the event loop: a host
-  // that asks again at once pays nothing); failing that, the wait began at its last answer (a poll
-  // phase after it has read what followed it). A fresh worker gets two turns to print at start.
-  function readBeforeRequest(slot: Slot | undefined): Promise<void> | undefined {
-    if (slot?.readAfterAnswer === undefined) return pendingOutputRead();
-    if (slot.worker.readPendingOutput?.() === true) return undefined;
-    return slot.readAfterAnswer;
-  }
-
-  function hookStarted(request: WorkerCallRequest<unknown>): void {
-    emit(request.ids, { type: 'hook_started', command: request.hook.command });
+  private hookStarted(request: WorkerCallRequest<unknown>): void {
+    this.emit(request.ids, { type: 'hook_started', command: request.hook.command });
   }
 
   // One call to a live worker: settled where its end is seen (the answer's line, the timer, the
-  // abort, the exit), with no promise between that and `settle`.
-  function callSlot<T>(slot: Slot, request: WorkerCallRequest<T>, startedAt: number): Promise<T> {
+  // abort, the exit), with no promise between that and `settle` when the worker answered.
+  private callSlot<T>(slot: Slot, request: WorkerCallRequest<T>, startedAt: number): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      serve(slot, request, (ended) => {
+      this.serve(slot, request, (ended) => {
         try {
-          resolve(finishCall(slot, request.hook, ended, startedAt, request.settle));
+          if ('output' in ended.ended)
+            resolve(settleAnswer(slot, ended.ended, ended.lines, startedAt, request.settle));
+          else resolve(this.finishFailedCall(slot, request, ended, startedAt));
         } catch (error) {
           reject(error);
         }
@@ -527,88 +491,43 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     });
   }
 
-  // Settles the call: at once for an answer, after the kill when the worker must go.
-  function finishCall<T>(
+  // A call that ended without an answer: the worker exited, or must be killed (recorded once).
+  private async finishFailedCall<T>(
     slot: Slot,
-    hook: WorkerCallRequest<T>['hook'],
-    ended: { ended: Ended; lines: string[]; id: number },
+    request: WorkerCallRequest<T>,
+    ended: EndedCall,
     startedAt: number,
-    settle: (outcome: HookRunOutcome) => T,
-  ): T | Promise<T> {
-    const outcome = ended.ended;
+  ): Promise<T> {
+    const outcome = ended.ended as Exclude<Ended, { output: unknown }>;
     const { message: stderrTail, bytes: stderrBytes } = joinStderr(slot);
-    const lines = ended.lines;
-    if (!('output' in outcome)) {
-      const base = { stderrTail, stderrBytes, ...(lines.length > 0 ? { lines } : {}) };
-      return finishFailedCall(slot, hook, ended.id, outcome, base, startedAt, settle);
-    }
-    return settle({
-      kind: 'answered',
-      output: outcome.output,
+    const base = {
       stderrTail,
       stderrBytes,
-      ...(lines.length > 0 ? { lines } : {}),
-      durationMs: performance.now() - startedAt,
-    });
-  }
-
-  // A call that ended without an answer: the worker exited, or must be killed (recorded once).
-  async function finishFailedCall<T>(
-    slot: Slot,
-    hook: WorkerCallRequest<T>['hook'],
-    id: number,
-    outcome: Exclude<Ended, { output: unknown }>,
-    base: { stderrTail: string; stderrBytes: number; lines?: string[] },
-    startedAt: number,
-    settle: (outcome: HookRunOutcome) => T,
-  ): Promise<T> {
+      ...(ended.lines.length > 0 ? { lines: ended.lines } : {}),
+    };
+    const { hook } = request;
     let stop: { reason: WorkerStopReason; exit: Promise<WorkerExit> } | undefined;
     let result: HookRunOutcome;
     if ('exited' in outcome) {
-      const exit = outcome.exited;
-      const how =
-        exit.exitCode === null
-          ? `was killed by ${exit.signal ?? 'a signal'}`
-          : `exited with code ${exit.exitCode}`;
-      if (claimStop(slot, 'exited')) stop = { reason: 'exited', exit: Promise.resolve(exit) };
-      const next =
-        stop !== undefined && giveUpWhenSpent(hook.id)
-          ? notRestartedNote()
-          : 'the next call starts a fresh one';
-      result = {
-        kind: 'failed',
-        failure: 'worker_exited',
-        message: `worker of hook ${hook.id} ${how} while serving request ${id}; ${next}`,
-        exitCode: exit.exitCode,
-        signal: exit.signal,
-        ...base,
-        durationMs: performance.now() - startedAt,
-      };
+      if (claimStop(slot, 'exited'))
+        stop = { reason: 'exited', exit: Promise.resolve(outcome.exited) };
+      const spent = stop !== undefined && this.giveUpWhenSpent(hook.id);
+      result = exitedOutcome(hook.id, ended.id, outcome.exited, spent, base, startedAt);
     } else {
       // The worker cannot be trusted with the next request: kill it, record why (once).
       if (outcome.kill !== 'session_end' && claimStop(slot, outcome.kill)) {
         stop = { reason: outcome.kill, exit: slot.worker.kill() };
       }
       const exit = stop === undefined ? undefined : await stop.exit;
-      const failure = outcome.kill === 'session_end' ? 'aborted' : outcome.kill;
-      const reason =
-        outcome.kill === 'timeout'
-          ? `${timeoutMessage(hook.timeoutSec)}${slot.answered ? '' : NEVER_ANSWERED_HINT}`
-          : outcome.kill === 'output_too_large'
-            ? outputTooLargeMessage(options.maxLineBytes)
-            : outcome.kill === 'session_end'
-              ? 'the session ended while the call was in flight; its worker was stopped'
-              : outcome.kill === 'aborted'
-                ? 'the run was cancelled'
-                : (outcome.message ?? 'invalid worker response');
+      const reason = this.killReason(slot, hook, outcome);
       // The worker this call killed was the last its restart budget allows: say so.
       const message =
-        stop !== undefined && giveUpWhenSpent(hook.id)
+        stop !== undefined && this.giveUpWhenSpent(hook.id)
           ? `${reason}; ${notRestartedNote()}`
           : reason;
       result = {
         kind: 'failed',
-        failure,
+        failure: outcome.kill === 'session_end' ? 'aborted' : outcome.kill,
         message,
         exitCode: null,
         signal: exit?.signal ?? null,
@@ -617,21 +536,40 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
         durationMs: performance.now() - startedAt,
       };
     }
-    const settled = settle(result);
-    if (stop !== undefined) stopped(slot, stop.reason, await stop.exit);
+    const settled = request.settle(result);
+    if (stop !== undefined) this.stopped(slot, stop.reason, await stop.exit);
     return settled;
   }
 
-  function serve(
+  private killReason(
+    slot: Slot,
+    hook: WorkerCallRequest<unknown>['hook'],
+    outcome: Extract<Ended, { kill: unknown }>,
+  ): string {
+    switch (outcome.kill) {
+      case 'timeout':
+        return `${timeoutMessage(hook.timeoutSec)}${slot.answered ? '' : NEVER_ANSWERED_HINT}`;
+      case 'output_too_large':
+        return outputTooLargeMessage(this.options.maxLineBytes);
+      case 'session_end':
+        return 'the session ended while the call was in flight; its worker was stopped';
+      case 'aborted':
+        return 'the run was cancelled';
+      default:
+        return outcome.message ?? 'invalid worker response';
+    }
+  }
+
+  private serve(
     slot: Slot,
     request: WorkerCallRequest<unknown>,
-    onEnded: (ended: { ended: Ended; lines: string[]; id: number }) => void,
+    onEnded: (ended: EndedCall) => void,
   ): void {
     const { hook, signal } = request;
     const id = slot.nextId++;
     let done = false;
     let sending = true;
-    let endedWhileSending: { ended: Ended; lines: string[]; id: number } | undefined;
+    let endedWhileSending: EndedCall | undefined;
     const call: InFlight = {
       id,
       lines: [],
@@ -658,7 +596,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     const onAbort = (): void => call.finish({ kill: 'aborted' });
     slot.call = call;
     if (signal?.aborted) {
-      hookStarted(request);
+      this.hookStarted(request);
       sending = false;
       onAbort();
       return;
@@ -666,23 +604,144 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     // The request goes out first and hook_started is written while the worker reads it (the
     // answer is read on a later turn of the event loop, so the records keep their order).
     const sent = slot.worker.writeLine(`{"id":${id},"input":${request.input}}`);
-    hookStarted(request);
+    this.hookStarted(request);
     sending = false;
     if (endedWhileSending !== undefined) {
       onEnded(endedWhileSending);
       return;
     }
     signal?.addEventListener('abort', onAbort, { once: true });
-    // One timer per worker, restarted for each call: when it fires, the call in flight (if any)
-    // has run its whole timeout, since the timer was restarted when that call began.
-    if (slot.timer !== undefined) timers.refresh(slot.timer);
-    else
-      slot.timer = timers.set(() => slot.call?.finish({ kill: 'timeout' }), hook.timeoutSec * 1000);
+    this.startCallTimer(slot, hook.timeoutSec);
     if (!sent) {
       // Its stdin is gone: the call ends with the worker, not at its timeout.
       void slot.worker.exited.then((exit) => call.finish({ exited: exit }));
     }
   }
+
+  // One timer per worker, restarted for each call: when it fires, the call in flight (if any)
+  // has run its whole timeout, since the timer was restarted when that call began.
+  private startCallTimer(slot: Slot, timeoutSec: number): void {
+    if (slot.timer !== undefined) this.timers.refresh(slot.timer);
+    else
+      slot.timer = this.timers.set(() => slot.call?.finish({ kill: 'timeout' }), timeoutSec * 1000);
+  }
+}
+
+function newSlot(ids: Ids): Slot {
+  return {
+    worker: undefined as unknown as Worker,
+    ids: { hook_id: ids.hook_id, event: ids.event },
+    nextId: 1,
+    stderr: [],
+    stderrBytes: 0,
+    stderrKept: 0,
+    call: undefined,
+    stopReason: undefined,
+    timer: undefined,
+    answered: false,
+    readAfterAnswer: undefined,
+  };
+}
+
+// Claims the right to record why the worker stops; false when someone already did.
+function claimStop(slot: Slot, reason: WorkerStopReason): boolean {
+  if (slot.stopReason !== undefined) return false;
+  slot.stopReason = reason;
+  return true;
+}
+
+function unwatch(job: Job): void {
+  if (job.onAbort !== undefined) job.request.signal?.removeEventListener('abort', job.onAbort);
+  job.onAbort = undefined;
+}
+
+// A worker that answered before is read synchronously, now (no turn of the event loop: a host
+// that asks again at once pays nothing): true when that is done.
+function readPendingOutputNow(slot: Slot | undefined): boolean {
+  return slot?.readAfterAnswer !== undefined && slot.worker.readPendingOutput?.() === true;
+}
+
+// Failing that, the wait began at its last answer (a poll phase after it has read what followed
+// it). A fresh worker gets two turns to print at start.
+function outputReadBeforeRequest(slot: Slot | undefined): Promise<void> {
+  return slot?.readAfterAnswer ?? pendingOutputRead();
+}
+
+// A call that never reached the worker's answer: closed or aborted while queued, or a worker that
+// is out of restarts.
+function unanswered(
+  failure: 'aborted' | 'worker_exited',
+  message: string,
+  durationMs: number,
+): HookRunOutcome {
+  return {
+    kind: 'failed',
+    failure,
+    message,
+    exitCode: null,
+    signal: null,
+    stderrTail: '',
+    stderrBytes: 0,
+    durationMs,
+  };
+}
+
+// The worker answered: settled at once.
+function settleAnswer<T>(
+  slot: Slot,
+  answer: Extract<Ended, { output: unknown }>,
+  lines: string[],
+  startedAt: number,
+  settle: (outcome: HookRunOutcome) => T,
+): T {
+  const { message: stderrTail, bytes: stderrBytes } = joinStderr(slot);
+  return settle({
+    kind: 'answered',
+    output: answer.output,
+    stderrTail,
+    stderrBytes,
+    ...(lines.length > 0 ? { lines } : {}),
+    durationMs: performance.now() - startedAt,
+  });
+}
+
+// The worker exited while serving request `id`.
+function exitedOutcome(
+  hookId: string,
+  id: number,
+  exit: WorkerExit,
+  spent: boolean,
+  base: { stderrTail: string; stderrBytes: number; lines?: string[] },
+  startedAt: number,
+): HookRunOutcome {
+  const how =
+    exit.exitCode === null
+      ? `was killed by ${exit.signal ?? 'a signal'}`
+      : `exited with code ${exit.exitCode}`;
+  const next = spent ? notRestartedNote() : 'the next call starts a fresh one';
+  return {
+    kind: 'failed',
+    failure: 'worker_exited',
+    message: `worker of hook ${hookId} ${how} while serving request ${id}; ${next}`,
+    exitCode: exit.exitCode,
+    signal: exit.signal,
+    ...base,
+    durationMs: performance.now() - startedAt,
+  };
+}
+
+// A line in flight that is not this call's answer: a protocol error, and a deny when it says one.
+function wrongAnswer(id: number, line: string, parsed: ParsedLine): Ended {
+  const deny = parsed.kind === 'object' ? intendedDeny(line, parsed.value) : undefined;
+  const what =
+    parsed.kind === 'object' && 'id' in parsed.value
+      ? `a response with id ${clip(JSON.stringify(parsed.value.id))}`
+      : `${clip(line)}, which is not a response`;
+  return {
+    kill: 'protocol_error',
+    message: `worker answered request ${id} with ${what}; expected {"id":${id},"output":{...}} on one line`,
+    ...(deny === undefined ? {} : { deny }),
+  };
 }
 
 type ParsedLine =

@@ -51,68 +51,118 @@ interface SessionState {
  * config error instead, so OpenCode never runs unguarded because the plugin failed to load.
  */
 export const SoongHooks: OpencodePlugin = async (input) => {
-  const { client } = input;
-  const projectDir = path.resolve(input.directory);
-  const home = resolveAgentHome();
-  const log = (
+  const plugin = new OpencodeHookSessions(
+    input.client,
+    path.resolve(input.directory),
+    resolveAgentHome(),
+  );
+  plugin.announce();
+  return plugin.hooks();
+};
+
+type Hook<Name extends keyof OpencodeHooks> = NonNullable<OpencodeHooks[Name]>;
+
+// The plugin's state, shared by every hook OpenCode calls: the config (reloaded while broken), the
+// MCP server names, and the soong session of each OpenCode session.
+class OpencodeHookSessions {
+  private readonly client: OpencodeClient;
+  private readonly projectDir: string;
+  private readonly home: string;
+  private config: LoadedConfig | undefined;
+  private configError: Error | undefined;
+  private mcpServers: Promise<string[]> | undefined;
+  private readonly sessions = new Map<string, SessionState>();
+
+  constructor(client: OpencodeClient, projectDir: string, home: string) {
+    this.client = client;
+    this.projectDir = projectDir;
+    this.home = home;
+  }
+
+  /** The hooks OpenCode calls. */
+  hooks(): OpencodeHooks {
+    return {
+      event: ({ event }) => this.onEvent(event),
+      'chat.message': (input, output) => this.onChatMessage(input.sessionID, output.parts),
+      // Called before each model request: the calls of its answer are one step (one gate).
+      'chat.params': async ({ sessionID }) => {
+        const state = this.sessions.get(sessionID);
+        if (state !== undefined) state.gate = undefined;
+      },
+      'tool.execute.before': (input, output) => this.beforeTool(input, output),
+      'tool.execute.after': (input, output) => this.afterTool(input, output),
+      'experimental.chat.messages.transform': (_input, output) =>
+        this.transformMessages(output.messages),
+      dispose: async () => {
+        await Promise.allSettled([...this.sessions.keys()].map((id) => this.closeSession(id)));
+      },
+    };
+  }
+
+  /** Loads the config now and says in OpenCode's log what is active, or why nothing runs. */
+  announce(): void {
+    try {
+      const loaded = this.currentConfig();
+      this.log(
+        'info',
+        `soong-agent hooks: ${activeHooks(loaded)} active from ${loaded.hooksFile}; each OpenCode session's event log is ${path.join(this.home, 'sessions', '<id>', 'events.jsonl')}`,
+      );
+    } catch {
+      this.log('error', refusal(this.configError as Error));
+    }
+  }
+
+  private log(
     level: 'info' | 'warn' | 'error',
     message: string,
     extra?: Record<string, unknown>,
-  ) =>
+  ): void {
     // Not awaited: the server that takes the line may still be starting while plugins load.
-    void client.app
+    void this.client.app
       .log({
         body: { service: LOG_SERVICE, level, message, ...(extra === undefined ? {} : { extra }) },
       })
       .catch(() => undefined);
-
-  let config: LoadedConfig | undefined;
-  let configError: Error | undefined;
-  // Loaded now and again at each tool call while broken: fixing hooks.json takes effect without
-  // restarting OpenCode; until then no tool runs.
-  const currentConfig = (): LoadedConfig => {
-    if (config !== undefined) return config;
-    try {
-      config = loadConfig({ home, projectDir });
-      configError = undefined;
-      return config;
-    } catch (error) {
-      configError = error instanceof Error ? error : new Error(String(error));
-      throw configError;
-    }
-  };
-  try {
-    const loaded = currentConfig();
-    log(
-      'info',
-      `soong-agent hooks: ${activeHooks(loaded)} active from ${loaded.hooksFile}; each OpenCode session's event log is ${path.join(home, 'sessions', '<id>', 'events.jsonl')}`,
-    );
-  } catch {
-    log('error', refusal(configError as Error));
   }
 
-  let mcpServers: Promise<string[]> | undefined;
-  const serverNames = (): Promise<string[]> => {
-    mcpServers ??= client.config
+  private report(what: string): (error: unknown) => void {
+    return (error) => this.log('error', `${what}: ${describe(error)}`);
+  }
+
+  // Loaded now and again at each tool call while broken: fixing hooks.json takes effect without
+  // restarting OpenCode; until then no tool runs.
+  private currentConfig(): LoadedConfig {
+    if (this.config !== undefined) return this.config;
+    try {
+      this.config = loadConfig({ home: this.home, projectDir: this.projectDir });
+      this.configError = undefined;
+      return this.config;
+    } catch (error) {
+      this.configError = error instanceof Error ? error : new Error(String(error));
+      throw this.configError;
+    }
+  }
+
+  private serverNames(): Promise<string[]> {
+    this.mcpServers ??= this.client.config
       .get()
       .then((answer) => Object.keys(answer.data?.mcp ?? {}))
       .catch(() => []);
-    return mcpServers;
-  };
+    return this.mcpServers;
+  }
 
-  const sessions = new Map<string, SessionState>();
-  const stateFor = (sessionID: string, source: 'startup' | 'resume'): SessionState => {
-    let state = sessions.get(sessionID);
-    if (state !== undefined) return state;
+  private stateFor(sessionID: string, source: 'startup' | 'resume'): SessionState {
+    const existing = this.sessions.get(sessionID);
+    if (existing !== undefined) return existing;
     const opened = openHookSession({
-      projectDir,
-      home,
-      config: currentConfig(),
+      projectDir: this.projectDir,
+      home: this.home,
+      config: this.currentConfig(),
       source,
       tools: TOOL_DESCRIPTIONS,
-      permission: permissionFrom(currentConfig()),
+      permission: permissionFrom(this.currentConfig()),
     });
-    state = {
+    const state: SessionState = {
       opened,
       gate: undefined,
       queue: Promise.resolve(),
@@ -120,22 +170,50 @@ export const SoongHooks: OpencodePlugin = async (input) => {
       context: [],
       continuations: new Set(),
     };
-    sessions.set(sessionID, state);
+    this.sessions.set(sessionID, state);
     opened.then(
       (session) =>
-        log('info', `OpenCode session ${sessionID} is soong session ${session.sessionId}`, {
+        this.log('info', `OpenCode session ${sessionID} is soong session ${session.sessionId}`, {
           eventLog: session.eventLog,
         }),
-      (error: unknown) => log('error', `could not open the hook session: ${describe(error)}`),
+      (error: unknown) => this.log('error', `could not open the hook session: ${describe(error)}`),
     );
     return state;
-  };
+  }
 
-  const onToolError = async (part: OpencodePart) => {
+  private async onEvent(event: OpencodeEvent): Promise<void> {
+    const sessionID = sessionIdOf(event);
+    if (sessionID === undefined) return;
+    switch (event.type) {
+      case 'session.created':
+        try {
+          this.stateFor(sessionID, 'startup').opened.catch(() => undefined);
+        } catch (error) {
+          this.log('error', refusal(error as Error));
+        }
+        return;
+      case 'session.idle':
+        await this.onIdle(sessionID).catch(this.report('Stop hooks'));
+        return;
+      case 'session.deleted':
+        await this.closeSession(sessionID).catch(this.report('SessionEnd'));
+        return;
+      case 'message.part.updated': {
+        const part = event.properties.part as OpencodePart | undefined;
+        if (part?.type === 'tool' && part.state?.status === 'error')
+          await this.onToolError(part).catch(this.report('PostToolUse of a failed tool'));
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private async onToolError(part: OpencodePart): Promise<void> {
     const sessionID = part.sessionID;
     const callID = part.callID;
     if (sessionID === undefined || callID === undefined) return;
-    const state = sessions.get(sessionID);
+    const state = this.sessions.get(sessionID);
     const gate = state?.calls.get(callID);
     if (state === undefined || gate === undefined) return;
     state.calls.delete(callID);
@@ -143,13 +221,13 @@ export const SoongHooks: OpencodePlugin = async (input) => {
       content: `tool ${part.tool ?? ''} failed: ${part.state?.error ?? 'unknown error'}`,
       isError: true,
     });
-  };
+  }
 
-  const onIdle = async (sessionID: string) => {
-    const state = sessions.get(sessionID);
+  private async onIdle(sessionID: string): Promise<void> {
+    const state = this.sessions.get(sessionID);
     if (state === undefined) return;
     const session = await state.opened;
-    const decision = await session.stop(await lastAssistantText(client, sessionID));
+    const decision = await session.stop(await lastAssistantText(this.client, sessionID));
     if (!decision.continue) {
       session.sink.emit({ type: 'loop_ended', reason: 'completed' });
       return;
@@ -159,145 +237,108 @@ export const SoongHooks: OpencodePlugin = async (input) => {
     await new Promise((resolve) => setTimeout(resolve, 0));
     const text = hookContextToMessage(decision.node).content;
     state.continuations.add(text);
-    const answer = await client.session.promptAsync({
+    const answer = await this.client.session.promptAsync({
       path: { id: sessionID },
       body: { parts: [{ type: 'text', text, synthetic: true }] },
     });
     if (answer.error !== undefined)
-      log(
+      this.log(
         'error',
         `a Stop hook asked to continue, but OpenCode refused the prompt: ${describe(answer.error)}`,
       );
-  };
+  }
 
-  const closeSession = async (sessionID: string) => {
-    const state = sessions.get(sessionID);
+  private async closeSession(sessionID: string): Promise<void> {
+    const state = this.sessions.get(sessionID);
     if (state === undefined) return;
-    sessions.delete(sessionID);
+    this.sessions.delete(sessionID);
     const session = await state.opened.catch(() => undefined);
     await session?.close('completed');
-  };
+  }
 
-  const report = (what: string) => (error: unknown) => log('error', `${what}: ${describe(error)}`);
+  private async onChatMessage(sessionID: string, parts: OpencodePart[]): Promise<void> {
+    let state: SessionState;
+    try {
+      state = this.stateFor(sessionID, 'resume');
+    } catch (error) {
+      // A broken config stops the tool calls (tool.execute.before), not the conversation.
+      this.log('error', refusal(error as Error));
+      return;
+    }
+    const text = parts
+      .filter((part) => part.type === 'text' && part.synthetic !== true && part.ignored !== true)
+      .map((part) => part.text ?? '')
+      .join('\n');
+    const continuation = parts.some(
+      (part) => part.type === 'text' && state.continuations.delete(part.text ?? ''),
+    );
+    // A Stop hook's continuation is not a user prompt: the stop count of the loop goes on.
+    if (continuation || text === '') return;
+    state.gate = undefined;
+    const session = await state.opened;
+    await session.userPrompt(text);
+  }
 
-  const hooks: OpencodeHooks = {
-    event: async ({ event }) => {
-      const sessionID = sessionIdOf(event);
-      if (sessionID === undefined) return;
-      switch (event.type) {
-        case 'session.created':
-          try {
-            stateFor(sessionID, 'startup').opened.catch(() => undefined);
-          } catch (error) {
-            log('error', refusal(error as Error));
-          }
-          return;
-        case 'session.idle':
-          await onIdle(sessionID).catch(report('Stop hooks'));
-          return;
-        case 'session.deleted':
-          await closeSession(sessionID).catch(report('SessionEnd'));
-          return;
-        case 'message.part.updated': {
-          const part = event.properties.part as OpencodePart | undefined;
-          if (part?.type === 'tool' && part.state?.status === 'error')
-            await onToolError(part).catch(report('PostToolUse of a failed tool'));
-          return;
-        }
-        default:
-          return;
-      }
-    },
+  private async beforeTool(
+    { tool, sessionID, callID }: Parameters<Hook<'tool.execute.before'>>[0],
+    output: Parameters<Hook<'tool.execute.before'>>[1],
+  ): Promise<void> {
+    let state: SessionState;
+    try {
+      state = this.stateFor(sessionID, 'resume');
+    } catch (error) {
+      throw new Error(refusal(error as Error));
+    }
+    const session = await state.opened.catch((error: unknown) => {
+      // A session that could not open (its config broke since) is retried on the next call.
+      this.sessions.delete(sessionID);
+      throw new Error(refusal(error as Error));
+    });
+    const mapped = mapToolCall(tool, output.args, {
+      directory: this.projectDir,
+      mcpServers: await this.serverNames(),
+      config: session.config,
+    });
+    state.gate ??= session.toolGate();
+    const gate = state.gate;
+    const turn = state.queue.then(() =>
+      gate.before({
+        id: callID,
+        name: mapped.name,
+        input: mapped.input,
+        risk: mapped.risk,
+        paths: mapped.paths,
+      }),
+    );
+    state.queue = turn.catch(() => undefined);
+    const verdict = await turn;
+    // OpenCode turns the throw into the tool's result, verbatim: the model reads the reason.
+    if (!verdict.run) throw new Error(verdict.result.content);
+    state.calls.set(callID, gate);
+  }
 
-    'chat.message': async ({ sessionID }, output) => {
-      let state: SessionState;
-      try {
-        state = stateFor(sessionID, 'resume');
-      } catch (error) {
-        // A broken config stops the tool calls (tool.execute.before), not the conversation.
-        log('error', refusal(error as Error));
-        return;
-      }
-      const text = output.parts
-        .filter((part) => part.type === 'text' && part.synthetic !== true && part.ignored !== true)
-        .map((part) => part.text ?? '')
-        .join('\n');
-      const continuation = output.parts.some(
-        (part) => part.type === 'text' && state.continuations.delete(part.text ?? ''),
-      );
-      // A Stop hook's continuation is not a user prompt: the stop count of the loop goes on.
-      if (continuation || text === '') return;
-      state.gate = undefined;
-      const session = await state.opened;
-      await session.userPrompt(text);
-    },
+  private async afterTool(
+    { sessionID, callID }: Parameters<Hook<'tool.execute.after'>>[0],
+    output: Parameters<Hook<'tool.execute.after'>>[1],
+  ): Promise<void> {
+    const state = this.sessions.get(sessionID);
+    const gate = state?.calls.get(callID);
+    if (state === undefined || gate === undefined) return;
+    state.calls.delete(callID);
+    const result = await gate.after(callID, { content: output.output, isError: false });
+    // Over inline_result_bytes the model gets the summary and the artifact path (SPEC §11).
+    output.output = result.content;
+  }
 
-    // Called before each model request: the calls of its answer are one step (one gate).
-    'chat.params': async ({ sessionID }) => {
-      const state = sessions.get(sessionID);
-      if (state !== undefined) state.gate = undefined;
-    },
-
-    'tool.execute.before': async ({ tool, sessionID, callID }, output) => {
-      let state: SessionState;
-      try {
-        state = stateFor(sessionID, 'resume');
-      } catch (error) {
-        throw new Error(refusal(error as Error));
-      }
-      const session = await state.opened.catch((error: unknown) => {
-        // A session that could not open (its config broke since) is retried on the next call.
-        sessions.delete(sessionID);
-        throw new Error(refusal(error as Error));
-      });
-      const mapped = mapToolCall(tool, output.args, {
-        directory: projectDir,
-        mcpServers: await serverNames(),
-        config: session.config,
-      });
-      state.gate ??= session.toolGate();
-      const gate = state.gate;
-      const turn = state.queue.then(() =>
-        gate.before({
-          id: callID,
-          name: mapped.name,
-          input: mapped.input,
-          risk: mapped.risk,
-          paths: mapped.paths,
-        }),
-      );
-      state.queue = turn.catch(() => undefined);
-      const verdict = await turn;
-      // OpenCode turns the throw into the tool's result, verbatim: the model reads the reason.
-      if (!verdict.run) throw new Error(verdict.result.content);
-      state.calls.set(callID, gate);
-    },
-
-    'tool.execute.after': async ({ sessionID, callID }, output) => {
-      const state = sessions.get(sessionID);
-      const gate = state?.calls.get(callID);
-      if (state === undefined || gate === undefined) return;
-      state.calls.delete(callID);
-      const result = await gate.after(callID, { content: output.output, isError: false });
-      // Over inline_result_bytes the model gets the summary and the artifact path (SPEC §11).
-      output.output = result.content;
-    },
-
-    'experimental.chat.messages.transform': async (_input, output) => {
-      const sessionID = output.messages.at(-1)?.info.sessionID;
-      const state = sessionID === undefined ? undefined : sessions.get(sessionID);
-      if (state === undefined) return;
-      const session = await state.opened.catch(() => undefined);
-      const nodes = [...state.context.splice(0), ...(session?.takeContext() ?? [])];
-      deliverHookContext(output.messages, nodes);
-    },
-
-    dispose: async () => {
-      await Promise.allSettled([...sessions.keys()].map((id) => closeSession(id)));
-    },
-  };
-  return hooks;
-};
+  private async transformMessages(messages: OpencodeMessage[]): Promise<void> {
+    const sessionID = messages.at(-1)?.info.sessionID;
+    const state = sessionID === undefined ? undefined : this.sessions.get(sessionID);
+    if (state === undefined) return;
+    const session = await state.opened.catch(() => undefined);
+    const nodes = [...state.context.splice(0), ...(session?.takeContext() ?? [])];
+    deliverHookContext(messages, nodes);
+  }
+}
 
 /** What the gate knows of our names beyond the call: how dialects name the tools. */
 const TOOL_DESCRIPTIONS = new Map<string, ToolDescription>(

@@ -16,10 +16,16 @@ import { PI_TOOL_NAMES, piToolDescription } from './pi-tools.js';
 import type {
   PiAgentEndEvent,
   PiAgentMessage,
+  PiBeforeAgentStartEvent,
+  PiBeforeAgentStartResult,
   PiExtensionAPI,
   PiExtensionContext,
+  PiSessionStartEvent,
   PiTextContent,
+  PiToolCallEvent,
+  PiToolCallResult,
   PiToolResultEvent,
+  PiToolResultPatch,
 } from './pi-types.js';
 
 /** Options of {@link createSoongHooks}. */
@@ -60,94 +66,90 @@ interface Continuation {
 }
 
 function registerSoongHooks(pi: PiExtensionAPI, options: SoongHooksOptions): void {
-  let session: HookSessionHandle | undefined;
-  let startError: Error | undefined;
-  let projectDir = '';
-  let source: 'startup' | 'resume' = 'startup';
-  let gate: ToolGate | undefined;
-  // The Stop handling in flight, and the loop a Stop hook made pi start: session_shutdown waits
-  // for both, so in print mode the continued loop runs before pi exits.
-  let stopping: Promise<void> = Promise.resolve();
-  let continuation: Continuation | undefined;
-
-  const open = async (ctx: PiExtensionContext): Promise<HookSessionHandle | undefined> => {
-    try {
-      const opened = await openHookSession({
-        projectDir,
-        ...(options.home === undefined ? {} : { home: options.home }),
-        source,
-        tools: { get: (name) => toolDescription(name, projectDir) },
-        protectEnvironment: options.protectEnvironment !== false,
-      });
-      session = opened;
-      startError = undefined;
-      announce(ctx, opened);
-      deliver(ctx, opened.takeContext(), 'next-prompt');
-      return opened;
-    } catch (error) {
-      const previous = startError?.message;
-      startError = error instanceof Error ? error : new Error(String(error));
-      // Said once per problem: each tool call tries again, and each blocked call carries it anyway.
-      if (startError.message !== previous) {
-        say(ctx, `soong-agent hooks: ${blockedReason(startError)}`, 'error');
-      }
-      return undefined;
-    }
-  };
-
-  const deliver = (
-    ctx: PiExtensionContext,
-    nodes: readonly HookContextNode[],
-    when: HookContextDelivery,
-  ) => {
-    if (nodes.length === 0) return;
-    deliverHookContext(pi, nodes, when === 'next-request' && ctx.isIdle() ? 'next-prompt' : when);
-  };
-
-  pi.on('session_start', async (event, ctx) => {
-    projectDir = path.resolve(options.projectDir ?? ctx.cwd);
-    // A resumed, reloaded or forked pi session already has a conversation.
-    source = event.reason === 'startup' || event.reason === 'new' ? 'startup' : 'resume';
-    await open(ctx);
-  });
-
-  pi.on('before_agent_start', async (event) => {
-    if (session === undefined) return undefined;
-    await session.userPrompt(event.prompt);
-    const message = hookContextMessage(session.takeContext());
-    return message === undefined ? undefined : { message };
-  });
-
+  const hooks = new PiHookSession(pi, options);
+  pi.on('session_start', (event, ctx) => hooks.onSessionStart(event, ctx));
+  pi.on('before_agent_start', (event) => hooks.onBeforeAgentStart(event));
   pi.on('turn_start', () => {
     // One model step, one gate: SPEC §4's deny state of a step ends with it.
-    gate = undefined;
+    hooks.gate = undefined;
     return undefined;
   });
+  pi.on('tool_call', (event, ctx) => hooks.onToolCall(event, ctx));
+  pi.on('tool_result', (event, ctx) => hooks.onToolResult(event, ctx));
+  pi.on('agent_end', (event, ctx) => hooks.onAgentEnd(event, ctx));
+  pi.on('session_shutdown', () => hooks.onShutdown());
+}
 
-  pi.on('tool_call', async (event, ctx) => {
+// The hook session of one pi session, and what its handlers share: the gate of the model step, the
+// error that keeps it closed, the Stop handling in flight.
+class PiHookSession {
+  private readonly pi: PiExtensionAPI;
+  private readonly options: SoongHooksOptions;
+  private session: HookSessionHandle | undefined;
+  private startError: Error | undefined;
+  private projectDir = '';
+  private source: 'startup' | 'resume' = 'startup';
+  /** The gate of the current model step (a new one per turn). */
+  gate: ToolGate | undefined;
+  // The Stop handling in flight, and the loop a Stop hook made pi start: session_shutdown waits
+  // for both, so in print mode the continued loop runs before pi exits.
+  private stopping: Promise<void> = Promise.resolve();
+  private continuation: Continuation | undefined;
+
+  constructor(pi: PiExtensionAPI, options: SoongHooksOptions) {
+    this.pi = pi;
+    this.options = options;
+  }
+
+  async onSessionStart(event: PiSessionStartEvent, ctx: PiExtensionContext): Promise<undefined> {
+    this.projectDir = path.resolve(this.options.projectDir ?? ctx.cwd);
+    // A resumed, reloaded or forked pi session already has a conversation.
+    this.source = event.reason === 'startup' || event.reason === 'new' ? 'startup' : 'resume';
+    await this.open(ctx);
+    return undefined;
+  }
+
+  async onBeforeAgentStart(
+    event: PiBeforeAgentStartEvent,
+  ): Promise<PiBeforeAgentStartResult | undefined> {
+    if (this.session === undefined) return undefined;
+    await this.session.userPrompt(event.prompt);
+    const message = hookContextMessage(this.session.takeContext());
+    return message === undefined ? undefined : { message };
+  }
+
+  async onToolCall(
+    event: PiToolCallEvent,
+    ctx: PiExtensionContext,
+  ): Promise<PiToolCallResult | undefined> {
     // A broken hooks.json may have been fixed since: try again before refusing.
-    const current = session ?? (startError === undefined ? undefined : await open(ctx));
+    const current =
+      this.session ?? (this.startError === undefined ? undefined : await this.open(ctx));
     if (current === undefined) {
       return {
         block: true,
-        reason: `soong-agent hooks: ${blockedReason(startError ?? new Error('the hook session is not open'))}`,
+        reason: `soong-agent hooks: ${blockedReason(this.startError ?? new Error('the hook session is not open'))}`,
       };
     }
-    gate ??= current.toolGate();
+    this.gate ??= current.toolGate();
     try {
-      const verdict = await gate.before(
+      const verdict = await this.gate.before(
         { id: event.toolCallId, name: canonicalName(event.toolName), input: event.input },
         ctx.signal === undefined ? {} : { signal: ctx.signal },
       );
-      deliver(ctx, current.takeContext(), 'next-request');
+      this.deliver(ctx, current.takeContext(), 'next-request');
       return verdict.run ? undefined : { block: true, reason: verdict.result.content };
     } catch (error) {
       // Fails closed: a call the hooks could not judge does not run.
       return { block: true, reason: `soong-agent hooks: ${describe(error)}` };
     }
-  });
+  }
 
-  pi.on('tool_result', async (event, ctx) => {
+  async onToolResult(
+    event: PiToolResultEvent,
+    ctx: PiExtensionContext,
+  ): Promise<PiToolResultPatch | undefined> {
+    const { session, gate } = this;
     if (session === undefined || gate === undefined) return undefined;
     try {
       const result = await gate.after(
@@ -155,7 +157,7 @@ function registerSoongHooks(pi: PiExtensionAPI, options: SoongHooksOptions): voi
         { content: resultText(event), isError: event.isError },
         ctx.signal === undefined ? {} : { signal: ctx.signal },
       );
-      deliver(ctx, session.takeContext(), 'next-request');
+      this.deliver(ctx, session.takeContext(), 'next-request');
       // Over `inline_result_bytes` the model gets the summary and the artifact path (SPEC §11).
       if (result.artifactRef === undefined) return undefined;
       return {
@@ -172,26 +174,82 @@ function registerSoongHooks(pi: PiExtensionAPI, options: SoongHooksOptions): voi
       );
       return undefined;
     }
-  });
+  }
 
-  pi.on('agent_end', async (event, ctx) => {
-    const ended = continuation;
-    continuation = undefined;
-    const handling = stopping.then(async () => {
+  async onAgentEnd(event: PiAgentEndEvent, ctx: PiExtensionContext): Promise<undefined> {
+    const ended = this.continuation;
+    this.continuation = undefined;
+    const handling = this.stopping.then(async () => {
       try {
-        await handleStop(event, ctx);
+        await this.handleStop(event, ctx);
       } catch (error) {
         say(ctx, `soong-agent hooks: Stop: ${describe(error)}`, 'warning');
       } finally {
         ended?.resolve();
       }
     });
-    stopping = handling;
+    this.stopping = handling;
     await handling;
-  });
+    return undefined;
+  }
 
-  const handleStop = async (event: PiAgentEndEvent, ctx: PiExtensionContext) => {
-    const current = session;
+  async onShutdown(): Promise<undefined> {
+    for (;;) {
+      const handling = this.stopping;
+      await handling;
+      const next = this.continuation;
+      if (next !== undefined) await next.promise;
+      // An agent_end may have come while this waited: wait for its Stop handling too.
+      else if (this.stopping === handling) break;
+    }
+    const current = this.session;
+    this.session = undefined;
+    this.gate = undefined;
+    await current?.close('completed');
+    return undefined;
+  }
+
+  private async open(ctx: PiExtensionContext): Promise<HookSessionHandle | undefined> {
+    const { options } = this;
+    try {
+      const opened = await openHookSession({
+        projectDir: this.projectDir,
+        ...(options.home === undefined ? {} : { home: options.home }),
+        source: this.source,
+        tools: { get: (name) => toolDescription(name, this.projectDir) },
+        protectEnvironment: options.protectEnvironment !== false,
+      });
+      this.session = opened;
+      this.startError = undefined;
+      announce(ctx, opened);
+      this.deliver(ctx, opened.takeContext(), 'next-prompt');
+      return opened;
+    } catch (error) {
+      const previous = this.startError?.message;
+      this.startError = error instanceof Error ? error : new Error(String(error));
+      // Said once per problem: each tool call tries again, and each blocked call carries it anyway.
+      if (this.startError.message !== previous) {
+        say(ctx, `soong-agent hooks: ${blockedReason(this.startError)}`, 'error');
+      }
+      return undefined;
+    }
+  }
+
+  private deliver(
+    ctx: PiExtensionContext,
+    nodes: readonly HookContextNode[],
+    when: HookContextDelivery,
+  ): void {
+    if (nodes.length === 0) return;
+    deliverHookContext(
+      this.pi,
+      nodes,
+      when === 'next-request' && ctx.isIdle() ? 'next-prompt' : when,
+    );
+  }
+
+  private async handleStop(event: PiAgentEndEvent, ctx: PiExtensionContext): Promise<void> {
+    const current = this.session;
     if (current === undefined) return;
     const last = lastAssistant(event.messages);
     if (last?.stopReason === 'error' || last?.stopReason === 'aborted') {
@@ -204,25 +262,10 @@ function registerSoongHooks(pi: PiExtensionAPI, options: SoongHooksOptions): voi
       current.sink.emit({ type: 'loop_ended', reason: 'completed' });
       return;
     }
-    deliverHookContext(pi, [decision.node], 'continue');
+    deliverHookContext(this.pi, [decision.node], 'continue');
     // pi starts the continued loop synchronously when it was idle; wait for its agent_end.
-    if (!ctx.isIdle()) continuation = deferred();
-  };
-
-  pi.on('session_shutdown', async () => {
-    for (;;) {
-      const handling = stopping;
-      await handling;
-      const next = continuation;
-      if (next !== undefined) await next.promise;
-      // An agent_end may have come while this waited: wait for its Stop handling too.
-      else if (stopping === handling) break;
-    }
-    const current = session;
-    session = undefined;
-    gate = undefined;
-    await current?.close('completed');
-  });
+    if (!ctx.isIdle()) this.continuation = deferred();
+  }
 }
 
 function toolDescription(name: string, projectDir: string): ToolDescription {

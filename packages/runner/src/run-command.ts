@@ -10,7 +10,8 @@ import {
   type ProcessGroup,
   startProcessGroup,
 } from './process-group.js';
-import { type NormalizedRunOptions, normalizeRunOptions, type RunOptions } from './run-options.js';
+import { normalizeRunOptions, type RunOptions } from './run-options.js';
+import type { RunPlan } from './run-plan.js';
 import { notStartedAbortedResult, type RunResult } from './run-result.js';
 import { RunnerError } from './runner-error.js';
 import { runThroughHelper, spawnHelperSetting } from './spawn-helper.js';
@@ -49,29 +50,6 @@ export async function runCommand(options: RunOptions): Promise<RunResult> {
   if (normalized.spawnHelper ?? spawnHelperSetting())
     return runThroughHelper(plan, normalized.signal, runPlan);
   return runPlan(plan, normalized.signal);
-}
-
-/**
- * One run, checked and resolved: what the host sends to the spawn helper, and what
- * {@link runPlan} runs in whichever process spawns.
- */
-export interface RunPlan
-  extends Pick<
-    NormalizedRunOptions,
-    | 'file'
-    | 'args'
-    | 'shell'
-    | 'input'
-    | 'timeoutMs'
-    | 'killGraceMs'
-    | 'maxOutputBytes'
-    | 'tailBytes'
-    | 'stopOnOutputLimit'
-  > {
-  /** Absolute, checked. */
-  cwd: string;
-  /** The child's exact environment. */
-  env: Record<string, string>;
 }
 
 /**

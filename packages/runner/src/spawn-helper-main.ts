@@ -5,7 +5,8 @@
 import net from 'node:net';
 import { createInterface } from 'node:readline';
 import { killAllRuns } from './live-runs.js';
-import { type RunPlan, runPlan } from './run-command.js';
+import { runPlan } from './run-command.js';
+import type { RunPlan } from './run-plan.js';
 import type { HelperReply, HelperRequest } from './spawn-helper.js';
 import { CONTROL_FD, type HelperControl } from './spawn-helper-control.js';
 

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { onExit } from 'signal-exit';
 import { childProcessModule } from './lazy-builtins.js';
 import { signalGroup, trackRun } from './live-runs.js';
-import type { RunPlan } from './run-command.js';
+import type { RunPlan } from './run-plan.js';
 import { notStartedAbortedResult, type RunResult } from './run-result.js';
 import { RunnerError } from './runner-error.js';
 import { CONTROL_FD, type HelperControl } from './spawn-helper-control.js';

@@ -250,7 +250,7 @@ describe('chatAction', () => {
     expect(users(0)).toEqual([start, 'first', prompt]);
     // SessionStart's is given once; each prompt brings its own.
     expect(users(1)).toEqual([start, 'first', prompt, 'second', prompt]);
-  });
+  }, 120_000);
 
   it('exits 2 and points to run when there is no terminal', async () => {
     const workspace = makeWorkspace();

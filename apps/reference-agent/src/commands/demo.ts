@@ -2,8 +2,8 @@ import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSy
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { CommonOptions } from '../common-options.js';
 import { CliError } from '../errors.js';
-import type { CommonOptions } from '../program.js';
 import { selfCommand, shellQuote } from '../ui/self-command.js';
 import { runWithPresentation } from './run.js';
 

@@ -10,8 +10,8 @@ import {
 } from '@soong-agent/loop-adapter';
 import type { EventRecord } from '@soong-agent/protocol';
 import { resolveLocations } from '../agent/locations.js';
+import type { CommonOptions } from '../common-options.js';
 import { CliError, EXIT_CODES, type ExitCode } from '../errors.js';
-import type { CommonOptions } from '../program.js';
 import { selfCommand } from '../ui/self-command.js';
 import { createTimeline, printable } from '../ui/timeline.js';
 

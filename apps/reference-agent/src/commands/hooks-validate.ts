@@ -6,8 +6,8 @@ import {
   resolveLocations,
   toolContextFor,
 } from '../agent/locations.js';
+import type { CommonOptions } from '../common-options.js';
 import { EXIT_CODES } from '../errors.js';
-import type { CommonOptions } from '../program.js';
 import { createToolRegistry } from '../tools/registry.js';
 import type { AgentTool } from '../tools/types.js';
 

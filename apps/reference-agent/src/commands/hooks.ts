@@ -17,8 +17,8 @@ import {
   TOOL_EVENTS,
 } from '@soong-agent/protocol';
 import { allWarnings, loadConfigOrExit, resolveLocations } from '../agent/locations.js';
+import type { CommonOptions } from '../common-options.js';
 import { CliError, EXIT_CODES } from '../errors.js';
-import type { CommonOptions } from '../program.js';
 import type { AgentTool } from '../tools/types.js';
 import { formatHookReport } from '../ui/hook-report.js';
 import { colorEnabled, printable } from '../ui/timeline.js';

@@ -26,8 +26,8 @@ import {
 } from '@soong-agent/dialects';
 import { parse as parseToml } from 'smol-toml';
 import { resolveLocations } from '../agent/locations.js';
+import type { CommonOptions } from '../common-options.js';
 import { CliError, EXIT_CODES } from '../errors.js';
-import type { CommonOptions } from '../program.js';
 import { readTextFileSync } from '../tools/regular-file.js';
 import {
   cachedPluginNote,

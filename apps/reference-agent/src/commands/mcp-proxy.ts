@@ -4,8 +4,8 @@ import { type HookSessionHandle, openHookSession } from '@soong-agent/loop-adapt
 import { createMcpHookProxy, WorkerTransport } from '@soong-agent/mcp';
 import { RunnerError } from '@soong-agent/runner';
 import { loadConfigOrExit, resolveLocations } from '../agent/locations.js';
+import type { CommonOptions } from '../common-options.js';
 import { CliError, EXIT_CODES, type ExitCode } from '../errors.js';
-import type { CommonOptions } from '../program.js';
 
 /** Options of `soong-agent mcp-proxy`. */
 export interface McpProxyCommandOptions extends CommonOptions {

@@ -6,9 +6,9 @@ import {
   runSession,
   type SessionOutcome,
 } from '../agent/session.js';
+import type { CommonOptions } from '../common-options.js';
 import { CliError, EXIT_CODES } from '../errors.js';
 import { createPermissionCallback, createTerminalAsk } from '../permissions.js';
-import type { CommonOptions } from '../program.js';
 import { createCoalescedWriter } from '../ui/coalesced-writer.js';
 import { createTimeline, hookProtocols, printableLines } from '../ui/timeline.js';
 

@@ -31,47 +31,67 @@ export function parseRegex(pattern: string): RegexNode {
   if (pattern.length > MAX_PATTERN_LENGTH) {
     throw new RegexAnalysisError(`longer than ${MAX_PATTERN_LENGTH} characters`);
   }
-  let position = 0;
-  const peek = () => pattern[position];
-  const fail = (what: string): never => {
-    throw new RegexAnalysisError(`${what} at offset ${position}`);
-  };
+  return new RegexParser(pattern).parse();
+}
 
-  function parseAlternation(depth: number): RegexNode {
-    if (depth > 50) fail('groups nested too deep');
-    const options: RegexNode[] = [parseSequence(depth)];
-    while (peek() === '|') {
-      position += 1;
-      options.push(parseSequence(depth));
+// A recursive-descent parser: each method reads one production from `position` on.
+class RegexParser {
+  private readonly pattern: string;
+  private position = 0;
+
+  constructor(pattern: string) {
+    this.pattern = pattern;
+  }
+
+  parse(): RegexNode {
+    const tree = this.parseAlternation(0);
+    if (this.position < this.pattern.length) this.fail('an unmatched )');
+    return tree;
+  }
+
+  private peek(): string | undefined {
+    return this.pattern[this.position];
+  }
+
+  private fail(what: string): never {
+    throw new RegexAnalysisError(`${what} at offset ${this.position}`);
+  }
+
+  private parseAlternation(depth: number): RegexNode {
+    if (depth > 50) this.fail('groups nested too deep');
+    const options: RegexNode[] = [this.parseSequence(depth)];
+    while (this.peek() === '|') {
+      this.position += 1;
+      options.push(this.parseSequence(depth));
     }
     return options.length === 1 ? (options[0] as RegexNode) : { kind: 'alt', options };
   }
 
-  function parseSequence(depth: number): RegexNode {
-    const start = position;
+  private parseSequence(depth: number): RegexNode {
+    const start = this.position;
     const parts: RegexNode[] = [];
-    while (position < pattern.length && peek() !== '|' && peek() !== ')') {
-      const atom = parseAtom(depth);
-      parts.push(parseQuantifier(atom));
+    while (this.position < this.pattern.length && this.peek() !== '|' && this.peek() !== ')') {
+      const atom = this.parseAtom(depth);
+      parts.push(this.parseQuantifier(atom));
     }
-    const source = pattern.slice(start, position);
+    const source = this.pattern.slice(start, this.position);
     if (parts.length === 0) return { kind: 'empty', source };
     return parts.length === 1
       ? { ...(parts[0] as RegexNode), source }
       : { kind: 'concat', parts, source };
   }
 
-  function parseQuantifier(atom: RegexNode): RegexNode {
+  private parseQuantifier(atom: RegexNode): RegexNode {
     let node = atom;
     for (;;) {
-      const next = peek();
+      const next = this.peek();
       let min: number;
       let max: number;
       if (next === '*') [min, max] = [0, Number.POSITIVE_INFINITY];
       else if (next === '+') [min, max] = [1, Number.POSITIVE_INFINITY];
       else if (next === '?') [min, max] = [0, 1];
       else if (next === '{') {
-        const match = /^\{(\d+)(,(\d*))?\}/.exec(pattern.slice(position));
+        const match = /^\{(\d+)(,(\d*))?\}/.exec(this.pattern.slice(this.position));
         if (match === null) return node; // a literal `{`, as JavaScript reads it
         min = Number(match[1]);
         max =
@@ -81,20 +101,20 @@ export function parseRegex(pattern: string): RegexNode {
               ? Number.POSITIVE_INFINITY
               : Number(match[3]);
         if (min > MAX_REPEAT || (Number.isFinite(max) && max > MAX_REPEAT))
-          fail('a repeat count over 100');
-        if (max < min) fail('a repeat range out of order');
-        position += match[0].length - 1;
+          this.fail('a repeat count over 100');
+        if (max < min) this.fail('a repeat range out of order');
+        this.position += match[0].length - 1;
       } else return node;
-      if (node.kind === 'assert') fail('a quantifier after an anchor');
-      position += 1;
-      if (peek() === '?') position += 1; // lazy: the same set of matches
+      if (node.kind === 'assert') this.fail('a quantifier after an anchor');
+      this.position += 1;
+      if (this.peek() === '?') this.position += 1; // lazy: the same set of matches
       node = { kind: 'repeat', node, min, max };
     }
   }
 
-  function parseAtom(depth: number): RegexNode {
-    const char = peek() as string;
-    position += 1;
+  private parseAtom(depth: number): RegexNode {
+    const char = this.peek() as string;
+    this.position += 1;
     switch (char) {
       case '^':
         return { kind: 'assert', at: 'start' };
@@ -103,39 +123,39 @@ export function parseRegex(pattern: string): RegexNode {
       case '.':
         return { kind: 'char', test: (code) => code !== 10 && code !== 13 };
       case '(': {
-        if (peek() === '?') {
-          const rest = pattern.slice(position);
-          if (rest.startsWith('?:')) position += 2;
+        if (this.peek() === '?') {
+          const rest = this.pattern.slice(this.position);
+          if (rest.startsWith('?:')) this.position += 2;
           else if (/^\?P?<[A-Za-z_][A-Za-z0-9_]*>/.test(rest)) {
-            position += rest.indexOf('>') + 1;
-          } else fail('lookaround or inline flags');
+            this.position += rest.indexOf('>') + 1;
+          } else this.fail('lookaround or inline flags');
         }
-        const inner = parseAlternation(depth + 1);
-        if (peek() !== ')') fail('an unclosed group');
-        position += 1;
+        const inner = this.parseAlternation(depth + 1);
+        if (this.peek() !== ')') this.fail('an unclosed group');
+        this.position += 1;
         return inner;
       }
       case ')':
-        return fail('an unmatched )');
+        return this.fail('an unmatched )');
       case '[':
-        return parseClass();
+        return this.parseClass();
       case '\\':
-        return parseEscape(false) as RegexNode;
+        return this.parseEscape(false) as RegexNode;
       case '*':
       case '+':
       case '?':
-        return fail('a quantifier with nothing to repeat');
+        return this.fail('a quantifier with nothing to repeat');
       default:
         return literal(char);
     }
   }
 
-  function parseEscape(
+  private parseEscape(
     inClass: boolean,
   ): RegexNode | { kind: 'char'; test: (code: number) => boolean; literal?: string } {
-    const char = peek();
-    if (char === undefined) return fail('a trailing backslash');
-    position += 1;
+    const char = this.peek();
+    if (char === undefined) return this.fail('a trailing backslash');
+    this.position += 1;
     switch (char) {
       case 'd':
         return { kind: 'char', test: isDigit };
@@ -155,67 +175,70 @@ export function parseRegex(pattern: string): RegexNode {
         return literal('\t');
       case 'b':
       case 'B':
-        if (!inClass) return fail('a word-boundary assertion');
+        if (!inClass) return this.fail('a word-boundary assertion');
         return literal('\b');
       default:
-        if (/[0-9]/.test(char)) return fail('a back-reference');
-        if (/[A-Za-z]/.test(char)) return fail(`the escape \\${char}`);
+        if (/[0-9]/.test(char)) return this.fail('a back-reference');
+        if (/[A-Za-z]/.test(char)) return this.fail(`the escape \\${char}`);
         return literal(char);
     }
   }
 
-  function parseClass(): RegexNode {
+  private parseClass(): RegexNode {
     let negated = false;
-    if (peek() === '^') {
+    if (this.peek() === '^') {
       negated = true;
-      position += 1;
+      this.position += 1;
     }
     const tests: ((code: number) => boolean)[] = [];
     let first = true;
-    while (position < pattern.length && (peek() !== ']' || first)) {
+    while (this.position < this.pattern.length && (this.peek() !== ']' || first)) {
       first = false;
       let low: number;
-      if (peek() === '\\') {
-        position += 1;
-        const escaped = parseEscape(true) as { test: (code: number) => boolean; literal?: string };
+      if (this.peek() === '\\') {
+        this.position += 1;
+        const escaped = this.parseEscape(true) as {
+          test: (code: number) => boolean;
+          literal?: string;
+        };
         if (escaped.literal === undefined) {
           tests.push(escaped.test);
           continue;
         }
         low = escaped.literal.charCodeAt(0);
       } else {
-        if (pattern.startsWith('[:', position)) fail('a POSIX class');
-        low = pattern.charCodeAt(position);
-        position += 1;
+        if (this.pattern.startsWith('[:', this.position)) this.fail('a POSIX class');
+        low = this.pattern.charCodeAt(this.position);
+        this.position += 1;
       }
-      if (peek() === '-' && pattern[position + 1] !== ']' && position + 1 < pattern.length) {
-        position += 1;
+      if (
+        this.peek() === '-' &&
+        this.pattern[this.position + 1] !== ']' &&
+        this.position + 1 < this.pattern.length
+      ) {
+        this.position += 1;
         let high: number;
-        if (peek() === '\\') {
-          position += 1;
-          const escaped = parseEscape(true) as { literal?: string };
-          if (escaped.literal === undefined) fail('a class escape as a range end');
+        if (this.peek() === '\\') {
+          this.position += 1;
+          const escaped = this.parseEscape(true) as { literal?: string };
+          if (escaped.literal === undefined) this.fail('a class escape as a range end');
           high = (escaped.literal as string).charCodeAt(0);
         } else {
-          high = pattern.charCodeAt(position);
-          position += 1;
+          high = this.pattern.charCodeAt(this.position);
+          this.position += 1;
         }
-        if (high < low) fail('a class range out of order');
+        if (high < low) this.fail('a class range out of order');
         tests.push((code) => code >= low && code <= high);
       } else {
         const only = low;
         tests.push((code) => code === only);
       }
     }
-    if (peek() !== ']') fail('an unclosed [');
-    position += 1;
+    if (this.peek() !== ']') this.fail('an unclosed [');
+    this.position += 1;
     const inClass = (code: number) => tests.some((test) => test(code));
     return { kind: 'char', test: negated ? (code) => !inClass(code) : inClass };
   }
-
-  const tree = parseAlternation(0);
-  if (position < pattern.length) fail('an unmatched )');
-  return tree;
 }
 
 function literal(char: string): { kind: 'char'; test: (code: number) => boolean; literal: string } {
