@@ -1,5 +1,5 @@
-import { mcpServerOf, PLAIN_NAME_PATTERN } from '@soong-agent/matcher';
-import { RiskClassSchema } from '@soong-agent/protocol';
+import { PLAIN_NAME_PATTERN } from '@soong-agent/matcher';
+import { parseMcpToolName, RiskClassSchema } from '@soong-agent/protocol';
 import { RUN_LIMITS } from '@soong-agent/runner/defaults';
 import { z } from 'zod';
 import {
@@ -261,6 +261,6 @@ export function knownToolNames(settings: Settings): readonly string[] {
 
 /** True when `tool` is `mcp__<server>__<tool>` of a server listed under `[mcp.<NAME>]`. */
 export function isDeclaredMcpTool(settings: Settings, tool: string): boolean {
-  const server = mcpServerOf(tool);
+  const server = parseMcpToolName(tool)?.server;
   return server !== undefined && Object.hasOwn(settings.mcp, server);
 }

@@ -499,11 +499,6 @@ export function optionalReason(reason: string | undefined): { reason?: string } 
   return reason === undefined ? {} : { reason };
 }
 
-/** Events on which a deny blocks (the others record it as `hook_decision_ignored`). */
-export function blocks(event: HookEvent): boolean {
-  return event === 'PreToolUse' || event === 'Stop';
-}
-
 /** ISO timestamp of our input, or now. */
 export function timestampOf(input: Readonly<Record<string, unknown>>): string {
   return typeof input.timestamp === 'string' ? input.timestamp : new Date().toISOString();

@@ -7,6 +7,7 @@ import {
   type HookFailureKind,
 } from '@soong-agent/protocol';
 import { RunnerError, type RunResult } from '@soong-agent/runner';
+import type { WithoutHookRecordIds } from './hook-record-ids.js';
 import { roundMs } from './round-ms.js';
 import { summarizeText } from './summarize-text.js';
 
@@ -152,7 +153,7 @@ type HookRunRecordType =
  * protocol's record schemas, not a copy of them.
  */
 export type HookRunRecord = {
-  [T in HookRunRecordType]: Omit<EventRecordBodyOf<T>, 'hook_id' | 'event' | 'call_id'>;
+  [T in HookRunRecordType]: WithoutHookRecordIds<EventRecordBodyOf<T>>;
 }[HookRunRecordType];
 
 /** What {@link decideHookRun} decided. */

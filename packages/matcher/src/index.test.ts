@@ -19,7 +19,6 @@ describe('index', () => {
         'findUnknownTools',
         'isPathUnder',
         'mcpServerMatcher',
-        'mcpServerOf',
         'nameListSchema',
         'normalizePathPrefix',
         'pathPrefixMatcher',

@@ -17,7 +17,7 @@ export {
   type MatcherErrorOptions,
 } from './matcher-error.js';
 export { createMatcherRegistry, type MatcherRegistry } from './matcher-registry.js';
-export { mcpServerMatcher, mcpServerOf } from './mcp-server-matcher.js';
+export { mcpServerMatcher } from './mcp-server-matcher.js';
 export { type NameList, nameListSchema, PLAIN_NAME_PATTERN } from './name-list.js';
 export { isPathUnder, normalizePathPrefix } from './path-forms.js';
 export { pathPrefixMatcher, suggestPathPrefix } from './path-prefix-matcher.js';

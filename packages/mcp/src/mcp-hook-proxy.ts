@@ -8,7 +8,7 @@ import {
   openHookSession,
   type PermissionCallback,
 } from '@soong-agent/loop-adapter';
-import { jsonValueDepth, type RiskClass } from '@soong-agent/protocol';
+import { formatMcpToolName, jsonValueDepth, type RiskClass } from '@soong-agent/protocol';
 import { McpProxyError, type McpServerExit } from './mcp-proxy-error.js';
 import { mcpToolPaths } from './tool-paths.js';
 
@@ -277,7 +277,7 @@ export async function createMcpHookProxy(options: McpHookProxyOptions): Promise<
         return;
       }
       const server = serverName ?? 'unknown';
-      const name = `mcp__${server}__${plainName(call.toolName)}`;
+      const name = formatMcpToolName(server, plainName(call.toolName));
       // Unique within the session, also when several proxies share it.
       const id = `mcp_${nextCallNumber(session)}`;
       // One gate per call: each call is its own step (no halting across calls of one client).

@@ -58,6 +58,7 @@ export {
   type HookInputFor,
   HookInputSchema,
   type HostEventName,
+  isBlockingEvent,
   NotificationInputSchema,
   type NotificationKind,
   NotificationKindSchema,
@@ -93,6 +94,12 @@ export {
   safeParseHookOutput,
 } from './hook-output.js';
 export { jsonTextDepth, jsonValueDepth, MAX_JSON_DEPTH } from './json-depth.js';
+export {
+  formatMcpToolName,
+  MCP_TOOL_PREFIX,
+  type McpToolNameParts,
+  parseMcpToolName,
+} from './mcp-tool-name.js';
 export {
   PROTOCOL_ERROR_CODES,
   ProtocolError,

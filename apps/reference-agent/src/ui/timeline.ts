@@ -2,6 +2,7 @@ import path from 'node:path';
 import { findGitRoot, gitRootHint } from '@soong-agent/paths';
 import type { EventRecord, EventRecordOf } from '@soong-agent/protocol';
 import picocolors from 'picocolors';
+import { formatDuration, formatSeconds } from './format-duration.js';
 
 type Colors = ReturnType<typeof picocolors.createColors>;
 
@@ -30,10 +31,6 @@ export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
-
-function formatDuration(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)}ms` : `${(ms / 1000).toFixed(1)}s`;
 }
 
 function oneLine(text: string, max: number): string {
@@ -357,9 +354,7 @@ export function createTimeline(options: {
     if (top === undefined || suspended) return;
     const elapsed = now() - top.startedAt;
     if (elapsed < LIVE_INDICATOR_DELAY_MS) return;
-    options.stream.write(
-      `\r\x1b[K${c.dim(`… running ${top.label} (${(elapsed / 1000).toFixed(1)}s)`)}`,
-    );
+    options.stream.write(`\r\x1b[K${c.dim(`… running ${top.label} (${formatSeconds(elapsed)})`)}`);
     drawn = true;
   };
   const sync = () => {
