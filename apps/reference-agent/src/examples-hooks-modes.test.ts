@@ -13,8 +13,8 @@ import {
   type HookOutcome,
 } from '@soong-agent/loop-adapter';
 import { type EventRecord, EventRecordSchema, type ToolCallInfo } from '@soong-agent/protocol';
+import { makeTempDir } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
-import { makeTempDir } from './test-helpers/temp.js';
 
 const EXAMPLES_DIR = fileURLToPath(new URL('../../../examples/hooks/', import.meta.url));
 const PACKAGE_HELPER = createRequire(import.meta.url).resolve('@soong-agent/protocol/hook');

@@ -13,9 +13,9 @@ import {
   safeParseHookOutput,
   type ToolCallInfo,
 } from '@soong-agent/protocol';
+import { isAlive } from '@soong-agent/test-utils';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isAlive } from './test-helpers/processes.js';
 
 const EXAMPLES_DIR = fileURLToPath(new URL('../../../examples/hooks/', import.meta.url));
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));

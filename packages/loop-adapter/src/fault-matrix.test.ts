@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { BLOCKING_EVENTS, type HookEvent, type HookFailureKind } from '@soong-agent/protocol';
+import { tempDirFor } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
 import type { HookPayload } from './hook-engine.js';
 import { type HookSpec, hookCommand, recordsOf, recordTypes, setup } from './test-helpers/setup.js';
-import { tempDirFor } from './test-helpers/temp-dir.js';
 
 // Every failure kind of SPEC §2.2 (and the cases that must *not* fail) × the five events ×
 // on_failure. Hook A is the faulty one, hook B (allow) must still run unless A's deny stands.

@@ -1,11 +1,11 @@
 import type { RunOptions, RunResult } from '@soong-agent/runner';
+import { makeTempDir } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
 import { setup } from './test-helpers/setup.js';
-import { useTempDirs } from './test-helpers/temp-dir.js';
 
 // Issue 19: the tool input is serialised once per call, however many hooks run, and every soong
 // hook's stdin is exactly JSON.stringify of its §2.1 input.
-const tempDir = useTempDirs();
+const tempDir = () => makeTempDir();
 
 function answering(stdins: string[]) {
   return async (options: RunOptions): Promise<RunResult> => {

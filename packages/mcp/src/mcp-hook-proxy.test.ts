@@ -1,15 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { eventually, isAlive, writeHooksJson } from '@soong-agent/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MCP_MAX_MESSAGE_DEPTH, McpProxyError } from './index.js';
 import {
   cleanUp,
   connectThroughProxy,
   deny,
-  eventually,
   guardSaw,
-  isAlive,
   rawClient,
   rawThroughProxy,
   readPid,
@@ -18,7 +17,6 @@ import {
   setupBlockingHook,
   startProxy,
   transcriptGuardHook,
-  writeHooks,
 } from './test-helpers/proxy-setup.js';
 
 const TIMEOUT = 120_000;
@@ -82,7 +80,7 @@ describe('createMcpHookProxy', () => {
     async () => {
       const where = setup();
       const post = path.join(where.root, 'post.jsonl');
-      writeHooks(where.home, {
+      writeHooksJson(where.home, {
         PostToolUse: [{ hooks: [{ type: 'command', command: `cat >> '${post}'` }] }],
       });
       fs.writeFileSync(
@@ -120,7 +118,7 @@ describe('createMcpHookProxy', () => {
     async () => {
       const where = setup();
       const seen = path.join(where.root, 'seen.jsonl');
-      writeHooks(where.home, {
+      writeHooksJson(where.home, {
         PreToolUse: [
           {
             hooks: [transcriptGuardHook(seen, 'cc-guard')],

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type EventRecord, EventRecordSchema } from '@soong-agent/protocol';
+import { makeAgentWorkspace, makeTempDir } from '@soong-agent/test-utils';
 import { expect } from 'vitest';
-import { makeTempDir } from './temp.js';
 
 /** The built CLI (tests run it as a subprocess; turbo builds the app before its tests). */
 export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
@@ -84,23 +84,12 @@ export function parseRecords(stdout: string): EventRecord[] {
 export function makeWorkspace(
   files: { home?: Record<string, string>; project?: Record<string, string> } = {},
 ) {
-  const root = makeTempDir('soong-agent-e2e-');
-  const home = path.join(root, 'home');
-  const project = path.join(root, 'project');
-  const osHome = path.join(root, 'os-home');
-  for (const [dir, tree] of [
-    [home, files.home ?? {}],
-    [project, files.project ?? {}],
-  ] as const) {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    for (const [relative, content] of Object.entries(tree)) {
-      const file = path.join(dir, relative);
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.writeFileSync(file, content, { mode: 0o600 });
-    }
-  }
-  fs.mkdirSync(osHome);
-  return { root, home, project, osHome, env: cliEnv(osHome) };
+  const { root, home, projectDir, osHome } = makeAgentWorkspace({
+    prefix: 'soong-agent-e2e-',
+    homeFiles: files.home ?? {},
+    projectFiles: files.project ?? {},
+  });
+  return { root, home, project: projectDir, osHome, env: cliEnv(osHome) };
 }
 
 /** A scripted-model file in `dir` with the given turns; returns its path. */
