@@ -19,6 +19,14 @@ export {
 } from './eventually.js';
 export { allGone, groupGone, isAlive, liveGroupMembers, processGroupOf } from './processes.js';
 export {
+  minimalEnv,
+  type ProcessOptions,
+  type ProcessRun,
+  runProcess,
+  type StartedProcess,
+  startProcess,
+} from './run-process.js';
+export {
   createTree,
   makeLongLivedTempDir,
   makeTempDir,
