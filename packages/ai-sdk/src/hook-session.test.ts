@@ -90,6 +90,7 @@ function fileTools(log: string[], output: (file: string) => string = (file) => `
       inputSchema: z.object({ path: z.string() }),
       execute: async ({ path: file }) => {
         log.push(`start ${name} ${file}`);
+        // The tool's own work, not a wait for something: long enough for parallel calls to overlap.
         await new Promise((resolve) => setTimeout(resolve, 20));
         log.push(`end ${name} ${file}`);
         return output(file);

@@ -188,6 +188,7 @@ describe('SoongHooks in the real OpenCode', () => {
         });
       } finally {
         killGroup(server, 'SIGTERM');
+        // A grace period for SIGTERM, then SIGKILL: a bound on a hang, not a wait for an event.
         const end = await Promise.race([
           served,
           new Promise((resolve) => setTimeout(resolve, 10_000)),
