@@ -4,4 +4,5 @@
 // lockstep with this exact version: it may change in any release, patches included, without
 // notice. Application code imports `@soong-agent/matcher`.
 
+export { mcpServerOf } from './mcp-server-matcher.js';
 export { MAX_SHOWN_CHARACTERS, showValue } from './show-value.js';

@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileRules } from './compile-rules.js';
 import { MatcherError } from './matcher-error.js';
+import { mcpServerOf } from './mcp-server-matcher.js';
 import { BUILT_IN_REGISTRY } from './test-helpers/registry.js';
 
 const CONTEXT = { projectDir: '/project', homeDir: '/home/user', registry: BUILT_IN_REGISTRY };
@@ -53,5 +55,19 @@ describe('mcpServerMatcher', () => {
     } catch (error) {
       expect(error).toMatchObject({ code: 'INVALID_MATCHER_OPTIONS', suggestion: ['fs', 'git'] });
     }
+  });
+});
+
+describe('mcpServerOf', () => {
+  it('finds the server of any mcp__<server>__<tool> name and nothing in other names', () => {
+    const part = fc.stringMatching(/^[a-z0-9-]([a-z0-9_-]*[a-z0-9-])?$/);
+    fc.assert(
+      fc.property(part, part, (server, tool) => {
+        fc.pre(!server.includes('__'));
+        expect(mcpServerOf(`mcp__${server}__${tool}`)).toBe(server);
+        const other = `${server}__${tool}`;
+        if (!other.startsWith('mcp__')) expect(mcpServerOf(other)).toBeUndefined();
+      }),
+    );
   });
 });
