@@ -6,9 +6,14 @@ import { afterEach, type TestContext } from 'vitest';
 // Temp dirs made with makeTempDir are removed after each test of the file that imports this module.
 const created: string[] = [];
 
-afterEach(() => {
-  for (const dir of created.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
+try {
+  afterEach(() => {
+    for (const dir of created.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  });
+} catch {
+  // Imported outside a test file (a vitest global setup loads a helper that imports this
+  // package): there is no test to clean up after, and makeTempDir is not called there.
+}
 
 function newTempDir(prefix: string): string {
   // realpath: macOS and some CI tmpdirs are symlinks, and the code under test resolves symlinks.
