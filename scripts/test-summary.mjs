@@ -10,8 +10,10 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const missing = [];
-// Every package and app, and the private conformance package (its own tests, not the real agents).
-const workspaces = ['packages', 'apps']
+// Every package and app, the private tools (test-utils) and the private conformance package (its
+// own tests, not the real agents).
+const workspaces = ['packages', 'apps', 'tools']
+  .filter((group) => existsSync(join(root, group)))
   .flatMap((group) => readdirSync(join(root, group)).map((name) => `${group}/${name}`))
   .concat('conformance');
 for (const workspace of workspaces) {

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { eventually, liveGroupMembers, processGroupOf } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
 import { makeWorkspace, startCli, writeScript } from './test-helpers/cli.js';
-import { eventually, liveGroupMembers, processGroupOf } from './test-helpers/processes.js';
 
 // Issue 20: a running tool's (or hook's) process group must not outlive an agent killed with
 // SIGKILL. The runner's spawn helper sees its channel to the agent close and kills every group.

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HOOK_EVENTS } from '@soong-agent/protocol';
+import { eventually, makeTempDir } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
 import {
   CLI,
@@ -12,7 +13,6 @@ import {
   startCli,
   writeScript,
 } from './test-helpers/cli.js';
-import { makeTempDir } from './test-helpers/temp.js';
 
 const COMMANDS = [
   ['run'],
@@ -439,9 +439,9 @@ describe('soong-agent run', () => {
         },
       );
       const pidFile = path.join(workspace.project, 'pid.txt');
-      while (!(fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').endsWith('\n'))) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await eventually(
+        () => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').endsWith('\n'),
+      );
       const pid = Number(fs.readFileSync(pidFile, 'utf8'));
       run.child.kill(signal);
       const result = await run.done;
@@ -1118,10 +1118,10 @@ describe('soong-agent events', () => {
       const agent = startCli(['run', 'go', '--yes', '--model', `scripted:${script}`, ...base], {
         env: workspace.env,
       });
-      // Wait (bounded by the test timeout) until the hook runs, then kill the agent outright.
-      while (!fs.existsSync(pidFile) || fs.readFileSync(pidFile, 'utf8').trim() === '') {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      // Wait until the hook runs, then kill the agent outright.
+      await eventually(
+        () => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim() !== '',
+      );
       agent.child.kill('SIGKILL');
       await agent.done;
       process.kill(Number(fs.readFileSync(pidFile, 'utf8')), 'SIGKILL');

@@ -1,7 +1,3 @@
-// The hook helpers and the example hooks converted to them, in both modes (SPEC §8): the helpers of
-// examples/hooks/ behave exactly as @soong-agent/protocol/hook, and each converted example decides
-// identically as a spawn hook and as a worker hook, through the real engine and real processes.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -13,8 +9,8 @@ import {
   type HookOutcome,
 } from '@soong-agent/loop-adapter';
 import { type EventRecord, EventRecordSchema, type ToolCallInfo } from '@soong-agent/protocol';
+import { makeTempDir, minimalEnv, runProcess } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
-import { makeTempDir } from './test-helpers/temp.js';
 
 const EXAMPLES_DIR = fileURLToPath(new URL('../../../examples/hooks/', import.meta.url));
 const PACKAGE_HELPER = createRequire(import.meta.url).resolve('@soong-agent/protocol/hook');
@@ -96,35 +92,21 @@ interface Transcript {
   stderr: string;
 }
 
-function runHelper(argv: string[], mode: 'spawn' | 'worker', stdin: string): Promise<Transcript> {
+async function runHelper(
+  argv: string[],
+  mode: 'spawn' | 'worker',
+  stdin: string,
+): Promise<Transcript> {
   const [file, ...args] = argv as [string, ...string[]];
-  const child = spawn(file, args, {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', SOONG_AGENT_HOOK_MODE: mode },
-    stdio: ['pipe', 'pipe', 'pipe'],
+  const { code, stdout, stderr } = await runProcess(file, args, {
+    env: minimalEnv({ SOONG_AGENT_HOOK_MODE: mode }),
+    stdin,
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  child.stdin.on('error', () => {});
-  child.stdin.end(stdin);
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) =>
-      resolve({
-        code,
-        lines: stdout
-          .split('\n')
-          .filter((line) => line !== '')
-          .map((line) => JSON.parse(line) as unknown),
-        stderr,
-      }),
-    );
-  });
+  const lines = stdout
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as unknown);
+  return { code, lines, stderr };
 }
 
 function helperInput(act: string): Record<string, unknown> {

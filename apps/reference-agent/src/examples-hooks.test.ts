@@ -13,9 +13,9 @@ import {
   safeParseHookOutput,
   type ToolCallInfo,
 } from '@soong-agent/protocol';
+import { isAlive, minimalEnv, runProcess } from '@soong-agent/test-utils';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isAlive } from './test-helpers/processes.js';
 
 const EXAMPLES_DIR = fileURLToPath(new URL('../../../examples/hooks/', import.meta.url));
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -1153,30 +1153,16 @@ function installReadmeHooks(workspace: Workspace): void {
   }
 }
 
-function runCli(workspace: Workspace, args: string[]): Promise<HookRun> {
-  const child = spawn(
+async function runCli(workspace: Workspace, args: string[]): Promise<HookRun> {
+  const run = await runProcess(
     process.execPath,
     [CLI, ...args, '--home', workspace.agentHome, '--project', workspace.projectDir],
     {
       cwd: workspace.projectDir,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: workspace.osHome, NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      env: minimalEnv({ HOME: workspace.osHome, NO_COLOR: '1' }),
     },
   );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code, signal) =>
-      resolve({ code, signal, stdout, stderr, stdinError: undefined }),
-    );
-  });
+  return { ...run, stdinError: undefined };
 }
 
 describe('examples/hooks/README.md hooks.json', () => {

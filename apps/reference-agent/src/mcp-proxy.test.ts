@@ -6,9 +6,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { readEventLog } from '@soong-agent/loop-adapter';
 import type { EventRecord } from '@soong-agent/protocol';
+import { allGone, eventually, isAlive, makeTempDir } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
 import { CLI, cliEnv, startCli } from './test-helpers/cli.js';
-import { makeTempDir } from './test-helpers/temp.js';
 
 const TIMEOUT = 120_000;
 const TEST_SERVER = fileURLToPath(new URL('./__fixtures__/mcp/test-server.mjs', import.meta.url));
@@ -87,20 +87,8 @@ function upstreamPid(file: string): number {
   return Number(line?.slice(4));
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function waitGone(pid: number): Promise<void> {
-  // An upper bound only (a loaded machine): the test fails if the process is still there.
-  for (let tries = 0; tries < 600 && alive(pid); tries++)
-    await new Promise((resolve) => setTimeout(resolve, 50));
-}
+// An upper bound only (a loaded machine): throws, naming the pid, if the process is still there.
+const waitGone = (pid: number) => allGone([pid], { timeoutMs: 30_000 });
 
 function sessionRecords(home: string): EventRecord[] {
   const sessions = fs.readdirSync(path.join(home, 'sessions'));
@@ -187,7 +175,7 @@ describe('soong-agent mcp-proxy', () => {
       }
       await closed;
       await waitGone(upstreamPid(where.log));
-      expect(alive(upstreamPid(where.log))).toBe(false);
+      expect(isAlive(upstreamPid(where.log))).toBe(false);
       const records = sessionRecords(where.home);
       expect(records.slice(0, 2).map((record) => record.type)).toEqual([
         'session_started',
@@ -296,7 +284,7 @@ describe('soong-agent mcp-proxy', () => {
       ]);
       const proxyPid = transport.pid;
       const upstream = upstreamPid(where.log);
-      expect(alive(upstream)).toBe(true);
+      expect(isAlive(upstream)).toBe(true);
       const answer = await client.callTool({ name: 'crash', arguments: {} }).then(
         (result) => result,
         (error: unknown) => error,
@@ -309,8 +297,8 @@ describe('soong-agent mcp-proxy', () => {
       expect(stderr()).toContain('test-notes: crashing on purpose');
       expect(stderr()).toMatch(/the MCP server ".*test-server\.mjs.*" exited with code 3/);
       if (proxyPid !== null) await waitGone(proxyPid);
-      expect(proxyPid === null || !alive(proxyPid)).toBe(true);
-      expect(alive(upstream)).toBe(false);
+      expect(proxyPid === null || !isAlive(proxyPid)).toBe(true);
+      expect(isAlive(upstream)).toBe(false);
     },
     TIMEOUT,
   );
@@ -334,7 +322,7 @@ describe('soong-agent mcp-proxy', () => {
       await closed;
       // The runner's watchdog kills the upstream's group when the proxy is gone.
       await waitGone(upstream);
-      expect(alive(upstream)).toBe(false);
+      expect(isAlive(upstream)).toBe(false);
     },
     TIMEOUT,
   );
@@ -420,17 +408,19 @@ describe('soong-agent mcp-proxy under attack', () => {
       const where = setup();
       const proxy = spawnProxy(where, [process.execPath, TEST_SERVER, where.log]);
       proxy.send(INITIALIZE);
-      let upstream = 0;
-      for (let tries = 0; tries < 600 && !(upstream > 0); tries++) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        upstream = upstreamPid(where.log);
-      }
+      const upstream = await eventually(
+        () => upstreamPid(where.log) > 0 && upstreamPid(where.log),
+        {
+          timeoutMs: 30_000,
+          message: 'the upstream to log its pid',
+        },
+      );
       expect(upstream).toBeGreaterThan(0);
       // The client keeps its end open: only the oversized line tells the proxy it is broken.
       proxy.child.stdin.write('x'.repeat(11 * 1024 * 1024));
       expect(await proxy.exited).not.toBeNull();
       await waitGone(upstream);
-      expect(alive(upstream)).toBe(false);
+      expect(isAlive(upstream)).toBe(false);
       expect(proxy.stderr()).toContain('maximum size');
       proxy.child.stdin.destroy();
     },
@@ -450,7 +440,7 @@ describe('soong-agent mcp-proxy under attack', () => {
       expect(proxy.stderr()).toContain('the client has not read');
       const upstream = upstreamPid(where.log);
       await waitGone(upstream);
-      expect(alive(upstream)).toBe(false);
+      expect(isAlive(upstream)).toBe(false);
       proxy.child.stdout.destroy();
     },
     TIMEOUT,
@@ -499,17 +489,16 @@ describe('soong-agent mcp-proxy sessions', () => {
         method: 'tools/call',
         params: { name: 'write_note', arguments: { path: 'late.txt', text: 'x' } },
       });
-      for (let tries = 0; tries < 600 && !fs.existsSync(pidFile); tries++)
-        await new Promise((resolve) => setTimeout(resolve, 50));
+      await eventually(() => fs.existsSync(pidFile), { timeoutMs: 30_000 });
       const hook = Number(fs.readFileSync(pidFile, 'utf8'));
       const upstream = upstreamPid(where.log);
       proxy.child.stdin.end();
       expect(await proxy.exited).toBe(0);
       await waitGone(hook);
-      expect(alive(hook)).toBe(false);
+      expect(isAlive(hook)).toBe(false);
       fs.writeFileSync(go, '');
       await waitGone(upstream);
-      expect(alive(upstream)).toBe(false);
+      expect(isAlive(upstream)).toBe(false);
       expect(upstreamLog(where.log).filter((line) => line.startsWith('call '))).toEqual([]);
       expect(fs.existsSync(path.join(where.project, 'late.txt'))).toBe(false);
     },

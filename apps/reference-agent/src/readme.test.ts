@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { makeTempDir } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
 import { cliEnv, makeWorkspace, runCli, runScriptedSession, runShell } from './test-helpers/cli.js';
-import { makeTempDir } from './test-helpers/temp.js';
 
 const README = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));

@@ -1,6 +1,6 @@
 import path from 'node:path';
+import { makeTempDir, writeTree } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
-import { makeTempDir, writeTree } from './test-helpers/temp.js';
 import { cloneCommit, describeVersion } from './version.js';
 
 // Real files laid out as git lays them out; no git process.

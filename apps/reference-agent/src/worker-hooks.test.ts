@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EventRecord } from '@soong-agent/protocol';
+import { eventually, isAlive, liveGroupMembers, processGroupOf } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
 import { makeWorkspace, parseRecords, runCli, startCli, writeScript } from './test-helpers/cli.js';
-import { eventually, isAlive, liveGroupMembers, processGroupOf } from './test-helpers/processes.js';
 
 // Worker hooks (SPEC §8) through the built CLI: one process per session, gone when it ends, even
 // when the agent is SIGKILLed mid-request.

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { readEventLog } from '@soong-agent/loop-adapter';
 import type { EventRecord } from '@soong-agent/protocol';
+import { eventually, quietPeriod } from '@soong-agent/test-utils';
 import { generateText, type ModelMessage, stepCountIs, streamText, tool } from 'ai';
 import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -89,6 +90,7 @@ function fileTools(log: string[], output: (file: string) => string = (file) => `
       inputSchema: z.object({ path: z.string() }),
       execute: async ({ path: file }) => {
         log.push(`start ${name} ${file}`);
+        // The tool's own work, not a wait for something: long enough for parallel calls to overlap.
         await new Promise((resolve) => setTimeout(resolve, 20));
         log.push(`end ${name} ${file}`);
         return output(file);
@@ -487,8 +489,7 @@ describe('createHookSession', () => {
         stopWhen: stepCountIs(5),
         abortSignal: controller.signal,
       });
-      while (!fs.existsSync(path.join(root, 'hook-started')))
-        await new Promise((resolve) => setTimeout(resolve, 10));
+      await eventually(() => fs.existsSync(path.join(root, 'hook-started')));
       controller.abort(new Error('user cancelled'));
       await run.catch(() => undefined);
       await hooks.close();
@@ -631,7 +632,8 @@ process.stdin.on('end', () => {
         closedEarly = !released;
       });
       let released = false;
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // A bounded window in which close() must NOT finish while the tool still runs.
+      await quietPeriod(50);
       released = true;
       release();
       await Promise.all([closing, hooks.close(), run.catch(() => undefined)]);

@@ -1,13 +1,11 @@
 import os from 'node:os';
 import type { RuleSpec } from '@soong-agent/matcher';
 import { findUnknownTools } from '@soong-agent/matcher/internal';
+import { MCP_TOOL_PREFIX } from '@soong-agent/protocol';
 import { knownToolNames } from './config-file-schema.js';
 import { type ConfigWarning, createWarning } from './config-warnings.js';
 import type { LoadedConfig } from './load-config.js';
 import { CONFIG_TOOL_ALIASES } from './tool-aliases.js';
-
-/** The prefix of MCP tool names (`mcp__<server>__<tool>`, SPEC §10). */
-const MCP_TOOL_PREFIX = 'mcp__';
 
 /**
  * UNKNOWN_TOOL warnings for `tool` values that name no tool in `knownTools`, with a "did you mean"

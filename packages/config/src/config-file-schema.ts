@@ -1,5 +1,5 @@
-import { mcpServerOf } from '@soong-agent/matcher';
 import { PLAIN_NAME_PATTERN } from '@soong-agent/matcher/internal';
+import { parseMcpToolName } from '@soong-agent/protocol';
 import { RiskClassSchema } from '@soong-agent/protocol/internal';
 import { RUN_LIMITS } from '@soong-agent/runner/defaults';
 import { z } from 'zod';
@@ -253,6 +253,6 @@ export function knownToolNames(settings: Settings): readonly string[] {
 
 /** True when `tool` is `mcp__<server>__<tool>` of a server listed under `[mcp.<NAME>]`. */
 export function isDeclaredMcpTool(settings: Settings, tool: string): boolean {
-  const server = mcpServerOf(tool);
+  const server = parseMcpToolName(tool)?.server;
   return server !== undefined && Object.hasOwn(settings.mcp, server);
 }

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { showValue } from '@soong-agent/matcher/internal';
 import type { ConfigIssue } from './config-error.js';
 
 /** A JSON path as a list of keys and indices. */
@@ -92,19 +93,6 @@ export function sortIssues(issues: readonly ConfigIssue[]): ConfigIssue[] {
     .map((issue, index) => ({ issue, index }))
     .sort((a, b) => rank(a.issue) - rank(b.issue) || a.index - b.index)
     .map(({ issue }) => issue);
-}
-
-/** Describes a value for a message: strings quoted, long values cut. */
-export function showValue(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (value instanceof Date) return `date ${value.toISOString()}`;
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
-  }
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
 /** A value with its type for "got …" messages (`string "10"`, `array []`, `null`, `date …`), the type said once. */

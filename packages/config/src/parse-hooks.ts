@@ -55,6 +55,11 @@ interface StrayRule {
 
 const DEFAULT_ID_SHAPE = /^[A-Za-z]+\[\d+\]\[\d+\]$/;
 
+/** The id of a hook without a `name` (`hook_id` in its records): `<Event>[<rule>][<hook>]`. */
+function defaultHookId(event: string, ruleIndex: number, hookIndex: number): string {
+  return `${event}[${ruleIndex}][${hookIndex}]`;
+}
+
 /** The options of {@link parseHooks}. */
 interface ParseHooksOptions {
   text: string;
@@ -330,7 +335,7 @@ function reportNames(value: unknown, report: (jsonPath: JsonPath, text: IssueTex
               fix: 'choose a name without [n][n], or remove it to use the default id',
             });
           }
-          if (earlier === undefined) names.set(name, `${event}[${ruleIndex}][${hookIndex}]`);
+          if (earlier === undefined) names.set(name, defaultHookId(event, ruleIndex, hookIndex));
         }
       }
     }
@@ -407,7 +412,7 @@ function toHookConfig(
   options: { settings: Settings; projectDir: string; homeDir: string },
 ): HookCommandConfig {
   const config: HookCommandConfig = {
-    id: hook.name ?? `${event}[${ruleIndex}][${hookIndex}]`,
+    id: hook.name ?? defaultHookId(event, ruleIndex, hookIndex),
     event,
     ruleIndex,
     hookIndex,

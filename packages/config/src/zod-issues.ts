@@ -1,6 +1,7 @@
 import { closestMatch } from '@soong-agent/matcher';
+import { showValue } from '@soong-agent/matcher/internal';
 import { z } from 'zod';
-import { type IssueText, type JsonPath, showTypedValue, showValue } from './issues.js';
+import { type IssueText, type JsonPath, showTypedValue } from './issues.js';
 
 /** A schema problem, placed by JSON path; `atKey` when the key itself (not its value) is wrong. */
 export interface SchemaProblem {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { HookEvent } from '@soong-agent/protocol';
+import { type HookEvent, isBlockingEvent } from '@soong-agent/protocol';
 import { CLAUDE_CODE_TOOL_INPUT_BYTES } from './claude-code.js';
 import {
   addEnvironmentNote,
@@ -166,7 +166,7 @@ export const CODEX_CATALOG: ToolCatalog = {
   splitExact: (matcher) => matcher.split('|').filter((name) => name !== ''),
   mcpName: CLAUDE_CODE_FORMAT.catalog.mcpName,
   mcpServerOfPrefix: CLAUDE_CODE_FORMAT.catalog.mcpServerOfPrefix,
-  mcpProbe: 'mcp__zz9probe__zz9tool',
+  mcpProbe: CLAUDE_CODE_FORMAT.catalog.mcpProbe,
   invalidRegex: 'reject',
 };
 
@@ -186,7 +186,7 @@ function convertCodexHook(
     )
   )
     return undefined;
-  if (hook.async === true && (event === 'PreToolUse' || event === 'Stop')) {
+  if (hook.async === true && isBlockingEvent(event)) {
     conversion.refuse(
       `${hookPath}.async`,
       `an async ${event} hook cannot block in Codex, but every ${event} hook can here: remove "async" if it should block`,

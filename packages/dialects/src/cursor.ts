@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { HookEvent } from '@soong-agent/protocol';
+import { type HookEvent, parseMcpToolName } from '@soong-agent/protocol';
 import { CLAUDE_CODE_TOOL_INPUT_BYTES } from './claude-code.js';
 import { addEnvironmentNote, otherAgentHint } from './convert/claude.js';
 import {
@@ -82,11 +82,6 @@ const MAIN_EVENT: Readonly<Record<string, string>> = {
   SessionEnd: 'sessionEnd',
 };
 
-function mcpParts(name: string): { server: string; tool: string } | undefined {
-  const match = /^mcp__(.+?)__(.+)$/.exec(name);
-  return match === null ? undefined : { server: match[1] as string, tool: match[2] as string };
-}
-
 function toolInput(projectDir: string) {
   return (ours: string, input: unknown): unknown => {
     if (!isRecord(input)) return input;
@@ -127,7 +122,7 @@ function encodeInput(
   };
   if (event === 'PreToolUse' || event === 'PostToolUse') {
     const tool = toolOf(input);
-    const mcp = mcpParts(tool.name);
+    const mcp = parseMcpToolName(tool.name);
     const names =
       mcp === undefined ? TOOL_NAMES : { ...TOOL_NAMES, [tool.name]: `MCP:${mcp.tool}` };
     const view = viewOf(tool, context, names, toolInput(context.projectDir));

@@ -1,4 +1,4 @@
-import type { HookEvent } from '@soong-agent/protocol';
+import { formatMcpToolName, type HookEvent, parseMcpToolName } from '@soong-agent/protocol';
 import { CLAUDE_CODE_TOOL_INPUT_BYTES } from './claude-code.js';
 import { addEnvironmentNote, otherAgentHint, pluginRootOf } from './convert/claude.js';
 import { type Conversion, type ConvertedHook, hasEvent, shellQuote } from './convert/conversion.js';
@@ -78,8 +78,8 @@ const THEIR_EVENT: Readonly<Record<string, string>> = {
 
 /** Our MCP name `mcp__server__tool` as Gemini names MCP tools: `mcp_server_tool`. */
 export function geminiMcpName(name: string): string | undefined {
-  const match = /^mcp__(.+?)__(.+)$/.exec(name);
-  return match === null ? undefined : `mcp_${match[1]}_${match[2]}`;
+  const mcp = parseMcpToolName(name);
+  return mcp === undefined ? undefined : `mcp_${mcp.server}_${mcp.tool}`;
 }
 
 function toolInput(projectDir: string) {
@@ -369,7 +369,7 @@ export const GEMINI_CATALOG: ToolCatalog = {
   splitExact: (matcher) => [matcher],
   mcpName: (name) => {
     const match = /^mcp_([A-Za-z0-9-]+)_([A-Za-z0-9_-]+)$/.exec(name);
-    return match === null ? undefined : `mcp__${match[1]}__${match[2]}`;
+    return match === null ? undefined : formatMcpToolName(match[1] as string, match[2] as string);
   },
   mcpServerOfPrefix: (prefix) => /^mcp_([A-Za-z0-9-]+)_$/.exec(prefix)?.[1],
   mcpProbe: 'mcp_zz9probe_zz9tool',

@@ -3,12 +3,12 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ArtifactRefSchema } from '@soong-agent/protocol/internal';
+import { makeTempDir } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
 import { createFileArtifactStore } from './artifact-store.js';
 import { LoopAdapterError } from './loop-adapter-error.js';
-import { useTempDirs } from './test-helpers/temp-dir.js';
 
-const tempDir = useTempDirs();
+const tempDir = () => makeTempDir();
 
 async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
   try {

@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ToolCallInfo } from '@soong-agent/protocol';
+import { makeTempDir } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
 import type { HookOutcome } from './hook-engine.js';
 import { setup } from './test-helpers/setup.js';
-import { useTempDirs } from './test-helpers/temp-dir.js';
 
-const tempDir = useTempDirs();
+const tempDir = () => makeTempDir();
 const TIMEOUT = 120_000;
 
 // One policy, written once per protocol: no recursive force delete, no writes under secrets/,

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { makeTempDir } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
 import { recordsOf, setup } from './test-helpers/setup.js';
-import { useTempDirs } from './test-helpers/temp-dir.js';
 import { executeToolBatch, type PermissionCallback, type ToolDefinition } from './tool-batch.js';
 
-const tempDir = useTempDirs();
+const tempDir = () => makeTempDir();
 const PROCESS_TIMEOUT = 60_000;
 
 const READ_TOOL: ToolDefinition = {

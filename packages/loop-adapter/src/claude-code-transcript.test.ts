@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { makeTempDir } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
 import { createClaudeCodeTranscript } from './claude-code-transcript.js';
 import { LoopAdapterError } from './loop-adapter-error.js';
-import { useTempDirs } from './test-helpers/temp-dir.js';
 
-const tempDir = useTempDirs();
+const tempDir = () => makeTempDir();
 
 const lines = (file: string) =>
   fs

@@ -8,6 +8,7 @@ import {
   type HookFailureKind,
 } from '@soong-agent/protocol/internal';
 import { RunnerError, type RunResult } from '@soong-agent/runner';
+import type { WithoutHookRecordIds } from './hook-record-ids.js';
 import { roundMs } from './round-ms.js';
 import { summarizeText } from './summarize-text.js';
 
@@ -153,7 +154,7 @@ type HookRunRecordType =
  * protocol's record schemas, not a copy of them.
  */
 export type HookRunRecord = {
-  [T in HookRunRecordType]: Omit<EventRecordBodyOf<T>, 'hook_id' | 'event' | 'call_id'>;
+  [T in HookRunRecordType]: WithoutHookRecordIds<EventRecordBodyOf<T>>;
 }[HookRunRecordType];
 
 /** What {@link decideHookRun} decided. */

@@ -6,6 +6,7 @@ import {
   HookContextNodeSchema,
   renderHookContext,
 } from '@soong-agent/protocol';
+import { makeTempDir } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
 import { readEventLog } from './event-log.js';
 import { hookContextToMessage } from './observe.js';
@@ -18,9 +19,8 @@ import {
   WORKERS_DIR,
   writeHome,
 } from './test-helpers/setup.js';
-import { useTempDirs } from './test-helpers/temp-dir.js';
 
-const tempDir = useTempDirs();
+const tempDir = () => makeTempDir();
 const PROCESS_TIMEOUT = 60_000;
 const ON = '[hooks]\ndeliver_context = true\n';
 

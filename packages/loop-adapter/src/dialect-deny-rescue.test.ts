@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BuiltInDialectName } from '@soong-agent/dialects';
+import { tempDirFor } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
 import { recordsOf, recordTypes, setup } from './test-helpers/setup.js';
-import { tempDirFor } from './test-helpers/temp-dir.js';
 
 // SPEC §13.2 and §2.2 from the attacker's side, with real hook processes: a deny printed as `jq .`
 // prints it after a log line stands in every dialect, and an answer nested 20,000 deep is a

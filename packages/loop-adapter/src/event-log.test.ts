@@ -2,14 +2,14 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { makeTempDir } from '@soong-agent/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_LOG_MAX_BYTES, readEventLog } from './event-log.js';
 import { createJsonlEventSink } from './event-sink.js';
 import { LoopAdapterError } from './loop-adapter-error.js';
 import { buildFreshDist } from './test-helpers/build-dist.js';
-import { useTempDirs } from './test-helpers/temp-dir.js';
 
-const tempDir = useTempDirs();
+const tempDir = () => makeTempDir();
 function codeOf(read: () => unknown): string | undefined {
   try {
     read();

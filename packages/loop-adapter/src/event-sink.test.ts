@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { EventRecordSchema } from '@soong-agent/protocol';
+import { makeTempDir } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
 import { readEventLog } from './event-log.js';
 import { createJsonlEventSink, createMemoryEventSink } from './event-sink.js';
 import { LoopAdapterError } from './loop-adapter-error.js';
-import { useTempDirs } from './test-helpers/temp-dir.js';
 
-const tempDir = useTempDirs();
+const tempDir = () => makeTempDir();
 
 describe('createJsonlEventSink', () => {
   it('writes one valid JSON line per record with seq from 1 when emitting', async () => {

@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { HookEvent } from '@soong-agent/protocol';
 import { BLOCKING_EVENTS, type HookFailureKind } from '@soong-agent/protocol/internal';
+import { tempDirFor } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
 import type { HookPayload } from './hook-engine.js';
 import { type HookSpec, hookCommand, recordsOf, recordTypes, setup } from './test-helpers/setup.js';
-import { tempDirFor } from './test-helpers/temp-dir.js';
 
 // Every failure kind of SPEC §2.2 (and the cases that must *not* fail) × the five events ×
 // on_failure. Hook A is the faulty one, hook B (allow) must still run unless A's deny stands.

@@ -1,19 +1,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EventRecord } from '@soong-agent/protocol';
+import { eventually, makeTempDir } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
 import { readEventLog } from './event-log.js';
 import { LoopAdapterError } from './loop-adapter-error.js';
 import { type HookSessionHandle, openHookSession } from './open-hook-session.js';
 import { createSessionId } from './session.js';
 import { hookCommand, recordsOf, WORKERS_DIR, writeHome } from './test-helpers/setup.js';
-import { useTempDirs } from './test-helpers/temp-dir.js';
 import { CLOSED_TOOL_TEXT, SKIPPED_TOOL_TEXT } from './tool-gate.js';
 
 // The tool gate from the attacker's side, with real hook processes and real files: a deny must
 // never turn into an allow, and nothing runs after close().
 
-const tempDir = useTempDirs();
+const tempDir = () => makeTempDir();
 const TIMEOUT = 60_000;
 const GUARD_WORKER = path.join(WORKERS_DIR, 'guard-worker.mjs');
 
@@ -180,7 +180,8 @@ describe('a gate whose session closes', () => {
         risk: 'dangerous',
         input: { command: 'rm -rf victim', delay_ms: 300 },
       });
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // close() must come while the hook decides: once its hook_started is in the log.
+      await eventually(() => logOf(session).some((record) => record.type === 'hook_started'));
       const closing = session.close();
       const verdict = await pending;
       await closing;
@@ -215,7 +216,8 @@ describe('a gate whose session closes', () => {
         risk: 'dangerous',
         input: { command: 'rm -rf victim', delay_ms: 2000 },
       });
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Cut the call once the worker has it (its hook_started is in the log).
+      await eventually(() => logOf(session).some((record) => record.type === 'hook_started'));
       await session.engine.close();
       const verdict = await pending;
       expect(verdict.run).toBe(false);

@@ -1,19 +1,19 @@
 import fs from 'node:fs';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import type { EventRecord } from '@soong-agent/protocol';
+import { makeTempDir } from '@soong-agent/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readEventLog } from './event-log.js';
 import { type HookSessionHandle, openHookSession } from './open-hook-session.js';
 import { hookCommand, type RuleSpecJson, recordsOf, writeHome } from './test-helpers/setup.js';
 import { registerSpanExporter, spansNamed, unregisterSpans } from './test-helpers/spans.js';
-import { useTempDirs } from './test-helpers/temp-dir.js';
 import type { ToolCall, ToolDefinition, ToolExecutionResult } from './tool-batch.js';
 import { openTelemetryToolCalls, type ToolCallTelemetry } from './tool-call-telemetry.js';
 import { ABORTED_TOOL_TEXT, CLOSED_TOOL_TEXT, type ToolGate } from './tool-gate.js';
 
 // gate.run against real sessions and real hook processes: the records of a host that calls
 // before → execute → after by hand are the records of gate.run, byte for byte.
-const tempDir = useTempDirs();
+const tempDir = () => makeTempDir();
 const TIMEOUT = 60_000;
 
 const TOOLS = new Map<string, Omit<ToolDefinition, 'execute'>>([

@@ -6,13 +6,13 @@ import {
   type Dialect,
   getDialect,
 } from '@soong-agent/dialects';
+import { makeTempDir } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
 import { createMemoryEventSink } from './event-sink.js';
 import { createHookEngine } from './hook-engine.js';
 import { hookCommand, writeHome } from './test-helpers/setup.js';
-import { useTempDirs } from './test-helpers/temp-dir.js';
 
-const tempDir = useTempDirs();
+const tempDir = () => makeTempDir();
 
 function withoutDialects(config: LoadedConfig): LoadedConfig {
   const { dialects: _dialects, ...rest } = config;

@@ -1,10 +1,10 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
+import { makeTempDir } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
 import { recordsOf, setup } from './test-helpers/setup.js';
-import { useTempDirs } from './test-helpers/temp-dir.js';
 
-const tempDir = useTempDirs();
+const tempDir = () => makeTempDir();
 
 // The runner's spawn helper cannot start in this test process (its entry is pointed at a file
 // that does not exist, through the runner's internal module): hooks still run, spawned from this

@@ -3,12 +3,12 @@ import path from 'node:path';
 import type { HookEvent } from '@soong-agent/protocol';
 import { HookInputSchema, type ToolCallInfo } from '@soong-agent/protocol';
 import { runCommand } from '@soong-agent/runner';
+import { makeTempDir } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
 import type { HookPayload } from './hook-engine.js';
 import { hookCommand, recordsOf, recordTypes, setup } from './test-helpers/setup.js';
-import { useTempDirs } from './test-helpers/temp-dir.js';
 
-const tempDir = useTempDirs();
+const tempDir = () => makeTempDir();
 const PROCESS_TIMEOUT = 60_000;
 
 function toolInfo(overrides: Partial<ToolCallInfo> = {}): ToolCallInfo {

@@ -35,6 +35,7 @@ import {
   outcomeOfStartError,
 } from './decide-hook-run.js';
 import type { EventSink } from './event-sink.js';
+import type { HookRecordIds } from './hook-record-ids.js';
 import { isoNow } from './iso-now.js';
 import { checkOption, LoopAdapterError } from './loop-adapter-error.js';
 import { checkHookEvent, checkHookInput, normalizeToolCall } from './normalize-payload.js';
@@ -178,9 +179,6 @@ export interface HookEngineOptions {
    */
   dialects?: DialectRegistry | undefined;
 }
-
-// The ids every record of one hook run carries.
-type HookRecordIds = { hook_id: string; event: HookEvent; call_id?: string };
 
 const NO_HOOKS: HookOutcome = Object.freeze({
   decision: 'none',

@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { makeTempDir } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
 import { readEventLog } from './event-log.js';
 import { LoopAdapterError } from './loop-adapter-error.js';
 import { openHookSession } from './open-hook-session.js';
 import { hookCommand, recordsOf, recordTypes, writeHome } from './test-helpers/setup.js';
-import { useTempDirs } from './test-helpers/temp-dir.js';
 
-const tempDir = useTempDirs();
+const tempDir = () => makeTempDir();
 const PROCESS_TIMEOUT = 60_000;
 
 const readJson = (file: string) =>

@@ -3,12 +3,12 @@ import path from 'node:path';
 import type { ToolCallInfo } from '@soong-agent/protocol';
 import { PreToolUseInputSchema } from '@soong-agent/protocol/internal';
 import { runCommand } from '@soong-agent/runner';
+import { makeTempDir } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
 import { type HookEngine, LoopAdapterError } from './index.js';
 import { hookCommand, setup } from './test-helpers/setup.js';
-import { useTempDirs } from './test-helpers/temp-dir.js';
 
-const tempDir = useTempDirs();
+const tempDir = () => makeTempDir();
 const PROCESS_TIMEOUT = 60_000;
 
 // What a package consumer writes: no batch, no bounding, maybe sloppy values.

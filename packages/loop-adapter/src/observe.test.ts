@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { makeTempDir } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
 import {
   hookContextToMessage,
@@ -8,9 +9,8 @@ import {
   runUserPromptSubmit,
 } from './observe.js';
 import { hookCommand, recordsOf, recordTypes, setup } from './test-helpers/setup.js';
-import { useTempDirs } from './test-helpers/temp-dir.js';
 
-const tempDir = useTempDirs();
+const tempDir = () => makeTempDir();
 
 describe('hookContextToMessage', () => {
   it('makes a user message, never a system one, when given a node', () => {

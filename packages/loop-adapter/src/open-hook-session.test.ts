@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EventRecord } from '@soong-agent/protocol';
+import { eventually, makeTempDir } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
 import { readEventLog } from './event-log.js';
 import { type HookSessionHandle, openHookSession } from './open-hook-session.js';
 import { hookCommand, recordsOf, recordTypes, writeHome } from './test-helpers/setup.js';
-import { useTempDirs } from './test-helpers/temp-dir.js';
 import {
   executeToolBatch,
   type PermissionCallback,
@@ -14,7 +14,7 @@ import {
 } from './tool-batch.js';
 import { SKIPPED_TOOL_TEXT, type ToolGate, UNFINISHED_TOOL_TEXT } from './tool-gate.js';
 
-const tempDir = useTempDirs();
+const tempDir = () => makeTempDir();
 const PROCESS_TIMEOUT = 60_000;
 
 function tool(name: string, risk: ToolDefinition['risk'], output = `${name} ran`): ToolDefinition {
@@ -302,7 +302,7 @@ describe('openHookSession', () => {
       });
       const session = await openHookSession({ projectDir, home });
       const prompt = session.userPrompt('hello');
-      while (!fs.existsSync(startedFile)) await new Promise((resolve) => setTimeout(resolve, 5));
+      await eventually(() => fs.existsSync(startedFile));
       const first = session.close('aborted');
       const second = session.close('error');
       expect(second).toBe(first);

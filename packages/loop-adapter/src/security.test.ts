@@ -1,15 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ToolCallInfo } from '@soong-agent/protocol';
+import { makeTempDir } from '@soong-agent/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HOOK_LOG_LINE_BYTES, HOOK_LOG_LINES_MAX, HOOK_REASON_BYTES } from './decide-hook-run.js';
 import { recordsOf, recordTypes, setup } from './test-helpers/setup.js';
-import { useTempDirs } from './test-helpers/temp-dir.js';
 
 // The attacker's side of the engine: secrets and lookalikes in the agent's env, hostile hook
 // output, a working dir swapped after loading, hooks.json edited while the session runs.
 
-const tempDir = useTempDirs();
+const tempDir = () => makeTempDir();
 const TIMEOUT = 60_000;
 
 const tool: ToolCallInfo = {

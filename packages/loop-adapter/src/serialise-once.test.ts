@@ -2,19 +2,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '@soong-agent/config';
 import type { RunOptions, RunResult } from '@soong-agent/runner';
+import { makeTempDir } from '@soong-agent/test-utils';
 import { describe, expect, it, vi } from 'vitest';
 import { createFileArtifactStore } from './artifact-store.js';
 import { createClaudeCodeTranscript } from './claude-code-transcript.js';
 import { createJsonlEventSink } from './event-sink.js';
 import { createHookEngine } from './hook-engine.js';
 import { hookCommand, setup, writeHome } from './test-helpers/setup.js';
-import { useTempDirs } from './test-helpers/temp-dir.js';
 import { toolInputSerialiser } from './tool-call.js';
 import { createToolGate } from './tool-gate.js';
 
 // Issue 19: the tool input is serialised once per call, however many hooks run, and every soong
 // hook's stdin is exactly JSON.stringify of its §2.1 input.
-const tempDir = useTempDirs();
+const tempDir = () => makeTempDir();
 
 function answering(stdins: string[]) {
   return async (options: RunOptions): Promise<RunResult> => {

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { makeTempDir } from '@soong-agent/test-utils';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createSessionId, isSessionId, listSessions, sessionPaths } from './session.js';
-import { useTempDirs } from './test-helpers/temp-dir.js';
 
-const tempDir = useTempDirs();
+const tempDir = () => makeTempDir();
 
 describe('createSessionId', () => {
   it('formats the UTC start time and 6 hex digits when given a date', () => {

@@ -2,14 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { HookContextNodeSchema, renderHookContext } from '@soong-agent/protocol';
 import { StopInputSchema } from '@soong-agent/protocol/internal';
+import { makeTempDir } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
 import { LoopAdapterError } from './loop-adapter-error.js';
 import { hookContextToMessage } from './observe.js';
 import { createStopController } from './stop-controller.js';
 import { hookCommand, recordsOf, recordTypes, setup } from './test-helpers/setup.js';
-import { useTempDirs } from './test-helpers/temp-dir.js';
 
-const tempDir = useTempDirs();
+const tempDir = () => makeTempDir();
 const PROCESS_TIMEOUT = 60_000;
 
 describe('createStopController', () => {

@@ -5,16 +5,16 @@ import {
   type ReadableSpan,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
+import { makeTempDir } from '@soong-agent/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TRACER_NAME } from './telemetry.js';
 import { hookCommand, setup } from './test-helpers/setup.js';
 import { registerSpanExporter, spansNamed, unregisterSpans } from './test-helpers/spans.js';
-import { useTempDirs } from './test-helpers/temp-dir.js';
 import { executeToolBatch, type ToolDefinition } from './tool-batch.js';
 
 // OpenTelemetry with the SDK's in-memory exporter: a span per hook run and per tool call, under the
 // caller's active span, carrying ids and outcomes but never a payload or an environment value.
-const tempDir = useTempDirs();
+const tempDir = () => makeTempDir();
 const SECRET = 'sk-otel-secret-91c2';
 const TIMEOUT = 60_000;
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { HookInputSchema, type RiskClass } from '@soong-agent/protocol';
+import { makeTempDir, tempDirFor } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
 import { createFileArtifactStore } from './artifact-store.js';
 import {
@@ -10,7 +11,6 @@ import {
   recordTypes,
   setup,
 } from './test-helpers/setup.js';
-import { tempDirFor, useTempDirs } from './test-helpers/temp-dir.js';
 import {
   ABORTED_TOOL_TEXT,
   createToolBatch,
@@ -23,7 +23,7 @@ import {
   UNKNOWN_TOOL_TEXT,
 } from './tool-batch.js';
 
-const tempDir = useTempDirs();
+const tempDir = () => makeTempDir();
 const PROCESS_TIMEOUT = 60_000;
 
 function makeTool(

@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { makeTempDir } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
 import { hookCommand, recordsOf, recordTypes, setup } from './test-helpers/setup.js';
-import { useTempDirs } from './test-helpers/temp-dir.js';
 import type { ToolExecute, ToolResult } from './tool-call.js';
 import type { ToolCallScope, ToolCallTelemetry } from './tool-call-telemetry.js';
 import { createToolGate } from './tool-gate.js';
 
-const tempDir = useTempDirs();
+const tempDir = () => makeTempDir();
 const PROCESS_TIMEOUT = 60_000;
 
 // An execute that remembers what it was given.

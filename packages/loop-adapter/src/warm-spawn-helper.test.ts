@@ -1,13 +1,13 @@
 import path from 'node:path';
 import { runCommand, spawnHelperStatus } from '@soong-agent/runner';
+import { makeTempDir } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
 import { hookCommand, setup, WORKERS_DIR } from './test-helpers/setup.js';
-import { useTempDirs } from './test-helpers/temp-dir.js';
 
 // The first hook of a session should not pay for the runner's spawn helper's start (a Node start
 // and execa's load): an engine with spawn hooks starts it when it is built. This file runs in a
 // module graph of its own, so the helper's state starts idle.
-const tempRoot = useTempDirs();
+const tempRoot = () => makeTempDir();
 
 describe.runIf(process.platform === 'linux')('an engine warms the spawn helper', () => {
   it('starts nothing for worker hooks only or an injected runner, and starts the helper for spawn hooks', async () => {

@@ -1,14 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ToolCallInfo } from '@soong-agent/protocol';
+import { eventually, isAlive, makeTempDir, quietPeriod } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
 import { LoopAdapterError } from './loop-adapter-error.js';
 import { recordsOf, recordTypes, setup, WORKERS_DIR } from './test-helpers/setup.js';
-import { useTempDirs } from './test-helpers/temp-dir.js';
 import { WORKER_MAX_STARTS } from './worker-pool.js';
 
 // Real worker processes (Node and Python) behind a real engine: SPEC §8.
-const tempDir = useTempDirs();
+const tempDir = () => makeTempDir();
 const TIMEOUT = 60_000;
 const NODE_WORKER = `node '${path.join(WORKERS_DIR, 'worker.mjs')}'`;
 const PYTHON_WORKER = `python3 '${path.join(WORKERS_DIR, 'worker.py')}'`;
@@ -31,21 +31,6 @@ function workerSetup(command: string, hook: Record<string, unknown> = {}, config
     { PreToolUse: [{ hooks: [{ name: 'policy', command, mode: 'worker', ...hook }] }] },
     configToml,
   );
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !/^[ZX]$/.test(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] ?? '');
-  } catch {
-    return false;
-  }
-}
-
-async function eventually(predicate: () => boolean, boundMs = 10_000): Promise<boolean> {
-  const deadline = Date.now() + boundMs;
-  while (Date.now() < deadline && !predicate()) await new Promise((r) => setTimeout(r, 20));
-  return predicate();
 }
 
 describe('createHookEngine with worker hooks', () => {
@@ -185,8 +170,9 @@ describe('createHookEngine with worker hooks', () => {
     async () => {
       const { engine, sink } = workerSetup(NODE_WORKER, { timeout: 0.3 });
       expect((await engine.run('PreToolUse', call('allow'))).decision).toBe('allow');
-      // Idle longer than the timeout: the worker's timer has run out and ended nothing.
-      await new Promise((resolve) => setTimeout(resolve, 600));
+      // Idle longer than the timeout: the worker's timer has run out and ended nothing. A bounded
+      // wait on purpose: the timer runs in the real worker process, which takes no injected clock.
+      await quietPeriod(600);
       expect((await engine.run('PreToolUse', call('allow', {}, 'call_2'))).decision).toBe('allow');
       const hung = await engine.run('PreToolUse', call('hang', {}, 'call_3'));
       await engine.close();

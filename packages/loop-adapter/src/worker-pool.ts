@@ -14,17 +14,16 @@ import {
   timeoutMessage,
   utf8Tail,
 } from './decide-hook-run.js';
+import type { HookRecordIds, WithoutHookRecordIds } from './hook-record-ids.js';
 
 /** Starts of one worker hook allowed within {@link WORKER_RESTART_WINDOW_MS} (SPEC §8). */
 export const WORKER_MAX_STARTS = 3;
 /** The window of {@link WORKER_MAX_STARTS}, in milliseconds. */
 export const WORKER_RESTART_WINDOW_MS = 60_000;
 
-type Ids = { hook_id: string; event: HookEvent; call_id?: string };
-type Body<T extends 'worker_started' | 'worker_stopped' | 'hook_started' | 'hook_log'> = Omit<
-  EventRecordBodyOf<T>,
-  'hook_id' | 'event' | 'call_id'
->;
+type Ids = HookRecordIds;
+type Body<T extends 'worker_started' | 'worker_stopped' | 'hook_started' | 'hook_log'> =
+  WithoutHookRecordIds<EventRecordBodyOf<T>>;
 
 /**
  * A record the pool writes, without the ids: the protocol's schemas for `worker_started`,

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isPathInside } from '@soong-agent/paths';
+import { createTree, makeTempDir } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { builtInMatchers } from './built-in-matchers.js';
@@ -8,7 +9,6 @@ import { compileRules, type RuleSpec } from './compile-rules.js';
 import { defineMatcher } from './define-matcher.js';
 import { createMatcherRegistry } from './matcher-registry.js';
 import { BUILT_IN_REGISTRY } from './test-helpers/registry.js';
-import { createTree, makeTempDir } from './test-helpers/temp-dir.js';
 
 const READ = { tool: 'read_file', tags: ['readonly'] } as const;
 

@@ -13,7 +13,6 @@ describe('index', () => {
       'compileRules',
       'createMatcherRegistry',
       'defineMatcher',
-      'mcpServerOf',
     ]);
   });
 });
@@ -21,9 +20,12 @@ describe('index', () => {
 describe('internal', () => {
   it('exports exactly the pinned names only sibling packages use, none of them public', () => {
     expect(Object.keys(internal).sort()).toEqual([
+      'MAX_SHOWN_CHARACTERS',
       'PLAIN_NAME_PATTERN',
       'createBuiltInMatchers',
       'findUnknownTools',
+      'mcpServerOf',
+      'showValue',
     ]);
     for (const name of Object.keys(internal)) expect(Object.keys(matcher)).not.toContain(name);
   });

@@ -25,8 +25,6 @@ export {
   type MatcherErrorCode,
 } from './matcher-error.js';
 export { createMatcherRegistry, type MatcherRegistry } from './matcher-registry.js';
-// Helpers a host shares with the matchers, so its answers agree with theirs.
-export { mcpServerOf } from './mcp-server-matcher.js';
 export type { RuleIndex } from './rule-index.js';
 export { closestMatch } from './suggest.js';
 export { TOOL_CALL_EVENTS } from './tool-call-events.js';

@@ -3,6 +3,8 @@ import { nameListSchema, toNameArray } from './name-list.js';
 import { splitAlternatives } from './suggest.js';
 import { TOOL_CALL_EVENTS } from './tool-call-events.js';
 
+// The matcher may not depend on protocol (SPEC §0), which owns the MCP tool name convention
+// (`parseMcpToolName`): this mirror is held equal to it by config's package-agreement test.
 const MCP_PREFIX = 'mcp__';
 
 /** The server of an MCP tool name `mcp__<server>__<tool>`, or `undefined` for any other name. */
@@ -28,7 +30,7 @@ export const mcpServerMatcher = defineMatcher({
   create(options) {
     const names = toNameArray(options);
     const wanted = new Set(names);
-    const expected = names.map((name) => `mcp__${name}__*`).join(' | ');
+    const expected = names.map((name) => `${MCP_PREFIX}${name}__*`).join(' | ');
     const predicate: MatchPredicate = (subject) => {
       const server = subject.tool === undefined ? undefined : mcpServerOf(subject.tool);
       return server !== undefined && wanted.has(server);

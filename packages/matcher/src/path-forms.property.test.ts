@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isPathInside } from '@soong-agent/paths';
 import { pathForms } from '@soong-agent/paths/internal';
+import { createTree, makeTempDir } from '@soong-agent/test-utils';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileRules, type RuleSpec } from './compile-rules.js';
 import { BUILT_IN_REGISTRY } from './test-helpers/registry.js';
-import { createTree, makeTempDir } from './test-helpers/temp-dir.js';
 
 // SPEC §1.2's path forms of each path on its own, with nothing cached or shared:
 // `@soong-agent/paths` checks pathForms against a plain realpath walk; here the compiled index, its

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { createTree, makeTempDir } from '@soong-agent/test-utils';
 import { describe, expect, it, vi } from 'vitest';
 import { compileRules } from './compile-rules.js';
 import { normalizePathPrefix } from './path-forms.js';
 import { pathPrefixMatcher, suggestPathPrefix } from './path-prefix-matcher.js';
 import { BUILT_IN_REGISTRY } from './test-helpers/registry.js';
-import { createTree, makeTempDir } from './test-helpers/temp-dir.js';
 
 function prefixIndex(prefix: unknown, projectDir: string, homeDir = '/nonexistent-home') {
   const index = compileRules([{ event: 'PreToolUse', matcher: { path_prefix: prefix } }], {

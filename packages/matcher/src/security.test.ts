@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { createTree, makeTempDir } from '@soong-agent/test-utils';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileRules } from './index.js';
 import { BUILT_IN_REGISTRY } from './test-helpers/registry.js';
-import { createTree, makeTempDir } from './test-helpers/temp-dir.js';
 
 // The attacker's side of path_prefix: a protected tree, and a project full of tricks (planted
 // symlinks, dangling ones, loops, odd spellings) trying to reach it without matching the rule.

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { eventually, isAlive, writeHooksJson } from '@soong-agent/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpProxyError } from './index.js';
 import { MCP_MAX_MESSAGE_DEPTH } from './mcp-hook-proxy.js';
@@ -8,9 +9,7 @@ import {
   cleanUp,
   connectThroughProxy,
   deny,
-  eventually,
   guardSaw,
-  isAlive,
   rawClient,
   rawThroughProxy,
   readPid,
@@ -19,7 +18,6 @@ import {
   setupBlockingHook,
   startProxy,
   transcriptGuardHook,
-  writeHooks,
 } from './test-helpers/proxy-setup.js';
 
 const TIMEOUT = 120_000;
@@ -83,7 +81,7 @@ describe('createMcpHookProxy', () => {
     async () => {
       const where = setup();
       const post = path.join(where.root, 'post.jsonl');
-      writeHooks(where.home, {
+      writeHooksJson(where.home, {
         PostToolUse: [{ hooks: [{ type: 'command', command: `cat >> '${post}'` }] }],
       });
       fs.writeFileSync(
@@ -121,7 +119,7 @@ describe('createMcpHookProxy', () => {
     async () => {
       const where = setup();
       const seen = path.join(where.root, 'seen.jsonl');
-      writeHooks(where.home, {
+      writeHooksJson(where.home, {
         PreToolUse: [
           {
             hooks: [transcriptGuardHook(seen, 'cc-guard')],

@@ -8,7 +8,7 @@ import {
   type PermissionCallback,
 } from '@soong-agent/loop-adapter';
 import { allowUnlessAsked } from '@soong-agent/loop-adapter/internal';
-import { jsonValueDepth, type RiskClass } from '@soong-agent/protocol';
+import { formatMcpToolName, jsonValueDepth, type RiskClass } from '@soong-agent/protocol';
 import { McpProxyError, type McpServerExit } from './mcp-proxy-error.js';
 import { mcpToolPaths } from './tool-paths.js';
 
@@ -503,7 +503,7 @@ async function runCall(
       return;
     }
     const server = state.serverName ?? 'unknown';
-    const name = `mcp__${server}__${plainName(call.toolName)}`;
+    const name = formatMcpToolName(server, plainName(call.toolName));
     // Unique within the session, also when several proxies share it.
     const id = `mcp_${nextCallNumber(session)}`;
     // One gate per call: each call is its own step (no halting across calls of one client).

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { writeHooksJson } from '@soong-agent/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   cleanUp,
@@ -13,7 +14,6 @@ import {
   sessionRecords,
   setup,
   transcriptGuardHook,
-  writeHooks,
 } from './test-helpers/proxy-setup.js';
 
 const TIMEOUT = 120_000;
@@ -53,7 +53,7 @@ describe('README', () => {
     'runs the in-process example: the call passes the hooks and the session is logged',
     async () => {
       const where = setup();
-      writeHooks(where.home, {
+      writeHooksJson(where.home, {
         PreToolUse: [
           {
             matcher: { tool: 'mcp__notes__echo' },
@@ -86,7 +86,7 @@ describe('README', () => {
     async () => {
       const where = setup();
       const seen = path.join(where.root, 'seen.jsonl');
-      writeHooks(where.home, {
+      writeHooksJson(where.home, {
         PreToolUse: [
           {
             hooks: [transcriptGuardHook(seen)],

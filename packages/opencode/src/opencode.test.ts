@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { eventually } from '@soong-agent/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type FakeModel, type FakeStep, startFakeModel } from './test-helpers/fake-model.js';
 import {
@@ -187,6 +188,7 @@ describe('SoongHooks in the real OpenCode', () => {
         });
       } finally {
         killGroup(server, 'SIGTERM');
+        // A grace period for SIGTERM, then SIGKILL: a bound on a hang, not a wait for an event.
         const end = await Promise.race([
           served,
           new Promise((resolve) => setTimeout(resolve, 10_000)),
@@ -249,14 +251,7 @@ async function waitForListening(port: number): Promise<void> {
   );
 }
 
-// Polls `predicate` until it holds; the bound is generous (a shared, loaded machine), it must end.
-async function waitFor(
-  predicate: () => boolean | Promise<boolean>,
-  boundMs = 120_000,
-): Promise<void> {
-  const deadline = Date.now() + boundMs;
-  while (!(await predicate())) {
-    if (Date.now() > deadline) throw new Error('the condition did not come true within the bound');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+// The bound is generous (a shared, loaded machine running OpenCode); it only ends a hang.
+function waitFor(predicate: () => boolean | Promise<boolean>): Promise<true> {
+  return eventually(predicate, { timeoutMs: 120_000, intervalMs: 100 });
 }

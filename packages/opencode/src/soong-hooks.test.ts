@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { makeTempDir } from '@soong-agent/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OpencodeClient, OpencodeHooks, OpencodeMessage } from './opencode-types.js';
 import { SoongHooks } from './soong-hooks.js';
-import { makeTempDir } from './test-helpers/temp-dir.js';
 
 // The plugin in this process with a recording SDK client: real hooks.json, real hook processes,
 // real event logs; OpenCode itself is exercised in opencode.test.ts.

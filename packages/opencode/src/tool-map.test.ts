@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '@soong-agent/config';
 import { toClaudeCodeToolInput } from '@soong-agent/dialects/internal';
+import { makeTempDir } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
-import { makeTempDir } from './test-helpers/temp-dir.js';
 import { mapToolCall, mcpToolOf } from './tool-map.js';
 
 function context(mcpServers: string[] = [], configToml?: string) {

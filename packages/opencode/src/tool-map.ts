@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { LoadedConfig } from '@soong-agent/config';
 import { mcpToolPaths } from '@soong-agent/mcp/internal';
-import type { RiskClass } from '@soong-agent/protocol';
+import { formatMcpToolName, type RiskClass } from '@soong-agent/protocol';
 
 /** How one OpenCode tool call reaches our hooks: our name, our input shape, risk and paths. */
 export interface MappedToolCall {
@@ -174,7 +174,7 @@ export function mapToolCall(
   const mcp = mcpToolOf(tool, context.mcpServers);
   if (mcp !== undefined) {
     return {
-      name: `mcp__${mcp.server}__${mcp.tool}`,
+      name: formatMcpToolName(mcp.server, mcp.tool),
       input: args,
       risk: mcpRisk(context.config, mcp.server, mcp.tool),
       paths: absolute(mcpToolPaths(args).paths),

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { createTree, makeTempDir } from '@soong-agent/test-utils';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isPathInside } from './is-path-inside.js';
 import { pathForms } from './path-forms.js';
 import { type RealpathMemo, realPathOfLongestAncestor } from './real-path.js';
-import { createTree, makeTempDir } from './test-helpers/temp-dir.js';
 
 // Where a path leads, found the plain way: one `realpath(3)` per ancestor from the leaf up, a dangling
 // symlink followed by reading it, nothing shared, probed or skipped. The memoised, lstat-probing

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { createTree, makeTempDir } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
 import { type RealpathMemo, realPathOfLongestAncestor } from './real-path.js';
-import { createTree, makeTempDir } from './test-helpers/temp-dir.js';
 
 describe('realPathOfLongestAncestor', () => {
   it('returns the real path when the path exists', () => {

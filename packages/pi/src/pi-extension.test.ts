@@ -3,6 +3,7 @@
 // OpenAI-compatible model on 127.0.0.1 with `pi -p --offline`, installed the way the README says.
 import fs from 'node:fs';
 import path from 'node:path';
+import { writeHookScript } from '@soong-agent/test-utils';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { messageText, type SentMessage, startFakeOpenAI } from './test-helpers/fake-openai.js';
 import {
@@ -14,7 +15,6 @@ import {
   runPiRpc,
   runSoongAgent,
   sessionRecords,
-  writeScript,
 } from './test-helpers/pi-workspace.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -57,7 +57,7 @@ function toolMessage(messages: readonly SentMessage[], id: string): SentMessage 
 /** A Claude Code guard in `~/.claude/settings.json`, imported with `soong-agent hooks import`. */
 async function importClaudeGuard(workspace: PiWorkspace): Promise<string> {
   const seen = path.join(workspace.root, 'claude-seen.jsonl');
-  const guard = writeScript(
+  const guard = writeHookScript(
     path.join(workspace.home, '.claude', 'hooks', 'no-rm-rf.sh'),
     [
       '#!/bin/sh',

@@ -37,6 +37,7 @@ export {
   type HookInputFor,
   HookInputSchema,
   type HostEventName,
+  isBlockingEvent,
   type NotificationKind,
   PROTOCOL_VERSION,
   parseHookInput,
@@ -57,6 +58,12 @@ export {
 
 // JSON nesting bound, and errors.
 export { jsonValueDepth, MAX_JSON_DEPTH } from './json-depth.js';
+export {
+  formatMcpToolName,
+  MCP_TOOL_PREFIX,
+  type McpToolNameParts,
+  parseMcpToolName,
+} from './mcp-tool-name.js';
 export {
   PROTOCOL_ERROR_CODES,
   ProtocolError,

@@ -1,9 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
+import { allGone, groupGone, makeTempDir } from '@soong-agent/test-utils';
 import { describe, expect, inject, it } from 'vitest';
 import { fixture, PACKAGE_DIR } from './test-helpers/build.js';
-import { allGone, groupGone } from './test-helpers/processes.js';
-import { makeTempDir } from './test-helpers/temp-dir.js';
 
 /** The Bun the OpenCode host runs in (the `bun` npm package, cached outside the repo). */
 const BUN_SPEC = 'bun@1.4.5';

@@ -1,10 +1,9 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { allGone, isAlive, makeTempDir } from '@soong-agent/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { builtEntryUrl, fixture } from './test-helpers/build.js';
-import { allGone, isAlive } from './test-helpers/processes.js';
-import { makeTempDir } from './test-helpers/temp-dir.js';
 
 const run = promisify(execFile);
 

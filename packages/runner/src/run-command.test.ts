@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { allGone, eventually, groupGone, makeTempDir } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ENV_ALLOWLIST } from './defaults.js';
 import { killAllRuns } from './live-runs.js';
 import { runCommand } from './run-command.js';
-import { allGone, eventually, groupGone } from './test-helpers/processes.js';
-import { makeTempDir } from './test-helpers/temp-dir.js';
 
 /** Parse "leader grandchild" pids a command printed with `echo "$$ $!"`. */
 function pidsFrom(line: string): { leader: number; grandchild: number } {
@@ -36,8 +35,10 @@ function withPidFile(prefix = ''): {
     command: `${prefix}sleep 300 & echo "$$ $!" > "$PID_FILE.tmp" && mv "$PID_FILE.tmp" "$PID_FILE"; echo "$$ $!"; wait`,
     env: { PID_FILE: file },
     started: async () => {
-      if (!(await eventually(() => fs.existsSync(file), 30_000)))
-        throw new Error('the command never started');
+      await eventually(() => fs.existsSync(file), {
+        timeoutMs: 30_000,
+        message: 'the command to start (its pid file)',
+      });
       return pidsFrom(fs.readFileSync(file, 'utf8'));
     },
   };

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { makeTempDir } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
 import { RUN_LIMITS } from './defaults.js';
 import { type RunOptions, runCommand } from './index.js';
 import { RunnerError } from './runner-error.js';
-import { makeTempDir } from './test-helpers/temp-dir.js';
 
 /** Options that would create `marker` if anything were spawned, merged with `overrides`. */
 function markerOptions(marker: string, overrides: Record<string, unknown>): RunOptions {

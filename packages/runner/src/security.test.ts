@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { allGone, makeTempDir } from '@soong-agent/test-utils';
+import { allGone, makeTempDir } from '@soong-agent/test-utils';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildChildEnv } from './child-env.js';
 import { RunnerError, type RunOptions, runCommand } from './index.js';
-import { allGone } from './test-helpers/processes.js';
-import { makeTempDir } from './test-helpers/temp-dir.js';
 
 // The attacker's side: a hostile parent environment, working dirs that try to leave the allowed
 // roots, arguments that cannot travel, and a child that tries to outlive or hang the call.

@@ -1,11 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { eventually, makeTempDir } from '@soong-agent/test-utils';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { killAllRuns, type RunResult, runCommand, spawnHelperStatus } from './index.js';
 import { setSpawnHelperEntry } from './spawn-helper.js';
-import { eventually } from './test-helpers/processes.js';
-import { makeTempDir } from './test-helpers/temp-dir.js';
 
 // A stop (abort, killAllRuns, timeout) at each stage of a run through the spawn helper: while the
 // helper boots, before the run reaches it, after it reached it but before its spawn finished, and

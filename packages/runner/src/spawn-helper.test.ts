@@ -2,6 +2,13 @@ import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import {
+  eventually,
+  groupGone,
+  isAlive,
+  liveGroupMembers,
+  makeTempDir,
+} from '@soong-agent/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   killAllRuns,
@@ -13,8 +20,6 @@ import {
   startWorker,
 } from './index.js';
 import { builtEntryUrl, fixture } from './test-helpers/build.js';
-import { eventually, groupGone, groupMembers, isAlive } from './test-helpers/processes.js';
-import { makeTempDir } from './test-helpers/temp-dir.js';
 
 // The spawn helper (spawn-helper.ts): these tests run with the helper on, as the suite does by
 // default; SOONG_AGENT_TEST_SPAWN_HELPER=off skips them (they are about the helper).
@@ -115,7 +120,7 @@ describe.runIf(helperOn && process.platform === 'linux')('spawn helper', () => {
       (error: unknown) => error,
     );
     const pgid = await groupOf(file);
-    expect(groupMembers(pgid).length).toBe(2);
+    expect(liveGroupMembers(pgid).length).toBe(2);
     const helper = spawnHelperStatus().pid as number;
     process.kill(helper, 'SIGKILL');
     const error = await caught;
@@ -318,7 +323,7 @@ describe.runIf(helperOn && process.platform === 'linux')('spawn helper', () => {
       stdout += chunk;
     });
     const closed = new Promise((resolve) => host.on('close', resolve));
-    expect(await eventually(() => stdout.includes('\n'), 60_000)).toBe(true);
+    expect(await eventually(() => stdout.includes('\n'), { timeoutMs: 60_000 })).toBe(true);
     const report = JSON.parse(stdout.replace(/^ready /, '')) as {
       runs: number[];
       worker: number;
@@ -327,7 +332,7 @@ describe.runIf(helperOn && process.platform === 'linux')('spawn helper', () => {
     leftovers.push(...report.runs, report.worker);
     expect(report.runs).toHaveLength(8);
     for (const pgid of [...report.runs, report.worker])
-      expect(groupMembers(pgid).length).toBeGreaterThanOrEqual(2);
+      expect(liveGroupMembers(pgid).length).toBeGreaterThanOrEqual(2);
     expect(isAlive(report.helper)).toBe(true);
     host.kill('SIGKILL');
     await closed;

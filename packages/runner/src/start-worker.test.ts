@@ -1,11 +1,10 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { eventually, groupGone, liveGroupMembers, makeTempDir } from '@soong-agent/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { killAllRuns, RunnerError, startWorker, type Worker, type WorkerOptions } from './index.js';
 import { builtEntryUrl, fixture } from './test-helpers/build.js';
-import { eventually, groupGone, groupMembers } from './test-helpers/processes.js';
-import { makeTempDir } from './test-helpers/temp-dir.js';
 
 // Real long-lived children: a worker is spoken to in lines and must never outlive its agent.
 const workers: Worker[] = [];
@@ -122,7 +121,7 @@ describe('startWorker', () => {
       lines,
     });
     expect(await eventually(() => lines.includes('up'))).toBe(true);
-    expect(groupMembers(worker.pid).length).toBeGreaterThan(2);
+    expect(liveGroupMembers(worker.pid).length).toBeGreaterThan(2);
     const exit = await worker.stop(50);
     expect(exit.signal ?? exit.exitCode).not.toBeNull();
     expect(await groupGone(worker.pid)).toBe(true);
@@ -186,11 +185,11 @@ describe('startWorker when the agent is SIGKILLed', () => {
       parent.on('close', () => reject(new Error(`parent ended before it was ready: ${stdout}`)));
     });
     try {
-      expect(groupMembers(pgid).length).toBeGreaterThan(2);
+      expect(liveGroupMembers(pgid).length).toBeGreaterThan(2);
       parent.kill('SIGKILL');
       expect(await groupGone(pgid)).toBe(true);
     } finally {
-      for (const pid of groupMembers(pgid)) process.kill(pid, 'SIGKILL');
+      for (const pid of liveGroupMembers(pgid)) process.kill(pid, 'SIGKILL');
     }
   }, 120_000);
 });

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { makeTempDir } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
 import { runCommand } from './run-command.js';
 import { RunnerError } from './runner-error.js';
-import { makeTempDir } from './test-helpers/temp-dir.js';
 import { resolveWorkingDir } from './working-dir.js';
 
 /** A project root and a sibling dir outside it, plus a marker path that a spawn would create. */

@@ -8,11 +8,12 @@ import {
   openHookSession,
   summarizeText,
 } from '@soong-agent/loop-adapter';
-import { closestMatch, type MatchSubject, mcpServerOf } from '@soong-agent/matcher';
+import { closestMatch, type MatchSubject } from '@soong-agent/matcher';
 import {
   type EventRecord,
   HOOK_EVENTS,
   type HookEvent,
+  parseMcpToolName,
   type RiskClass,
   TOOL_EVENTS,
 } from '@soong-agent/protocol';
@@ -63,10 +64,10 @@ function lookUpTool(
     }
     return tool;
   }
-  const server = mcpServerOf(name);
-  if (server !== undefined && isDeclaredMcpTool(config.settings, name)) {
+  const mcp = parseMcpToolName(name);
+  if (mcp !== undefined && isDeclaredMcpTool(config.settings, name)) {
+    const { server, tool: toolName } = mcp;
     const table = config.settings.mcp[server];
-    const toolName = name.slice(`mcp__${server}__`.length);
     const declared = Object.hasOwn(table?.tools ?? {}, toolName)
       ? table?.tools[toolName]?.risk
       : undefined;

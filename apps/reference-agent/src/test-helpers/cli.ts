@@ -1,21 +1,20 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type EventRecord, EventRecordSchema } from '@soong-agent/protocol';
+import {
+  makeAgentWorkspace,
+  makeTempDir,
+  type ProcessRun,
+  startProcess,
+} from '@soong-agent/test-utils';
 import { expect } from 'vitest';
-import { makeTempDir } from './temp.js';
 
 /** The built CLI (tests run it as a subprocess; turbo builds the app before its tests). */
 export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
 /** What a CLI run produced. */
-export interface CliRun {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
+export type CliRun = ProcessRun;
 
 /** Env for the CLI: PATH, a temp HOME (never the real one) and no colour; plus `extra`. */
 export function cliEnv(home: string, extra: Record<string, string> = {}): Record<string, string> {
@@ -27,7 +26,7 @@ export function startCli(
   args: readonly string[],
   options: { cwd?: string; env?: Record<string, string> } = {},
 ) {
-  return startProcess(process.execPath, [CLI, ...args], options);
+  return startInTempHome(process.execPath, [CLI, ...args], options);
 }
 
 /** Runs a command line as a user would type it (`/bin/sh -c`), e.g. a hint the CLI printed. */
@@ -35,33 +34,17 @@ export function runShell(
   commandLine: string,
   options: { cwd?: string; env?: Record<string, string> } = {},
 ): Promise<CliRun> {
-  return startProcess('/bin/sh', ['-c', commandLine], options).done;
+  return startInTempHome('/bin/sh', ['-c', commandLine], options).done;
 }
 
-function startProcess(
+// A temp HOME unless the caller gave an environment: never the real one.
+function startInTempHome(
   file: string,
   args: readonly string[],
   options: { cwd?: string; env?: Record<string, string> },
 ) {
   const env = options.env ?? cliEnv(makeTempDir('soong-agent-os-home-'));
-  const child = spawn(file, args, {
-    cwd: options.cwd ?? process.cwd(),
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const done = new Promise<CliRun>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
-  return { child, done };
+  return startProcess(file, args, { ...options, env });
 }
 
 /** Runs `node dist/cli.js ...args` to completion. */
@@ -84,23 +67,12 @@ export function parseRecords(stdout: string): EventRecord[] {
 export function makeWorkspace(
   files: { home?: Record<string, string>; project?: Record<string, string> } = {},
 ) {
-  const root = makeTempDir('soong-agent-e2e-');
-  const home = path.join(root, 'home');
-  const project = path.join(root, 'project');
-  const osHome = path.join(root, 'os-home');
-  for (const [dir, tree] of [
-    [home, files.home ?? {}],
-    [project, files.project ?? {}],
-  ] as const) {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    for (const [relative, content] of Object.entries(tree)) {
-      const file = path.join(dir, relative);
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.writeFileSync(file, content, { mode: 0o600 });
-    }
-  }
-  fs.mkdirSync(osHome);
-  return { root, home, project, osHome, env: cliEnv(osHome) };
+  const { root, home, projectDir, osHome } = makeAgentWorkspace({
+    prefix: 'soong-agent-e2e-',
+    homeFiles: files.home ?? {},
+    projectFiles: files.project ?? {},
+  });
+  return { root, home, project: projectDir, osHome, env: cliEnv(osHome) };
 }
 
 /** A scripted-model file in `dir` with the given turns; returns its path. */

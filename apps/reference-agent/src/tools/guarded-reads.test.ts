@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '@soong-agent/config';
+import { makeTempDir, writeTree } from '@soong-agent/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeTempDir, writeTree } from '../test-helpers/temp.js';
 import { createTestTools } from '../test-helpers/tools.js';
 
 // The read tools against PreToolUse path rules, from the attacker's side: a walk over a parent

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { makeTempDir } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
-import { makeTempDir } from '../test-helpers/temp.js';
 import { readRegularFile } from './regular-file.js';
 
 describe('readRegularFile', () => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { makeTempDir, writeTree } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
-import { makeTempDir, writeTree } from '../test-helpers/temp.js';
 import { createTestTools } from '../test-helpers/tools.js';
 import { argumentEnvName, createDeclarativeTool } from './declarative.js';
 import { compileGrepPattern } from './grep.js';

@@ -1,6 +1,7 @@
 import type { HookOutcome, HookRunResult } from '@soong-agent/loop-adapter';
 import type { EventRecord } from '@soong-agent/protocol';
 import picocolors from 'picocolors';
+import { formatDuration } from './format-duration.js';
 import { formatBytes, printable, splitHints } from './timeline.js';
 
 type Colors = ReturnType<typeof picocolors.createColors>;
@@ -27,10 +28,6 @@ function groupRuns(records: readonly EventRecord[], results: readonly HookRunRes
     }
   }
   return runs;
-}
-
-function formatDuration(ms: number): string {
-  return ms < 1000 ? `${ms.toFixed(1)}ms` : `${(ms / 1000).toFixed(2)}s`;
 }
 
 // Failures that leave a run with neither exit code nor signal because nothing ran: never started

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type { EventRecord } from '@soong-agent/protocol';
-import { describe, expect, it } from 'vitest';
-import { colorEnabled, createTimeline, formatBytes } from './timeline.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { colorEnabled, createTimeline, formatBytes, LIVE_INDICATOR_DELAY_MS } from './timeline.js';
 
 function capture() {
   const stream = new PassThrough();
@@ -230,24 +230,32 @@ describe('createTimeline', () => {
     );
   });
 
+  // The live indicator runs on timers and the clock only (no process): fake timers drive it.
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('draws no live indicator when live is off even while a hook runs', async () => {
+    vi.useFakeTimers();
     const out = capture();
     const timeline = createTimeline({ stream: out.stream, colors: false, live: false });
     timeline.onRecord(
       record({ type: 'hook_started', hook_id: 'slow', event: 'Stop', command: 'sleep 1' }),
     );
-    await new Promise((resolve) => setTimeout(resolve, 450));
+    // Well past the delay after which a live timeline draws its running line.
+    await vi.advanceTimersByTimeAsync(LIVE_INDICATOR_DELAY_MS + 150);
     timeline.close();
     expect(out.text()).toBe('');
   });
 
   it('draws a running line for a hook still running after the delay when live is on', async () => {
     const out = capture();
+    vi.useFakeTimers();
     const timeline = createTimeline({ stream: out.stream, colors: false, live: true });
     timeline.onRecord(
       record({ type: 'hook_started', hook_id: 'slow', event: 'Stop', command: 'sleep 1' }),
     );
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await vi.advanceTimersByTimeAsync(600);
     timeline.onRecord(
       record({
         type: 'hook_finished',
@@ -264,6 +272,7 @@ describe('createTimeline', () => {
   });
 
   it('times a tool from the end of its PreToolUse hooks when drawing the running line', async () => {
+    vi.useFakeTimers();
     const out = capture();
     let clock = 0;
     const timeline = createTimeline({
@@ -294,8 +303,8 @@ describe('createTimeline', () => {
       }),
     );
     clock = 5400;
-    // the indicator redraws every 100 ms of real time; wait for a few redraws
-    await new Promise((resolve) => setTimeout(resolve, 350));
+    // the indicator redraws every 100 ms of timer time; let a few redraws pass
+    await vi.advanceTimersByTimeAsync(350);
     timeline.close();
     expect(out.text()).toContain('… running bash (call_1) (0.4s)');
     expect(out.text()).not.toContain('(5.4s)');

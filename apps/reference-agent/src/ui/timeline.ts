@@ -3,6 +3,7 @@ import { findGitRoot, gitRootHint } from '@soong-agent/paths';
 import type { EventRecord, EventRecordOf } from '@soong-agent/protocol';
 import picocolors from 'picocolors';
 import { createCoalescedWriter } from './coalesced-writer.js';
+import { formatDuration, formatSeconds } from './format-duration.js';
 
 type Colors = ReturnType<typeof picocolors.createColors>;
 
@@ -31,10 +32,6 @@ export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
-
-function formatDuration(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)}ms` : `${(ms / 1000).toFixed(1)}s`;
 }
 
 function oneLine(text: string, max: number): string {
@@ -371,7 +368,7 @@ export function createTimeline(options: {
     if (top === undefined || suspended) return;
     const elapsed = now() - top.startedAt;
     if (elapsed < LIVE_INDICATOR_DELAY_MS) return;
-    out(`\r\x1b[K${c.dim(`… running ${top.label} (${(elapsed / 1000).toFixed(1)}s)`)}`);
+    out(`\r\x1b[K${c.dim(`… running ${top.label} (${formatSeconds(elapsed)})`)}`);
     drawn = true;
   };
   const sync = () => {

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { formatMcpToolName, isBlockingEvent, parseMcpToolName } from '@soong-agent/protocol';
 import { CLAUDE_CODE_OUR_TOOL_NAMES } from '../claude-code-names.js';
 import type { ConvertOptions, ConvertResult } from '../dialect.js';
 import { isRecord } from '../shared.js';
@@ -33,7 +34,8 @@ export const CLAUDE_CODE_CATALOG_NAMES: Readonly<Record<string, string | null>> 
 });
 
 const EXACT = /^[A-Za-z0-9_\-|, ]*$/;
-const MCP = /^mcp__([A-Za-z0-9_-]+?)__([A-Za-z0-9_-]+)$/;
+// Claude Code's MCP tool names use these characters only; the server/tool split is ours.
+const MCP_NAME_CHARACTERS = /^[A-Za-z0-9_-]+$/;
 const MCP_SERVER_PREFIX = /^mcp__([A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*)__$/;
 
 /** Claude Code's matcher rule and tool names (also Copilot's PascalCase entries). */
@@ -42,9 +44,10 @@ export const CLAUDE_CODE_CATALOG: ToolCatalog = {
   names: CLAUDE_CODE_CATALOG_NAMES,
   isExact: (matcher) => EXACT.test(matcher),
   splitExact: splitNameList,
-  mcpName: (name) => (MCP.test(name) ? name : undefined),
+  mcpName: (name) =>
+    MCP_NAME_CHARACTERS.test(name) && parseMcpToolName(name) !== undefined ? name : undefined,
   mcpServerOfPrefix: (prefix) => MCP_SERVER_PREFIX.exec(prefix)?.[1],
-  mcpProbe: 'mcp__zz9probe__zz9tool',
+  mcpProbe: formatMcpToolName('zz9probe', 'zz9tool'),
   invalidRegex: 'reject',
 };
 
@@ -107,7 +110,6 @@ const DROPPED: Readonly<Record<string, string>> = {
   statusMessage: 'statusMessage dropped (soong-agent shows no hook status line)',
   once: 'once dropped (it applies to skills only)',
 };
-const BLOCKING = new Set(['PreToolUse', 'Stop']);
 
 /** The root of the plugin a file belongs to, from `options.plugin` and `options.file`. */
 export function pluginRootOf(options: ConvertOptions): string | undefined {
@@ -130,7 +132,7 @@ export function convertClaudeHook(
   if (!conversion.commandType(hook.type, `${hookPath}.type`, false)) return undefined;
   for (const key of ['async', 'asyncRewake'] as const) {
     if (hook[key] === undefined || hook[key] === false) continue;
-    if (BLOCKING.has(event)) {
+    if (isBlockingEvent(event)) {
       conversion.refuse(
         `${hookPath}.${key}`,
         `an ${key} ${event} hook cannot block in ${agent}, but every ${event} hook can here: remove "${key}" if it should block, or keep it in ${agent} only`,

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -8,39 +7,25 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { readEventLog } from '@soong-agent/loop-adapter';
 import type { EventRecord } from '@soong-agent/protocol';
+import { makeAgentWorkspace, writeHooksJson } from '@soong-agent/test-utils';
 import { z } from 'zod';
 import { createMcpHookProxy, type McpHookProxy } from '../index.js';
 
-const roots: string[] = [];
 const proxies: McpHookProxy[] = [];
 
-/** Closes the proxies and removes the temp dirs of a test (call in afterEach). */
+/** Closes the proxies of a test (call in afterEach; the temp dirs go after it). */
 export async function cleanUp(): Promise<void> {
   for (const proxy of proxies.splice(0)) await proxy.close();
-  for (const root of roots.splice(0)) fs.rmSync(root, { recursive: true, force: true });
 }
 
 /** A project dir and an agent home with the given hooks.json `hooks` (and config.toml). */
 export function setup(hooks: Record<string, unknown> = {}, configToml = '') {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'soong-mcp-'));
-  roots.push(root);
-  const home = path.join(root, 'home');
-  const projectDir = path.join(root, 'project');
-  fs.mkdirSync(home, { mode: 0o700 });
-  fs.mkdirSync(projectDir);
-  fs.writeFileSync(path.join(home, 'hooks.json'), JSON.stringify({ version: 1, hooks }), {
-    mode: 0o600,
+  const { root, home, projectDir } = makeAgentWorkspace({
+    prefix: 'soong-mcp-',
+    hooks,
+    ...(configToml === '' ? {} : { configToml }),
   });
-  if (configToml !== '')
-    fs.writeFileSync(path.join(home, 'config.toml'), configToml, { mode: 0o600 });
   return { root, home, projectDir };
-}
-
-/** Writes `hooks` as the hooks.json under `home` (replacing what setup wrote). */
-export function writeHooks(home: string, hooks: Record<string, unknown>): void {
-  fs.writeFileSync(path.join(home, 'hooks.json'), JSON.stringify({ version: 1, hooks }), {
-    mode: 0o600,
-  });
 }
 
 const TRANSCRIPT_GUARD = fileURLToPath(
@@ -89,7 +74,7 @@ export function setupBlockingHook(matcher?: Record<string, unknown>) {
     ...(matcher === undefined ? {} : { matcher }),
     hooks: [blockingHook(pidFile, go)],
   };
-  writeHooks(where.home, { PreToolUse: [rule] });
+  writeHooksJson(where.home, { PreToolUse: [rule] });
   return { where, pidFile, go };
 }
 
@@ -226,26 +211,6 @@ export function sessionRecords(home: string): EventRecord[] {
   const sessions = fs.readdirSync(path.join(home, 'sessions'));
   if (sessions.length !== 1) throw new Error(`expected one session, found ${sessions.length}`);
   return readEventLog(path.join(home, 'sessions', sessions[0] as string, 'events.jsonl')).records;
-}
-
-/** Polls `predicate` until it holds or `boundMs` passed (an upper bound, not a speed check). */
-export async function eventually(predicate: () => boolean, boundMs = 20_000): Promise<boolean> {
-  const deadline = Date.now() + boundMs;
-  while (Date.now() < deadline && !predicate()) {
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return predicate();
-}
-
-/** True while `pid` is a live process (a zombie counts as gone). */
-export function isAlive(pid: number): boolean {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
 }
 
 export const deny = (reason: string) => `echo '{"decision":"deny","reason":"${reason}"}'`;

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readSessionLines } from '@soong-agent/test-utils';
 import { piCli } from './pi-install.js';
 
 /** This package's folder (its `dist` is what pi loads). */
@@ -188,19 +189,5 @@ export function runSoongAgent(workspace: PiWorkspace, args: string[]): Promise<s
 
 /** The records of the workspace's only soong session, parsed. */
 export function sessionRecords(workspace: PiWorkspace): { type: string; [key: string]: unknown }[] {
-  const sessions = path.join(workspace.soongHome, 'sessions');
-  const ids = fs.existsSync(sessions) ? fs.readdirSync(sessions) : [];
-  if (ids.length !== 1) throw new Error(`expected one session in ${sessions}, found ${ids.length}`);
-  return fs
-    .readFileSync(path.join(sessions, ids[0] as string, 'events.jsonl'), 'utf8')
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line));
-}
-
-/** Writes an executable script (a hook) and returns its path. */
-export function writeScript(file: string, text: string): string {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, text, { mode: 0o755 });
-  return file;
+  return readSessionLines(workspace.soongHome);
 }
