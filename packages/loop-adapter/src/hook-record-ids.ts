@@ -1,4 +1,4 @@
-import type { EventRecordBodyOf } from '@soong-agent/protocol';
+import type { EventRecordBodyOf } from '@soong-agent/protocol/internal';
 
 /**
  * The ids every record of one hook run carries (SPEC §5): the hook's id and event from the

@@ -6,8 +6,8 @@
 
 export { createBuiltInMatchers } from './built-in-matchers.js';
 export { findUnknownTools } from './find-unknown-tools.js';
+export { mcpServerOf } from './mcp-server-matcher.js';
 export { PLAIN_NAME_PATTERN } from './name-list.js';
 export type { GuardedPrefix, GuardReader, RuleExplanation } from './rule-index.js';
-export type { ToolAliases } from './suggest.js';
-export { mcpServerOf } from './mcp-server-matcher.js';
 export { MAX_SHOWN_CHARACTERS, showValue } from './show-value.js';
+export type { ToolAliases } from './suggest.js';

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { allGone, makeTempDir } from '@soong-agent/test-utils';
-import { allGone, makeTempDir } from '@soong-agent/test-utils';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildChildEnv } from './child-env.js';
