@@ -74,7 +74,7 @@ function parseOptions() {
   };
 }
 
-/** Whether this build of soong-agent accepts `[hooks] deliver_context` (SPEC §13.1). */
+/** Whether this build of soong-agent accepts `[hooks] deliver_context` (spec §13.1). */
 async function supportsDeliverContext(workDir) {
   const home = join(workDir, 'probe-home');
   mkdirSync(home, { recursive: true });

@@ -48,7 +48,7 @@ export function defineHook(handler, options = {}) {
   };
   const decide = async (input, where) => {
     const problem = checkInput(input);
-    if (problem !== undefined) fail(`${where} is not a hook input (SPEC §2.1): ${problem}`);
+    if (problem !== undefined) fail(`${where} is not a hook input (spec §2.1): ${problem}`);
     let output;
     try {
       output = await handler(input, context);
@@ -111,7 +111,7 @@ function serveWorker(decide, fail) {
         fail('a request line is not JSON', error);
       }
       if (typeof request !== 'object' || request === null || !Number.isSafeInteger(request.id)) {
-        fail('a request line is not {"id":N,"input":{...}} (SPEC §8)');
+        fail('a request line is not {"id":N,"input":{...}} (spec §8)');
       }
       const output = await decide(request.input, `the input of request ${request.id}`);
       process.stdout.write(`{"id":${request.id},"output":${output}}\n`);

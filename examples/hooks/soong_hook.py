@@ -54,7 +54,7 @@ def run_hook(handler, name=None):
     def decide(hook_input, where):
         problem = _check_input(hook_input)
         if problem is not None:
-            fail(f"{where} is not a hook input (SPEC §2.1): {problem}")
+            fail(f"{where} is not a hook input (spec §2.1): {problem}")
         try:
             output = handler(hook_input)
         except Exception:  # noqa: BLE001 - any error of the handler fails the call
@@ -108,7 +108,7 @@ def _serve_worker(decide, fail):
             fail("a request line is not JSON", with_traceback=True)
         request_id = request.get("id") if isinstance(request, dict) else None
         if not isinstance(request_id, int) or isinstance(request_id, bool):
-            fail('a request line is not {"id":N,"input":{...}} (SPEC §8)')
+            fail('a request line is not {"id":N,"input":{...}} (spec §8)')
         output = decide(request.get("input"), f"the input of request {request_id}")
         sys.stdout.write(f'{{"id":{request_id},"output":{output}}}\n')
         sys.stdout.flush()

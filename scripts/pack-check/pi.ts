@@ -54,7 +54,7 @@ const call = (id: string, command: string): PiToolCallEvent => ({
   input: { command },
 });
 const denied = await emit('tool_call', call('c1', 'rm -rf ./victim'));
-// A new model step: the denial above halted the rest of its own step only (SPEC §4).
+// A new model step: the denial above halted the rest of its own step only (spec §4).
 await emit('turn_start', { turnIndex: 1, timestamp: Date.now() });
 const allowed = await emit('tool_call', call('c2', 'echo hi'));
 await emit('tool_result', {

@@ -1,4 +1,4 @@
-// The first tool call of a session against the tenth (issue 31): `soong-agent run` with a scripted
+// The first tool call of a session against the tenth: `soong-agent run` with a scripted
 // model making 10 `list_dir` calls, each through one no-op PreToolUse command hook, beside the same
 // run with `--no-hooks`. A call's time is its `tool_started` → `tool_finished` in the event log (the
 // hook, the permission check and the tool); medians over fresh CLI processes. Run after a build.

@@ -4,7 +4,7 @@ import { eventually, liveGroupMembers, processGroupOf } from '@soong-agent/test-
 import { describe, expect, it } from 'vitest';
 import { makeWorkspace, startCli, writeScript } from './test-helpers/cli.js';
 
-// Issue 20: a running tool's (or hook's) process group must not outlive an agent killed with
+// A running tool's (or hook's) process group must not outlive an agent killed with
 // SIGKILL. The runner's spawn helper sees its channel to the agent close and kills every group.
 const TIMEOUT = 120_000;
 const HANG = 'sleep 600 & echo $$ > "$1.tmp" && mv "$1.tmp" "$1"; wait\n';

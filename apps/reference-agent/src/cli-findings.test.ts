@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { CLI, makeWorkspace, runCli, runShell, writeScript } from './test-helpers/cli.js';
 
-// What new users tripped on (issue 32), each through the real CLI in a temp agent home.
+// What new users tripped on, each through the real CLI in a temp agent home.
 
 const TIMEOUT = 60_000;
 const PTY_CHAT = fileURLToPath(new URL('./test-helpers/pty-chat.py', import.meta.url));

@@ -539,7 +539,7 @@ describe('soong-agent hooks validate --strict', () => {
   it.each([
     ['an unknown tool name', rule({ tool: 'wirte_file' }, 'true'), {}, 'UNKNOWN_TOOL'],
     ['a missing script', rule('bash', '~/hooks/missing.sh'), {}, 'COMMAND_NOT_FOUND'],
-    // Issue 20: the README's own spellings, with the variables the agent sets.
+    // The README's own spellings, with the variables the agent sets.
     [
       'a missing $SOONG_AGENT_HOME script',
       rule('bash', '$SOONG_AGENT_HOME/hooks/guard.sh'),

@@ -1,4 +1,4 @@
-/** Options every command takes (SPEC §6). */
+/** Options every command takes (spec §6). */
 export interface CommonOptions {
   /** `--home DIR`: the agent home. @default $SOONG_AGENT_HOME, else ~/.soong-agent */
   home?: string;

@@ -10,7 +10,7 @@ import {
   runPrompt,
 } from './test-helpers/model-workspace.js';
 
-// SPEC §13.1 end to end: real hook scripts add context; the next model request carries it as a
+// spec §13.1 end to end: real hook scripts add context; the next model request carries it as a
 // user message (never a system message), and the tool result is what the tool returned.
 const TIMEOUT = 120_000;
 const startServer = modelServersClosedAfterEach();

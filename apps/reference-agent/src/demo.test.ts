@@ -25,7 +25,7 @@ async function demoOnTerminal(env: Record<string, string>) {
 }
 
 describe('soong-agent demo', () => {
-  it('shows every deny path of SPEC §4 in one offline session and completes', async () => {
+  it('shows every deny path of spec §4 in one offline session and completes', async () => {
     const workspace = makeWorkspace();
     const home = path.join(workspace.root, 'demo-home');
     const project = path.join(workspace.root, 'demo-project');

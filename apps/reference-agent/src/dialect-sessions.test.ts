@@ -295,7 +295,7 @@ describe('docs: Coming from another agent', () => {
   });
 });
 
-describe('a content scanner of any agent sees the whole tool input (issue 20 #12)', () => {
+describe('a content scanner of any agent sees the whole tool input', () => {
   it(
     'a key in the middle of 40 KB of padding is found by a Gemini, Codex, Cursor and Copilot scanner alike',
     async () => {

@@ -1,4 +1,4 @@
-/** Exit codes of the `soong-agent` CLI (SPEC §6). */
+/** Exit codes of the `soong-agent` CLI (spec §6). */
 export const EXIT_CODES = {
   ok: 0,
   runtime: 1,

@@ -321,7 +321,7 @@ function essence(outcomes: HookOutcome[]) {
 }
 
 /**
- * The SPEC §5 invariants, with worker records in the log: every record valid, `seq` from 1 without
+ * The spec §5 invariants, with worker records in the log: every record valid, `seq` from 1 without
  * gaps; a hook run is `hook_started`, its `hook_log`s, one `hook_finished` / `hook_failed`, then at
  * most one `hook_denied` / `hook_decision_ignored`; `worker_started` / `worker_stopped` never fall
  * inside a run, alternate per hook id, and no worker is left running at the end.

@@ -1,4 +1,4 @@
-// The example hooks of examples/hooks/, run as real processes on real SPEC §2.1 inputs.
+// The example hooks of examples/hooks/, run as real processes on real spec §2.1 inputs.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -69,7 +69,7 @@ function writeFiles(root: string, files: Record<string, string>): void {
   }
 }
 
-// --- inputs: SPEC §2.1 exactly, checked against the protocol schema before they are sent ----------
+// --- inputs: spec §2.1 exactly, checked against the protocol schema before they are sent ----------
 
 let callCounter = 0;
 
@@ -169,7 +169,7 @@ interface HookRun {
   stdinError: Error | undefined;
 }
 
-/** The env a session gives a hook: allowlisted variables plus the SOONG_AGENT_* ones (SPEC §2.1). */
+/** The env a session gives a hook: allowlisted variables plus the SOONG_AGENT_* ones (spec §2.1). */
 function hookEnv(workspace: Workspace, event: string): Record<string, string> {
   return {
     PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',

@@ -3,7 +3,7 @@ import { makeWorkspace, runCli } from './test-helpers/cli.js';
 
 const TIMEOUT = 60_000;
 
-// SPEC §11: `hooks validate | list | explain | test` accept the tool names a host declares.
+// spec §11: `hooks validate | list | explain | test` accept the tool names a host declares.
 const DENY_ALL = `cat >/dev/null; echo '{"decision":"deny","reason":"host tool guarded"}'`;
 
 function hostWorkspace(configToml: string) {

@@ -58,7 +58,7 @@ describe('createTerminalAsk', () => {
     expect(result.content).toBe('old');
   }, 90_000);
 
-  it('runs Notification hooks before the permission question and SessionEnd when the run ends (SPEC §2.3)', async () => {
+  it('runs Notification hooks before the permission question and SessionEnd when the run ends (spec §2.3)', async () => {
     const observer = (name: string) => ({
       name,
       type: 'command',

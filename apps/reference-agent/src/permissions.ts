@@ -46,7 +46,7 @@ function describeCall(request: Parameters<PermissionCallback>[0], projectDir: st
 }
 
 /**
- * The permission callback of the reference agent (SPEC §2.3: hooks never bypass it): per risk class,
+ * The permission callback of the reference agent (spec §2.3: hooks never bypass it): per risk class,
  * `allow` allows, `deny` denies, `ask` asks the user when a terminal is there; without one, `ask`
  * denies with a reason that says so — unless `yes` is set (`--yes`), which turns `ask` (never `deny`)
  * into `allow`.

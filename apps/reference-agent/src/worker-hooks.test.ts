@@ -5,7 +5,7 @@ import { eventually, isAlive, liveGroupMembers, processGroupOf } from '@soong-ag
 import { describe, expect, it } from 'vitest';
 import { makeWorkspace, parseRecords, runCli, startCli, writeScript } from './test-helpers/cli.js';
 
-// Worker hooks (SPEC §8) through the built CLI: one process per session, gone when it ends, even
+// Worker hooks (spec §8) through the built CLI: one process per session, gone when it ends, even
 // when the agent is SIGKILLed mid-request.
 const TIMEOUT = 120_000;
 
@@ -166,7 +166,7 @@ describe('soong-agent hooks test with a worker hook', () => {
       );
       expect(result.code, result.stderr).toBe(3);
       expect(result.stdout).toMatch(/policy.*deny/);
-      // It ran: answered by the worker, which did not exit (issue 32: this said "not run").
+      // It ran: answered by the worker, which did not exit (the line must not say "not run").
       expect(result.stdout).toMatch(
         /policy PreToolUse {2}deny {2}answered by its worker \(pid \d+\) · /,
       );

@@ -19,7 +19,7 @@ export interface HookSessionOptions {
   projectDir: string;
   /** The agent home. @default env `SOONG_AGENT_HOME`, else `~/.soong-agent` */
   home?: string;
-  /** Risk class per tool name (SPEC §1.2 tags, §4 halting); a tool not listed is `dangerous`. @default {} */
+  /** Risk class per tool name (spec §1.2 tags, §4 halting); a tool not listed is `dangerous`. @default {} */
   risk?: Readonly<Record<string, RiskClass>>;
   /** The paths a call touches, per tool name, for `path_prefix` matchers. @default {} */
   paths?: Readonly<Record<string, (input: unknown) => string[]>>;
@@ -27,7 +27,7 @@ export interface HookSessionOptions {
   permission?: PermissionCallback;
   /**
    * How other agents' hooks (`"protocol": "claude-code"`, …) name a tool, per tool name, e.g.
-   * `{ shell: { "claude-code": "Bash" } }` (SPEC §11). @default our canonical names mapped by each dialect
+   * `{ shell: { "claude-code": "Bash" } }` (spec §11). @default our canonical names mapped by each dialect
    */
   dialectName?: Readonly<Record<string, Readonly<Record<string, string>>>>;
   /**
@@ -65,7 +65,7 @@ export interface HookSession {
   /** Runs the Stop hooks when the model ended a turn without tool calls. */
   stop(lastAssistantText: string): Promise<StopResult>;
   /**
-   * The context the hooks added since the last call (SPEC §13.1; only with `[hooks]
+   * The context the hooks added since the last call (spec §13.1; only with `[hooks]
    * deliver_context = true` in config.toml, else always `[]`), in order, as user messages to append
    * to `messages` before the next `generateText` / `streamText`: SessionStart's before the first
    * request, UserPromptSubmit's after the prompt, PreToolUse's and PostToolUse's after that tool's
@@ -130,7 +130,7 @@ export async function createHookSession(options: HookSessionOptions): Promise<Ho
     }
     const step = stepOf(sdkOptions);
     const id = sdkOptions?.toolCallId ?? `${name}-${Math.random().toString(36).slice(2)}`;
-    // generateText's per-call abortSignal cancels the hook and keeps the tool from running (issue 20 #9).
+    // generateText's per-call abortSignal cancels the hook and keeps the tool from running.
     const callSignal = anySignal(signal, sdkOptions?.abortSignal);
     const callOptions = callSignal === undefined ? {} : { signal: callSignal };
     // Serialised in the order the SDK started the calls (the model's order).

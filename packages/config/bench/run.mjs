@@ -87,7 +87,7 @@ const rows = [];
 const baseline = measure(rawRead(homes.spec));
 rows.push(['readFileSync + JSON.parse (spec hooks.json)', baseline]);
 rows.push(['loadConfig: empty home (defaults)', measure(load(homes.empty))]);
-rows.push(['loadConfig: SPEC example hooks.json + config.toml', measure(load(homes.spec))]);
+rows.push(['loadConfig: spec example hooks.json + config.toml', measure(load(homes.spec))]);
 const bigRaw = measure(rawRead(homes.big));
 rows.push(['readFileSync + JSON.parse (200-rule hooks.json)', bigRaw]);
 rows.push(['loadConfig: 200 rules', measure(load(homes.big))]);

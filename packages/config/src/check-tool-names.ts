@@ -18,7 +18,7 @@ export function checkToolNames(
   config: LoadedConfig,
   toolsOfHost: readonly string[],
 ): ConfigWarning[] {
-  // What the host declares in config.toml counts as known too (SPEC §11: [tools] known).
+  // What the host declares in config.toml counts as known too (spec §11: [tools] known).
   const knownTools = [...new Set([...toolsOfHost, ...knownToolNames(config.settings)])];
   const source = config.hooksSource;
   const specs: readonly RuleSpec[] =

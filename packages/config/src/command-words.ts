@@ -343,7 +343,7 @@ export function commandFiles(
 }
 
 /**
- * The variables a hook's command sees whose values are known before it runs (SPEC §2.1, §7, §12):
+ * The variables a hook's command sees whose values are known before it runs (spec §2.1, §7, §12):
  * `SOONG_AGENT_HOME`, `SOONG_AGENT_PROJECT_DIR`, and those its dialect sets that do not depend on
  * the session (`CLAUDE_PROJECT_DIR` for `"claude-code"`, `GEMINI_PROJECT_DIR` for `"gemini"`,
  * `CURSOR_PROJECT_DIR` for `"cursor"`, …). What `analyzeCommand` expands when it checks and

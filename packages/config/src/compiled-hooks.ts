@@ -23,21 +23,21 @@ export interface HookCommandConfig {
   workingDir?: string;
   /** What a failure means: the hook's `on_failure`, else `hooks.on_failure`. */
   onFailure: 'ignore' | 'deny';
-  /** The protocol the hook speaks: its `protocol`, else `"soong"` (SPEC §7). */
+  /** The protocol the hook speaks: its `protocol`, else `"soong"` (spec §7). */
   protocol: HookProtocol;
   /**
    * The agent's own event the hook was written for (`dialect_event`), when its protocol's agent has
-   * several events for this one of ours (SPEC §12); absent: the dialect's main event.
+   * several events for this one of ours (spec §12); absent: the dialect's main event.
    */
   dialectEvent?: string;
   /**
    * A dialect hook whose agent passes the tool input whole (Claude Code, up to 1 MiB): what happens
    * when the input is larger (`on_large_input`): `deny` (default) denies the call without running the
-   * hook; `summarize` runs it on the bounded input (long strings summarised, SPEC §2.1). Absent
+   * hook; `summarize` runs it on the bounded input (long strings summarised, spec §2.1). Absent
    * when hooks.json does not say (then `deny`).
    */
   onLargeInput?: 'deny' | 'summarize';
-  /** How the hook runs: its `mode`, else `"spawn"` (SPEC §8). */
+  /** How the hook runs: its `mode`, else `"spawn"` (spec §8). */
   mode: HookMode;
 }
 

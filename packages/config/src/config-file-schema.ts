@@ -10,17 +10,17 @@ import {
   timeoutSecondsSchema,
 } from './hooks-file-schema.js';
 
-/** The most seconds a declarative tool may run (SPEC §3). */
+/** The most seconds a declarative tool may run (spec §3). */
 export const MAX_TOOL_TIMEOUT_SECONDS = 3600;
 
-/** The seconds a declarative tool (and the reference agent's `bash`) may run by default (SPEC §3). */
+/** The seconds a declarative tool (and the reference agent's `bash`) may run by default (spec §3). */
 export const DEFAULT_TOOL_TIMEOUT_SECONDS = 120;
 
-/** Seconds a model call may go without a stream event before it fails (SPEC §9). */
+/** Seconds a model call may go without a stream event before it fails (spec §9). */
 export const DEFAULT_MODEL_STREAM_IDLE_TIMEOUT_SECONDS = 300;
-/** Seconds one model call may take in all, retries included (SPEC §9; the vendors' SDKs' 10 minutes). */
+/** Seconds one model call may take in all, retries included (spec §9; the vendors' SDKs' 10 minutes). */
 export const DEFAULT_MODEL_REQUEST_TIMEOUT_SECONDS = 600;
-/** Bytes one model answer may stream (SPEC §9). */
+/** Bytes one model answer may stream (spec §9). */
 export const DEFAULT_MODEL_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 /** The longest `stream_idle_timeout` / `request_timeout` accepted: a day. */
 const MAX_MODEL_TIMEOUT_SECONDS = 86_400;
@@ -86,7 +86,7 @@ const McpServerSchema = z.strictObject({
 
 /**
  * `[tools]` as a table: `known` lists the tool names a host declares (an AI SDK app's tools), so
- * `hooks validate | list | explain | test` accept them (SPEC §11). Parsed to an empty list of
+ * `hooks validate | list | explain | test` accept them (spec §11). Parsed to an empty list of
  * declarative tools carrying `known`: read it with `knownToolNames`.
  */
 const KnownToolsSchema = z
@@ -128,7 +128,7 @@ export const ConfigFileSchema = z
           .boolean()
           .default(false)
           .describe(
-            'true or false (true: context a hook adds reaches the model with its next request, SPEC §13.1)',
+            'true or false (true: context a hook adds reaches the model with its next request, spec §13.1)',
           ),
       })
       .prefault({}),
@@ -242,7 +242,7 @@ export type Settings = z.output<typeof ConfigFileSchema>;
 export type DeclarativeToolConfig = z.output<typeof ToolSchema>;
 
 /**
- * The tool names a host declares for the checks (SPEC §11): `[tools] known = [...]`. MCP tools
+ * The tool names a host declares for the checks (spec §11): `[tools] known = [...]`. MCP tools
  * (`mcp__<server>__<tool>`) of a server listed under `[mcp.<NAME>]` are accepted by name too (see
  * `isDeclaredMcpTool`).
  */

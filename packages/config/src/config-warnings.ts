@@ -179,7 +179,7 @@ function warnAboutHook(
       ? options.projectDir
       : path.resolve(options.projectDir, hook.workingDir);
   // The words as the shell will see them: the variables we set (SOONG_AGENT_HOME, and for a
-  // Claude Code hook CLAUDE_PROJECT_DIR, SPEC §7) expanded, `bash -c` bodies followed. Only
+  // Claude Code hook CLAUDE_PROJECT_DIR, spec §7) expanded, `bash -c` bodies followed. Only
   // what is run as a program or a script is a path: a jq filter, a sed expression or
   // `node -e` code never is.
   const wordsOptions = {

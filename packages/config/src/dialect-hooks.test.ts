@@ -27,7 +27,7 @@ const fromText = (hooks: unknown) =>
   });
 const hook = (extra: Record<string, unknown>) => ({ type: 'command', command: 'true', ...extra });
 
-describe("hooks.json of other agents' hooks (SPEC §12)", () => {
+describe("hooks.json of other agents' hooks (spec §12)", () => {
   it("accepts every dialect as a protocol, and a dialect_event that is one of the agent's events for the rule's event", () => {
     const config = fromText({
       PreToolUse: [

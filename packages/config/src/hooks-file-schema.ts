@@ -38,13 +38,13 @@ const protocolSchema = z
   })
   .meta({ enum: [...DIALECT_NAMES] });
 
-/** How a hook runs (SPEC §8): a process per call, or one worker process per session. */
+/** How a hook runs (spec §8): a process per call, or one worker process per session. */
 export const HOOK_MODES = ['spawn', 'worker'] as const;
 
-/** A hook's mode: `"spawn"` (a process per call) or `"worker"` (one process per session, SPEC §8). */
+/** A hook's mode: `"spawn"` (a process per call) or `"worker"` (one process per session, spec §8). */
 export type HookMode = (typeof HOOK_MODES)[number];
 
-/** The most seconds a hook may run (SPEC §1.1). */
+/** The most seconds a hook may run (spec §1.1). */
 export const MAX_HOOK_TIMEOUT_SECONDS = 600;
 
 /**
@@ -175,11 +175,11 @@ export const HookCommandSchema = z
       .enum(HOOK_MODES)
       .optional()
       .describe(
-        '"spawn" or "worker": a process per call (default), or one process per session that answers one JSON line per call (SPEC §8)',
+        '"spawn" or "worker": a process per call (default), or one process per session that answers one JSON line per call (spec §8)',
       ),
   })
   .superRefine((hook, context) => {
-    // Another agent's hook reads one payload and exits; the worker wire (SPEC §8) is ours alone.
+    // Another agent's hook reads one payload and exits; the worker wire (spec §8) is ours alone.
     const { protocol } = hook;
     if (
       hook.mode === 'worker' &&
@@ -190,7 +190,7 @@ export const HookCommandSchema = z
       context.addIssue({
         code: 'custom',
         path: ['mode'],
-        message: `"mode": "worker" speaks soong-agent's worker protocol (SPEC §8), which a "${protocol}" hook does not: remove "mode" or the "protocol" key`,
+        message: `"mode": "worker" speaks soong-agent's worker protocol (spec §8), which a "${protocol}" hook does not: remove "mode" or the "protocol" key`,
       });
     }
     if (
@@ -230,7 +230,7 @@ export function createLoaderRulesSchema() {
 function createHooksFileSchema(matchers: {
   toolEvents: z.ZodType;
   otherEvents: z.ZodType | undefined;
-  /** `$schema`: a string for editors; any value for the loader, which ignores it (SPEC §1.1). */
+  /** `$schema`: a string for editors; any value for the loader, which ignores it (spec §1.1). */
   schemaKey: z.ZodType;
 }) {
   const rules = (matcher: z.ZodType | undefined) =>

@@ -533,7 +533,7 @@ describe('loadConfig', () => {
     ]);
   });
 
-  it('accepts SessionEnd and Notification hooks and refuses tool-call matchers on them (SPEC §2.3)', () => {
+  it('accepts SessionEnd and Notification hooks and refuses tool-call matchers on them (spec §2.3)', () => {
     const observer = { hooks: [{ type: 'command', command: 'true' }] };
     layout.write('hooks.json', hooksJson({ SessionEnd: [observer], Notification: [observer] }));
     const config = load();
@@ -554,7 +554,7 @@ describe('loadConfig', () => {
     }
   });
 
-  it('accepts PostToolUseFailure hooks with tool matchers, and PreCompact, SubagentStart and SubagentStop hooks without them (SPEC §13.2)', () => {
+  it('accepts PostToolUseFailure hooks with tool matchers, and PreCompact, SubagentStart and SubagentStop hooks without them (spec §13.2)', () => {
     const observer = { hooks: [{ type: 'command', command: 'true', on_failure: 'deny' }] };
     layout.write(
       'hooks.json',

@@ -4,7 +4,7 @@ import { formatMcpToolName, parseMcpToolName, TOOL_EVENTS } from '@soong-agent/p
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-// The matcher may not depend on protocol (SPEC §0), so it keeps its own list of the events that
+// The matcher may not depend on protocol (spec §0), so it keeps its own list of the events that
 // carry a tool call. Config depends on both: this is where the two lists are held equal.
 describe('TOOL_CALL_EVENTS', () => {
   it('lists exactly the tool events of the protocol when compared', () => {

@@ -28,7 +28,7 @@ export interface ResolveAgentHomeOptions {
   homeDir?: string;
 }
 
-/** The agent home, absolute: `--home` > `SOONG_AGENT_HOME` > `~/.soong-agent` (SPEC §1). */
+/** The agent home, absolute: `--home` > `SOONG_AGENT_HOME` > `~/.soong-agent` (spec §1). */
 export function resolveAgentHome(options: ResolveAgentHomeOptions = {}): string {
   const homeDir = path.resolve(options.homeDir ?? osHomeDir());
   const fromEnv = (options.env ?? process.env).SOONG_AGENT_HOME;

@@ -207,8 +207,8 @@ describe('loadConfig', () => {
   });
 });
 
-// Issue 11 item 4: settings that validated but made every hook (or tool) fail, so guards failed
-// open. Each is now a config error at the value's line and column.
+// Settings that would validate but make every hook (or tool) fail, so that guards fail open, are
+// refused. Each is now a config error at the value's line and column.
 describe('loadConfig run bounds', () => {
   const hooksWith = (hook: Record<string, unknown>) =>
     `{\n  "version": 1,\n  "hooks": {\n    "PreToolUse": [\n      { "hooks": [${JSON.stringify({ type: 'command', command: 'true', ...hook })}] }\n    ]\n  }\n}\n`;

@@ -1,7 +1,7 @@
 import type { DeclarativeToolConfig } from './config-file-schema.js';
 
 /**
- * The variable a declarative tool's argument reaches its command in (SPEC §6): `SOONG_ARG_<NAME>`,
+ * The variable a declarative tool's argument reaches its command in (spec §6): `SOONG_ARG_<NAME>`,
  * the name upper-cased, every character other than a letter or digit as `_`.
  */
 export function argumentEnvName(name: string): string {

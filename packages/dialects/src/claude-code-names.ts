@@ -1,6 +1,6 @@
 /**
  * Our built-in tool names and the Claude Code tool names a `"protocol": "claude-code"` hook sees
- * instead (SPEC §7); any other tool keeps its own name. Frozen. The only copy of this table.
+ * instead (spec §7); any other tool keeps its own name. Frozen. The only copy of this table.
  */
 export const CLAUDE_CODE_TOOL_NAMES: Readonly<Record<string, string>> = Object.freeze({
   bash: 'Bash',

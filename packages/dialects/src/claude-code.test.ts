@@ -121,7 +121,7 @@ describe('toClaudeCodeInput', () => {
 });
 
 describe('toClaudeCodeToolInput', () => {
-  it('maps each built-in tool input per the SPEC §7 table and leaves other tools alone', () => {
+  it('maps each built-in tool input per the spec §7 table and leaves other tools alone', () => {
     expect(toClaudeCodeToolInput('bash', { command: 'ls', timeout: 5 }, '/p')).toEqual({
       command: 'ls',
       timeout: 5000,
@@ -159,7 +159,7 @@ describe('claudeCodeToolName', () => {
   });
 });
 
-describe('the host view of a tool (SPEC §11)', () => {
+describe('the host view of a tool (spec §11)', () => {
   const context = CONTEXT;
   const tool = (name: string, input: unknown) => ({
     name,
@@ -201,7 +201,7 @@ describe('the host view of a tool (SPEC §11)', () => {
   });
 });
 
-describe('claudeCodeDialect.decide: an intended deny is never lost (issue 20 #11)', () => {
+describe('claudeCodeDialect.decide: an intended deny is never lost, however it is spelled', () => {
   const pre = (stdout: string) => claudeCodeDialect.decide('PreToolUse', run({ stdout }));
 
   it.each([
@@ -259,7 +259,7 @@ describe('claudeCodeDialect.decide: an intended deny is never lost (issue 20 #11
     });
   });
 
-  it('lets a JSON object on stdout decide with an exit code other than 2, as Claude Code does (SPEC §13.2)', () => {
+  it('lets a JSON object on stdout decide with an exit code other than 2, as Claude Code does (spec §13.2)', () => {
     const deny = claudeCodeDialect.decide(
       'PreToolUse',
       run({
@@ -296,7 +296,7 @@ describe('claudeCodeDialect.decide: an intended deny is never lost (issue 20 #11
     ).toMatchObject({ decision: 'none', failure: { kind: 'exit_code' } });
   });
 
-  it('reports unknown top-level keys as a warning, never as a failure (SPEC §13.2)', () => {
+  it('reports unknown top-level keys as a warning, never as a failure (spec §13.2)', () => {
     const verdict = claudeCodeDialect.decide(
       'PreToolUse',
       run({ stdout: '{"result":"ok","hook":"x","decision":"block","reason":"stop"}' }),
@@ -312,7 +312,7 @@ describe('claudeCodeDialect.decide: an intended deny is never lost (issue 20 #11
   });
 });
 
-describe('claudeCodeDialect.encodeInput of the events of SPEC §13.2', () => {
+describe('claudeCodeDialect.encodeInput of the events of spec §13.2', () => {
   const bash = {
     name: 'bash',
     call_id: 'c1',

@@ -34,7 +34,7 @@ export function claudeCodeToolName(name: string): string {
   return theirToolName(CLAUDE_CODE_TOOL_NAMES, name);
 }
 
-/** A tool input in Claude Code's fields (SPEC §7 table); other tools' inputs unchanged. */
+/** A tool input in Claude Code's fields (spec §7 table); other tools' inputs unchanged. */
 export function toClaudeCodeToolInput(name: string, input: unknown, projectDir: string): unknown {
   if (!isRecord(input) || !Object.hasOwn(CLAUDE_CODE_TOOL_NAMES, name)) return input;
   const absolute = (value: unknown) =>
@@ -186,8 +186,8 @@ function toolResponse(
 }
 
 // Output keys a Claude Code hook may print that decide something here; every other key is
-// reported once per run as ignored (SPEC §7: no patching, no messages), except the context the
-// engine delivers or drops (SPEC §13.1).
+// reported once per run as ignored (spec §7: no patching, no messages), except the context the
+// engine delivers or drops (spec §13.1).
 const DECIDING_KEYS = new Set([
   'continue',
   'stopReason',
@@ -204,7 +204,7 @@ const DECIDING_SPECIFIC_KEYS = new Set([
 type Verdict = { decision: DialectVerdict['decision']; reason?: string | undefined };
 
 /**
- * What one run of a `"protocol": "claude-code"` hook means (SPEC §7 output table). An intended
+ * What one run of a `"protocol": "claude-code"` hook means (spec §7 output table). An intended
  * deny is never lost: a deny or block in any spelling (`"Deny"`, `"Block"`, soong's `"deny"`),
  * `continue` as the string `"false"`, stand with a warning; a value we do not know is a warning,
  * never a silent allow.
@@ -212,7 +212,7 @@ type Verdict = { decision: DialectVerdict['decision']; reason?: string | undefin
 function decide(event: HookEvent, run: DialectRun): DialectVerdict {
   const logs: DialectLog[] = [];
   // Claude Code reads stdout that is not one JSON object as plain text; here a deny that ends it
-  // (after a log line) still stands (SPEC §13.2).
+  // (after a log line) still stands (spec §13.2).
   const answer = answerKeepingDeny(
     run.stdout,
     logs,
@@ -253,13 +253,13 @@ function verdictOfRun(
   }
 
   if (run.exitCode === 2) {
-    // SPEC §7: exit 2 blocks with stderr as the reason (else the JSON reason).
+    // spec §7: exit 2 blocks with stderr as the reason (else the JSON reason).
     const stderr = run.stderrTail.trim();
     const reason = nonEmpty(stderr !== '' ? stderr : jsonReason(json));
     return { decision: 'deny', ...optional(reason), exitCode: 2, logs };
   }
   if (run.exitCode !== 0 && run.exitCode !== null && whole) {
-    // Claude Code (current rules, SPEC §13.2): a valid JSON object on stdout decides whatever the
+    // Claude Code (current rules, spec §13.2): a valid JSON object on stdout decides whatever the
     // exit code other than 2; the code is not a failure then (exit 1 + a deny blocks).
     warn(
       `exit code ${run.exitCode} ignored: stdout is one JSON object, which decides (as in Claude Code)`,
@@ -276,7 +276,7 @@ function verdictOfRun(
       run.exitCode === null
         ? `hook was killed by ${run.signal ?? 'a signal'}`
         : `hook exited with code ${run.exitCode}`;
-    // SPEC §2.2: an intended deny on stdout stands even when the hook then failed.
+    // spec §2.2: an intended deny on stdout stands even when the hook then failed.
     const deny = verdict.decision === 'deny';
     return {
       decision: deny ? 'deny' : 'none',
@@ -406,14 +406,14 @@ function optional(reason: string | undefined): { reason?: string } {
 }
 
 /**
- * The variables Claude Code sets for its hooks: `CLAUDE_PROJECT_DIR` and (SPEC §13.2)
+ * The variables Claude Code sets for its hooks: `CLAUDE_PROJECT_DIR` and (spec §13.2)
  * `CLAUDE_CODE_SESSION_ID`.
  */
 export function claudeCodeEnv(context: DialectContext): Record<string, string> {
   return { CLAUDE_PROJECT_DIR: context.projectDir, CLAUDE_CODE_SESSION_ID: context.sessionId };
 }
 
-/** Claude Code's command-hook protocol (SPEC §7). */
+/** Claude Code's command-hook protocol (spec §7). */
 export const claudeCodeDialect: Dialect = Object.freeze({
   name: 'claude-code',
   toolNames: CLAUDE_CODE_TOOL_NAMES,

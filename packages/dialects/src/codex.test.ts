@@ -281,7 +281,7 @@ describe('codex dialect: converter', () => {
   });
 });
 
-describe('codex dialect: a host-named tool (SPEC §11)', () => {
+describe('codex dialect: a host-named tool (spec §11)', () => {
   it("a declared Codex name gets that tool's input conversion; another name keeps the input", () => {
     const declared = codexDialect.encodeInput('PreToolUse', toolInput('run', { command: 'make' }), {
       ...context,
@@ -404,7 +404,7 @@ describe('codex dialect: converter, notify', () => {
   });
 });
 
-describe('codex dialect: the rules measured against Codex 0.169.0 (SPEC §13.2)', () => {
+describe('codex dialect: the rules measured against Codex 0.169.0 (spec §13.2)', () => {
   it('fails a PreToolUse hook that answers {"decision": "allow"} (invalid output in Codex; the call goes on)', () => {
     const verdict = codexDialect.decide('PreToolUse', run(0, json({ decision: 'allow' })));
     expect(verdict).toMatchObject({ decision: 'none', failure: { kind: 'protocol_error' } });

@@ -283,10 +283,10 @@ export function convertCodexConfig(text: string, options: ConvertOptions = {}): 
   return result;
 }
 
-/** The `codex` dialect (SPEC §12). */
+/** The `codex` dialect (spec §12). */
 export const codexDialect: Dialect = Object.freeze({
   name: 'codex',
-  // The agent passes the tool input whole, so a content scanner sees it all (issue 20 #12).
+  // The agent passes the tool input whole, so a content scanner sees it all, as in the agent.
   toolInputBytes: CLAUDE_CODE_TOOL_INPUT_BYTES,
   toolNames: TOOL_NAMES,
   events: EVENTS,

@@ -4,7 +4,7 @@ import type { DialectRun } from './dialect.js';
 import { getDialect } from './registry.js';
 import { run } from './test-helpers/run.js';
 
-// SPEC §13.1: each dialect's decoder reports the context its agent gives the model; the decision
+// spec §13.1: each dialect's decoder reports the context its agent gives the model; the decision
 // is what it was before.
 const decide = (dialect: string, event: HookEvent, overrides: Partial<DialectRun>) =>
   getDialect(dialect).decide(event, run(overrides));

@@ -52,7 +52,7 @@ describe('copilot dialect: input (github/docs hooks-reference)', () => {
   });
 });
 
-describe('copilot dialect: the rules measured against Copilot CLI 1.0.102 (SPEC §13.2)', () => {
+describe('copilot dialect: the rules measured against Copilot CLI 1.0.102 (spec §13.2)', () => {
   it('sets CLAUDE_PROJECT_DIR for every hook', () => {
     expect(copilotDialect.env(context)).toEqual({ CLAUDE_PROJECT_DIR: '/work/project' });
     expect(copilotDialect.env({ ...context, dialectEvent: 'PreToolUse' }).CLAUDE_PROJECT_DIR).toBe(
@@ -329,7 +329,7 @@ describe('copilot dialect: converter', () => {
   });
 });
 
-describe('copilot dialect: converter, the rules of SPEC §13.2', () => {
+describe('copilot dialect: converter, the rules of spec §13.2', () => {
   const convert = (value: unknown) =>
     copilotDialect.convertConfig?.(JSON.stringify(value)) as NonNullable<
       ReturnType<NonNullable<typeof copilotDialect.convertConfig>>

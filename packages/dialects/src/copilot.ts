@@ -47,7 +47,7 @@ import {
 } from './shared.js';
 
 /**
- * GitHub Copilot CLI (github/docs `hooks-reference.md`, measured against 1.0.102, SPEC §13.2):
+ * GitHub Copilot CLI (github/docs `hooks-reference.md`, measured against 1.0.102, spec §13.2):
  * camelCase events with a camelCase payload (`toolName`, `toolArgs` a JSON object, `timestamp` in
  * ms), answers `{"permissionDecision": "allow"|"deny"|"ask"}` (preToolUse) and
  * `{"decision": "block"}` (agentStop), an anchored regex matcher, `timeoutSec` (default 30). Its
@@ -126,7 +126,7 @@ function encodeInput(
       const tool = toolOf(input);
       const view = viewOf(tool, context, TOOL_NAMES, toolInput);
       payload.toolName = view.name;
-      // An object, not a JSON string (measured, SPEC §13.2).
+      // An object, not a JSON string (measured, spec §13.2).
       payload.toolArgs = view.input ?? {};
       if (event === 'PostToolUseFailure') payload.error = stringField(input, 'error');
       if (event === 'PostToolUse') {
@@ -186,7 +186,7 @@ const KNOWN_WITH_CONTEXT = new Set([...KNOWN_WITH_TYPE, 'additionalContext']);
 
 /**
  * The answer: stdout as one JSON object; else a deny in the object that ends it (a multi-line one
- * too: SPEC §13.2); else, as Copilot reads it, the last JSON object line that is not a
+ * too: spec §13.2); else, as Copilot reads it, the last JSON object line that is not a
  * `{"type": "progress"}` line. A line nested too deep is never skipped for an earlier one.
  */
 function answerOf(event: HookEvent, stdout: string, logs: DialectLog[]): StdoutAnswer {
@@ -220,7 +220,7 @@ function decide(event: HookEvent, run: DialectRun): DialectVerdict {
   const answer = answerOf(event, run.stdout, logs);
   const verdict = depthChecked(verdictOfRun(event, run, answer.json, logs), answer);
   if (verdict.failure !== undefined && verdict.decision !== 'deny') return verdict;
-  // SPEC §13.1: Copilot CLI gives its model `additionalContext` from postToolUse and sessionStart.
+  // spec §13.1: Copilot CLI gives its model `additionalContext` from postToolUse and sessionStart.
   return {
     ...verdict,
     ...contextOf(CONTEXT_EVENTS.has(event) ? additionalContextOf(answer.json) : undefined),
@@ -288,7 +288,7 @@ function verdictOf(
   const permissionValue = json.permissionDecision ?? specific.permissionDecision;
   const permission = word(permissionValue);
   const decision = word(json.decision);
-  // A top-level permissionDecisionReason is the deny's reason (SPEC §13.2).
+  // A top-level permissionDecisionReason is the deny's reason (spec §13.2).
   const permissionReason =
     textOf(json.permissionDecisionReason) ??
     textOf(specific.permissionDecisionReason) ??
@@ -624,17 +624,17 @@ function flatAsClaude(entry: Record<string, unknown>): Record<string, unknown> {
   return hook;
 }
 
-/** The `copilot` dialect (SPEC §12). */
+/** The `copilot` dialect (spec §12). */
 export const copilotDialect: Dialect = Object.freeze({
   name: 'copilot',
-  // The agent passes the tool input whole, so a content scanner sees it all (issue 20 #12).
+  // The agent passes the tool input whole, so a content scanner sees it all, as in the agent.
   toolInputBytes: CLAUDE_CODE_TOOL_INPUT_BYTES,
   toolNames: TOOL_NAMES,
   events: ALL_EVENTS,
   // No failedToolEvent: Copilot CLI 1.0.102 runs postToolUse for a failed command too (measured,
   // conformance case post-tool-failed), so its PostToolUse hooks see every result.
   encodeInput,
-  // Copilot CLI sets CLAUDE_PROJECT_DIR for every hook, camelCase or PascalCase (SPEC §13.2).
+  // Copilot CLI sets CLAUDE_PROJECT_DIR for every hook, camelCase or PascalCase (spec §13.2).
   env: (context: DialectContext) => ({ CLAUDE_PROJECT_DIR: context.projectDir }),
   contextEvents: Object.freeze([...CONTEXT_EVENTS]),
   decide,

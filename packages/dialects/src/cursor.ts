@@ -219,7 +219,7 @@ const KNOWN_WITH_CONTEXT = new Set([...KNOWN, 'additional_context']);
 function decide(event: HookEvent, run: DialectRun): DialectVerdict {
   const logs: DialectLog[] = [];
   // The deny that ends stdout after a log line stands, Cursor's decision "block" included (which
-  // Cursor itself does not document: SPEC §13.2, a rule here only ever blocks more).
+  // Cursor itself does not document: spec §13.2, a rule here only ever blocks more).
   const answer = answerKeepingDeny(
     run.stdout,
     logs,
@@ -227,7 +227,7 @@ function decide(event: HookEvent, run: DialectRun): DialectVerdict {
   );
   const verdict = depthChecked(verdictOfRun(event, run, answer, logs), answer);
   if (verdict.failure !== undefined && verdict.decision !== 'deny') return verdict;
-  // SPEC §13.1: Cursor gives its model `additional_context` from postToolUse and sessionStart.
+  // spec §13.1: Cursor gives its model `additional_context` from postToolUse and sessionStart.
   return {
     ...verdict,
     ...contextOf(CONTEXT_EVENTS.has(event) ? textOf(answer.json?.additional_context) : undefined),
@@ -531,10 +531,10 @@ function convertEntry(
   return converted;
 }
 
-/** The `cursor` dialect (SPEC §12). */
+/** The `cursor` dialect (spec §12). */
 export const cursorDialect: Dialect = Object.freeze({
   name: 'cursor',
-  // The agent passes the tool input whole, so a content scanner sees it all (issue 20 #12).
+  // The agent passes the tool input whole, so a content scanner sees it all, as in the agent.
   toolInputBytes: CLAUDE_CODE_TOOL_INPUT_BYTES,
   toolNames: TOOL_NAMES,
   events: EVENTS,

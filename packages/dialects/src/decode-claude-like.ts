@@ -21,9 +21,9 @@ import {
  * `claude-code` hooks, which `claude-code.ts` decides): exit 0 with a
  * JSON object decides through `hookSpecificOutput.permissionDecision`, legacy `decision`
  * (`block`/`approve`) and `continue: false`; exit 2 blocks with stderr; other exits fail. Every
- * spelling of a deny stands (a wrong case, a missing reason, a non-zero exit after it: SPEC §2.2);
+ * spelling of a deny stands (a wrong case, a missing reason, a non-zero exit after it: spec §2.2);
  * keys that would patch are named in one warning; the context it adds is the verdict's `context`
- * (SPEC §13.1).
+ * (spec §13.1).
  */
 export function decideClaudeLike(
   agent: string,
@@ -45,7 +45,7 @@ export function decideClaudeLike(
 /** Where an agent reads Claude Code's answers more strictly than Claude Code. */
 export interface ClaudeLikeRules {
   /**
-   * `{"decision": "allow"}` on PreToolUse is invalid output (Codex, SPEC §13.2): the hook failed
+   * `{"decision": "allow"}` on PreToolUse is invalid output (Codex, spec §13.2): the hook failed
    * (`protocol_error`, so `on_failure` applies) and the call goes on. @default false
    */
   legacyAllowFails?: boolean;

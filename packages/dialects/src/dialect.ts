@@ -1,7 +1,7 @@
 import type { HookEvent } from '@soong-agent/protocol';
 
 /**
- * The dialects this package ships (SPEC §12). A third party's dialect registered with
+ * The dialects this package ships (spec §12). A third party's dialect registered with
  * `registerDialect` has a name of its own; `DIALECT_NAMES` lists every registered name.
  */
 export type BuiltInDialectName =
@@ -13,7 +13,7 @@ export type BuiltInDialectName =
   | 'copilot';
 
 /**
- * How the host says one dialect sees a tool call (SPEC §11: `ToolDefinition.dialectName` and
+ * How the host says one dialect sees a tool call (spec §11: `ToolDefinition.dialectName` and
  * `dialectInput`), resolved for this dialect by the engine.
  */
 export interface DialectToolView {
@@ -84,7 +84,7 @@ export interface DialectLog {
 }
 
 /**
- * What a run means, in our terms (SPEC §2.2, §7, §12). The engine turns it into records
+ * What a run means, in our terms (spec §2.2, §7, §12). The engine turns it into records
  * (`hook_log`, `hook_finished` | `hook_failed`, `hook_denied` | `hook_decision_ignored`), bounds the
  * reason, fills in `denied by hook <id>` for a deny without one and applies `on_failure`. A dialect
  * writes no records.
@@ -101,7 +101,7 @@ export interface DialectVerdict {
   metadata?: Record<string, unknown>;
   /**
    * Set when the run failed: a non-zero exit that is not a block (`exit_code`), output that cannot
-   * decide (`protocol_error`). With `decision: 'deny'` the deny still stands (SPEC §2.2: an
+   * decide (`protocol_error`). With `decision: 'deny'` the deny still stands (spec §2.2: an
    * intended deny is never lost); otherwise `decision` is `none`.
    */
   failure?: { kind: 'exit_code' | 'protocol_error'; message: string };
@@ -110,7 +110,7 @@ export interface DialectVerdict {
   /** `hook_log` lines, in order: the hook's log lines, then warnings. */
   logs: DialectLog[];
   /**
-   * Text the agent would give its model (SPEC §13.1): Claude Code's
+   * Text the agent would give its model (spec §13.1): Claude Code's
    * `hookSpecificOutput.additionalContext`, the plain stdout of a SessionStart or UserPromptSubmit
    * hook, a PostToolUse block reason, soong's `context`. Several pieces of one run are joined by a
    * blank line. The engine delivers it as a hook-context node when `[hooks] deliver_context` is
@@ -188,7 +188,7 @@ export interface ConvertedScript {
 }
 
 /**
- * One agent's hook protocol and config format (SPEC §12). Matching, ordering, timeouts, the runner,
+ * One agent's hook protocol and config format (spec §12). Matching, ordering, timeouts, the runner,
  * env allowlist, records and deny semantics stay the engine's; a dialect only translates.
  */
 export interface Dialect {
@@ -206,11 +206,11 @@ export interface Dialect {
   /**
    * Bytes of a tool input this dialect's hooks get whole (the agent passes it whole). Beyond it the
    * hook's `on_large_input` decides. Default: `hooks.inline_result_bytes` (long strings summarised,
-   * SPEC §2.1).
+   * spec §2.1).
    */
   readonly toolInputBytes?: number;
   /**
-   * The event this agent runs for a tool call whose result is an error (SPEC §13.2).
+   * The event this agent runs for a tool call whose result is an error (spec §13.2).
    * `PostToolUseFailure`: its PostToolUse hooks see only results that succeeded (Claude Code,
    * Copilot CLI, Cursor); `PostToolUse`: they see failed results too (soong, Codex, Gemini CLI).
    * Either way our PostToolUseFailure event runs for every failed result.
@@ -227,7 +227,7 @@ export interface Dialect {
     context: DialectContext,
   ): unknown;
   /**
-   * Our events on which this agent gives its model context a hook adds (SPEC §13.1: what `decide`
+   * Our events on which this agent gives its model context a hook adds (spec §13.1: what `decide`
    * may report as `context`); `hooks import` names the converted hooks on them. Frozen.
    * @default [] (none)
    */
@@ -237,7 +237,7 @@ export interface Dialect {
   /** What a finished process's exit code and output mean. Pure. */
   decide(event: HookEvent, run: DialectRun): DialectVerdict;
   /**
-   * What a worker's answer (`output` of `{"id": N, "output": ...}`, SPEC §8) means. Present only on
+   * What a worker's answer (`output` of `{"id": N, "output": ...}`, spec §8) means. Present only on
    * a dialect whose hooks may run as `"mode": "worker"` (today `soong`). Pure.
    */
   decideAnswer?(event: HookEvent, output: unknown): DialectVerdict;

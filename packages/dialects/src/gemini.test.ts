@@ -342,7 +342,7 @@ describe('geminiDialect', () => {
   });
 });
 
-describe('gemini dialect: the rules measured against Gemini CLI 0.61.0 (SPEC §13.2)', () => {
+describe('gemini dialect: the rules measured against Gemini CLI 0.61.0 (spec §13.2)', () => {
   const convert = (value: unknown) =>
     geminiDialect.convertConfig?.(JSON.stringify(value)) as NonNullable<
       ReturnType<NonNullable<typeof geminiDialect.convertConfig>>

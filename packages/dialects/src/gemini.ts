@@ -150,7 +150,7 @@ function encodeInput(
       payload.trigger = stringField(input, 'trigger');
       break;
     case 'Stop':
-      // The turn's user prompt (SPEC §13.2), which the session gives Stop hooks as `prompt`.
+      // The turn's user prompt (spec §13.2), which the session gives Stop hooks as `prompt`.
       payload.prompt = stringField(input, 'prompt');
       payload.prompt_response = stringField(input, 'last_assistant_message');
       payload.stop_hook_active = stopHookActive(input);
@@ -201,7 +201,7 @@ const CONTEXT_EVENTS: ReadonlySet<HookEvent> = new Set<HookEvent>([
 ]);
 
 /**
- * What Gemini CLI gives its model from one run (SPEC §13.1): an AfterTool deny's reason (the tool
+ * What Gemini CLI gives its model from one run (spec §13.1): an AfterTool deny's reason (the tool
  * ran; its result is kept), then `additionalContext` on SessionStart, BeforeAgent and AfterTool.
  */
 function geminiContext(
@@ -218,7 +218,7 @@ function geminiContext(
 
 /**
  * The JSON answer Gemini reads from `text` (also double-encoded); else the deny that ends it
- * after other text (SPEC §13.2: Gemini reads that as plain text, here the deny stands).
+ * after other text (spec §13.2: Gemini reads that as plain text, here the deny stands).
  */
 function geminiAnswer(
   event: HookEvent,
@@ -537,10 +537,10 @@ export function convertGeminiConfig(text: string, options: ConvertOptions = {}):
   return result;
 }
 
-/** The `gemini` dialect (SPEC §12). */
+/** The `gemini` dialect (spec §12). */
 export const geminiDialect: Dialect = Object.freeze({
   name: 'gemini',
-  // The agent passes the tool input whole, so a content scanner sees it all (issue 20 #12).
+  // The agent passes the tool input whole, so a content scanner sees it all, as in the agent.
   toolInputBytes: CLAUDE_CODE_TOOL_INPUT_BYTES,
   toolNames: TOOL_NAMES,
   events: EVENTS,

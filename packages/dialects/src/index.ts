@@ -1,4 +1,4 @@
-// @soong-agent/dialects: the public API (SPEC §12). Everything here is semver-covered.
+// @soong-agent/dialects: the public API (spec §12). Everything here is semver-covered.
 // Deliberately not exported: each dialect's object and helpers (reach a dialect through
 // `getDialect(name)`), its tool catalogs and byte bounds. Sibling packages reach what they share
 // (the Claude Code tool view, the soong dialect, tool-name aliases) through

@@ -28,7 +28,7 @@ export function toolOf(input: Readonly<Record<string, unknown>>): OurTool {
 }
 
 /**
- * The name and input one dialect shows for the call's tool. The host's view (`context.tool`, SPEC
+ * The name and input one dialect shows for the call's tool. The host's view (`context.tool`, spec
  * §11) gives the name and the input in our canonical tool's shape; a declared name that is one of
  * the dialect's own tools gets that tool's input conversion. Default: the dialect's own mapping of
  * our canonical name and input.
@@ -98,7 +98,7 @@ export type BoundedJson =
   | { ok: false; tooDeep: false };
 
 /**
- * `JSON.parse` of hook output behind the nesting bound (SPEC §2.2): text nesting deeper than
+ * `JSON.parse` of hook output behind the nesting bound (spec §2.2): text nesting deeper than
  * `MAX_JSON_DEPTH` (protocol's linear scan, brackets in strings not counted) is never parsed as it
  * is, since the recursive walks after parsing (zod, key lists, `JSON.stringify` in a message)
  * would overflow the stack. Every parse of hook stdout in the dialects goes through here.
@@ -198,7 +198,7 @@ export interface FoundStdoutJson extends StdoutAnswer {
 }
 
 /**
- * The JSON answer on stdout, found the one way every dialect shares (SPEC §13.2): stdout as a
+ * The JSON answer on stdout, found the one way every dialect shares (spec §13.2): stdout as a
  * whole; else the object that ends it, when that object starts a line — its last non-empty line,
  * or a multi-line object at its end (`jq .` output after a log line). A dialect then asks its own
  * rule whether a trailing object denies: only a deny is read from it. Linear in stdout: the
@@ -278,7 +278,7 @@ export interface KeepDenyOptions {
 /**
  * The JSON answer of an agent that reads stdout as one JSON object. When stdout is not one, its
  * text goes to `logs`, and the object that ends it still answers when `denies` says it denies
- * (SPEC §2.2, §13.2: an intended deny is never lost; only a deny is rescued): the text before it
+ * (spec §2.2, §13.2: an intended deny is never lost; only a deny is rescued): the text before it
  * is the log, and one warning says so. An answer nested too deep comes back `tooDeep`, its
  * shallow part kept only when it denies.
  */
@@ -378,7 +378,7 @@ export function textOf(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
-/** The warning for output keys a hook printed that do nothing here (one per run, SPEC §12). */
+/** The warning for output keys a hook printed that do nothing here (one per run, spec §12). */
 export function ignoredKeysWarning(agent: string, keys: readonly string[]): DialectLog[] {
   if (keys.length === 0) return [];
   return [
@@ -391,7 +391,7 @@ export function ignoredKeysWarning(agent: string, keys: readonly string[]): Dial
 
 /**
  * Events on which Claude Code (and Codex, which copies it) gives the model
- * `hookSpecificOutput.additionalContext` (SPEC §13.1).
+ * `hookSpecificOutput.additionalContext` (spec §13.1).
  */
 export const CLAUDE_CONTEXT_EVENTS: ReadonlySet<HookEvent> = new Set<HookEvent>([
   'SessionStart',
@@ -424,7 +424,7 @@ export function plainStdoutContext(stdout: string): string | undefined {
 }
 
 /**
- * What Claude Code (and Codex) give the model from one run (SPEC §13.1): a PostToolUse block
+ * What Claude Code (and Codex) give the model from one run (spec §13.1): a PostToolUse block
  * reason (`decision: "block"`, or exit 2's stderr: shown next to the tool result, which is kept);
  * `additionalContext` on the events that take it; the plain stdout of a SessionStart or
  * UserPromptSubmit hook that exited 0. Nothing from a run that failed without a deny.

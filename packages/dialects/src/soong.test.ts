@@ -55,7 +55,7 @@ describe('soongDialect', () => {
     expect(answer('PreToolUse', { decision: 'DENY' })).toMatchObject({ decision: 'deny' });
   });
 
-  it('exit 2: says what to print first, Claude Code second (newcomer, issue 20)', () => {
+  it('exit 2: says what to print first, Claude Code second (what a newcomer needs first)', () => {
     const message = soongExitMessage({ exitCode: 2, signal: null });
     expect(message.indexOf('{"decision":"deny"')).toBeGreaterThan(0);
     expect(message.indexOf('{"decision":"deny"')).toBeLessThan(message.indexOf('Claude Code'));

@@ -9,7 +9,7 @@ import { OUR_EVENT_NAMES } from './tool-names.js';
 
 /**
  * The message of a soong hook that exited non-zero: for exit 2, first what to print instead, then
- * the Claude Code spelling (SPEC §2.2).
+ * the Claude Code spelling (spec §2.2).
  */
 export function soongExitMessage(run: Pick<DialectRun, 'exitCode' | 'signal'>): string {
   if (run.exitCode === null) return `hook was killed by ${run.signal ?? 'a signal'}`;
@@ -23,7 +23,7 @@ export function soongExitMessage(run: Pick<DialectRun, 'exitCode' | 'signal'>): 
 
 /**
  * What a parsed stdout means: the output (or the rescued deny), its log lines and warnings, and the
- * failure when nothing valid came back (SPEC §2.2).
+ * failure when nothing valid came back (spec §2.2).
  */
 function verdictOfParsed(
   parsed: SafeParseHookOutputResult,
@@ -72,7 +72,7 @@ function decide(_event: HookEvent, run: DialectRun): DialectVerdict {
 }
 
 // A worker's answer is the `output` value of its response line: null or absent is "no decision",
-// like empty stdout; anything else goes through the ordinary output rules (SPEC §8, §2.2).
+// like empty stdout; anything else goes through the ordinary output rules (spec §8, §2.2).
 function decideAnswer(_event: HookEvent, output: unknown): DialectVerdict {
   if (output === undefined || output === null) return verdictOfParsed(NO_DECISION, undefined);
   // The common answer, {"decision": "allow" | "deny", "reason"?: string} and nothing else, needs no
@@ -114,8 +114,8 @@ const NO_DECISION: SafeParseHookOutputResult = Object.freeze({
 }) as SafeParseHookOutputResult;
 
 /**
- * Our own protocol (SPEC §2): the §2.1 input as it is, the §2.2 output rules; the only dialect whose
- * hooks may run as workers (SPEC §8).
+ * Our own protocol (spec §2): the §2.1 input as it is, the §2.2 output rules; the only dialect whose
+ * hooks may run as workers (spec §8).
  */
 export const soongDialect: Dialect = Object.freeze({
   name: 'soong',

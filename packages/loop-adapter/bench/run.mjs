@@ -38,7 +38,7 @@ function makeSetup(hooks, configToml = '') {
   };
 }
 
-/** The PreToolUse input the engine sends `hookId` (SPEC §2.1), for the bare baselines. */
+/** The PreToolUse input the engine sends `hookId` (spec §2.1), for the bare baselines. */
 function hookStdin(setup, hookId, payload) {
   return JSON.stringify({
     protocol_version: 1,
@@ -198,7 +198,7 @@ async function benchEngineVsRunner() {
   );
 }
 
-// A trivial hook in both modes (SPEC §8), without dependencies: it allows everything.
+// A trivial hook in both modes (spec §8), without dependencies: it allows everything.
 const TRIVIAL_NODE_HOOK = `import readline from 'node:readline';
 if (process.env.SOONG_AGENT_HOOK_MODE === 'worker') {
   const lines = readline.createInterface({ input: process.stdin });
@@ -444,7 +444,7 @@ async function benchWorkerHooks(against) {
   const oneRatio = ratioOf('worker', 'bareWorker');
   const fiveRatio = ratioOf('five', 'bareFive');
   table(
-    `PreToolUse with one trivial Node hook (worker hooks, SPEC §8): engine with a JSONL sink vs bare child_process, interleaved, ${sets} sets of fresh workers pooled, load average ${load}`,
+    `PreToolUse with one trivial Node hook (worker hooks, spec §8): engine with a JSONL sink vs bare child_process, interleaved, ${sets} sets of fresh workers pooled, load average ${load}`,
     ['case', 'calls', 'p50 ms', 'p99 ms', 'spawn-mode p50 / p50', 'target'],
     [
       row(
@@ -488,7 +488,7 @@ async function benchWorkerHooks(against) {
   );
   const ratio = p50(starts.spawn) / p50(pooled.worker);
   console.log(
-    `worker vs spawn mode: ${ratio.toFixed(1)}x faster (target >= 10x: ${met(ratio >= 10)}); spawn mode / bare spawn ${(p50(starts.spawn) / p50(starts.bare)).toFixed(2)}; median over the sets: worker mode / bare round trip ${oneRatio.toFixed(2)} (issue 19: <= 1.5: ${met(oneRatio <= 1.5)}); five worker hooks / five bare round trips ${fiveRatio.toFixed(2)} (<= 1.5: ${met(fiveRatio <= 1.5)})`,
+    `worker vs spawn mode: ${ratio.toFixed(1)}x faster (target >= 10x: ${met(ratio >= 10)}); spawn mode / bare spawn ${(p50(starts.spawn) / p50(starts.bare)).toFixed(2)}; median over the sets: worker mode / bare round trip ${oneRatio.toFixed(2)} (target <= 1.5: ${met(oneRatio <= 1.5)}); five worker hooks / five bare round trips ${fiveRatio.toFixed(2)} (<= 1.5: ${met(fiveRatio <= 1.5)})`,
   );
   if (against) {
     console.log(

@@ -10,7 +10,7 @@ const INPUT_STRING_PASSES = [
   { headBytes: 128, tailBytes: 128 },
 ] as const;
 
-/** A tool input as hooks and the event log see it (SPEC §2.1). */
+/** A tool input as hooks and the event log see it (spec §2.1). */
 export interface BoundedToolInput {
   /** The input, or a copy with long strings replaced by head-and-tail summaries. */
   input: Record<string, unknown>;
@@ -78,7 +78,7 @@ export interface BoundedToolResult {
 }
 
 /**
- * Bounds a tool result (SPEC §2.1/§4): up to `limitBytes` it is passed inline
+ * Bounds a tool result (spec §2.1/§4): up to `limitBytes` it is passed inline
  * (`{ is_error, bytes, content }`); above, it is written to the artifact store first and passed as
  * `{ is_error, bytes, summary, artifact_ref }`.
  */
@@ -104,7 +104,7 @@ export async function boundToolResult(
 /**
  * What the model sees of a text the session gives it (a tool result, a hook's context): the text
  * when it fits `limitBytes`; else its head and tail with the byte count and where the full text is
- * stored (SPEC §6, §11, §13.1).
+ * stored (spec §6, §11, §13.1).
  */
 export function textForModel(
   content: string,
@@ -130,7 +130,7 @@ export interface BoundedContext {
 }
 
 /**
- * Bounds a hook's context as a tool result is bounded (SPEC §13.1): up to `limitBytes` it is given
+ * Bounds a hook's context as a tool result is bounded (spec §13.1): up to `limitBytes` it is given
  * whole; above, it is written to the artifact store and the model gets its summary and the path.
  */
 export async function boundContext(

@@ -86,7 +86,7 @@ const TABLE: Row[] = [
     decision: 'deny',
     reason: 'lint fails',
     ignored: true,
-    // The block reason is context (SPEC §13.1), dropped with a warning: delivery is off.
+    // The block reason is context (spec §13.1), dropped with a warning: delivery is off.
     records: ['hook_log:warning', 'hook_finished', 'hook_decision_ignored'],
   },
   {
@@ -255,7 +255,7 @@ const TABLE: Row[] = [
     records: ['hook_failed', 'hook_denied'],
   },
   {
-    name: 'exit 1 with a JSON block on stdout (it decides, as in Claude Code: SPEC §13.2)',
+    name: 'exit 1 with a JSON block on stdout (it decides, as in Claude Code: spec §13.2)',
     ran: ran({ exitCode: 1, stdout: '{"decision":"block","reason":"still no"}' }),
     status: 'finished',
     decision: 'deny',

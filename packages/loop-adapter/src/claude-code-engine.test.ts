@@ -192,7 +192,7 @@ describe('createHookEngine with "protocol": "claude-code"', () => {
     PROCESS_TIMEOUT,
   );
 
-  describe('a content scanner sees the whole tool_input (issue 20 #12)', () => {
+  describe('a content scanner sees the whole tool_input', () => {
     const write = (content: string) => ({
       tool: {
         name: 'write_file',

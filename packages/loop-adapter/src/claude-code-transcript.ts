@@ -8,7 +8,7 @@ import { summarizeText } from './summarize-text.js';
 import type { ToolCall, ToolDialectView, ToolResult } from './tool-call.js';
 
 /**
- * A session transcript in Claude Code's JSON-lines format (SPEC §7), the file `transcript_path`
+ * A session transcript in Claude Code's JSON-lines format (spec §7), the file `transcript_path`
  * names for `"protocol": "claude-code"` hooks. Each method appends whole lines at once, so the file
  * is current whenever a hook runs.
  */

@@ -31,7 +31,7 @@ export const HOOK_LOG_LINES_MAX = 100;
 export interface HookRunResult {
   /** The hook's id (its `name`, or `<Event>[<rule>][<hook>]`). */
   hookId: string;
-  /** `finished`: it produced a decision or none; `failed`: SPEC §2.2 failure. */
+  /** `finished`: it produced a decision or none; `failed`: spec §2.2 failure. */
   status: 'finished' | 'failed';
   /**
    * The hook's effective decision: `deny` when its deny stands (also after a failure with a valid
@@ -49,12 +49,12 @@ export interface HookRunResult {
   /** True when a deny on an observe-only event was recorded as `hook_decision_ignored`. */
   ignored?: boolean;
   /**
-   * True when a Claude Code hook answered `permissionDecision: "ask"` on PreToolUse (SPEC §7): the
+   * True when a Claude Code hook answered `permissionDecision: "ask"` on PreToolUse (spec §7): the
    * permission callback is asked even when the risk class is `allow`; `reason` says why.
    */
   ask?: boolean;
   /**
-   * The context the hook added for the model (SPEC §13.1: soong's `context`, Claude Code's
+   * The context the hook added for the model (spec §13.1: soong's `context`, Claude Code's
    * `additionalContext`, …), as the hook gave it. The engine delivers it as a hook-context node
    * when `[hooks] deliver_context` is true (see `HookOutcome.context`); otherwise it was dropped,
    * with a warning.
@@ -94,7 +94,7 @@ interface StderrOf {
  *   lines it printed before that were not a response, recorded as `hook_log`);
  * - `failed`: the run failed before anything could decide (never started, timed out, printed too
  *   much, cancelled, a worker that exited or answered with something else). `deny` is a deny the
- *   hook meant that stands despite the failure (SPEC §2.2).
+ *   hook meant that stands despite the failure (spec §2.2).
  */
 export type HookRunOutcome =
   | ({
@@ -135,7 +135,7 @@ export interface DecideHookRunInput {
   unknownKeysReported?: boolean;
   /**
    * `[hooks] deliver_context`: when false, context the hook added is dropped with one `hook_log`
-   * warning that names the config line turning delivery on (SPEC §13.1).
+   * warning that names the config line turning delivery on (spec §13.1).
    * @default false
    */
   deliverContext?: boolean;
@@ -162,7 +162,7 @@ export interface HookRunDecision {
   /** The run's result, as `engine.run` returns it. */
   result: HookRunResult;
   /**
-   * The records after `hook_started`, in SPEC §5 order: any `hook_log`, then `hook_finished` or
+   * The records after `hook_started`, in spec §5 order: any `hook_log`, then `hook_finished` or
    * `hook_failed`, then `hook_denied` or `hook_decision_ignored` when a deny stands.
    */
   records: HookRunRecord[];
@@ -172,7 +172,7 @@ export interface HookRunDecision {
 
 const BLOCKING: ReadonlySet<string> = new Set(BLOCKING_EVENTS);
 
-/** The outcome of a spawned hook from the runner's result (SPEC §2.2 failures first). */
+/** The outcome of a spawned hook from the runner's result (spec §2.2 failures first). */
 export function outcomeOfRunResult(
   result: RunResult,
   limits: { timeoutSec: number; maxOutputBytes: number },
@@ -254,7 +254,7 @@ export function outputTooLargeMessage(maxOutputBytes: number): string {
 }
 
 /**
- * Decides what one hook run means (SPEC §2.2, §2.3, §7, §12) and which records say so (SPEC §5):
+ * Decides what one hook run means (spec §2.2, §2.3, §7, §12) and which records say so (spec §5):
  * the dialect reads what came back, this turns its verdict into records, bounds reasons and log
  * lines, and applies `on_failure`, the same way for every dialect and for spawn and worker runs.
  * Pure: the engine spawns and writes; this only decides.
@@ -379,7 +379,7 @@ function exitedFields(outcome: HookRunOutcome) {
   };
 }
 
-// A run that failed: `hook_failed`, and the deny it intended, which stands (SPEC §2.2).
+// A run that failed: `hook_failed`, and the deny it intended, which stands (spec §2.2).
 function failedResult(
   input: DecideHookRunInput,
   verdict: DialectVerdict,
@@ -457,8 +457,8 @@ function finishedResult(
   };
 }
 
-// SPEC §2.2: with on_failure = "deny" a failure counts as a deny; a standing deny is recorded as
-// hook_denied on a blocking event, hook_decision_ignored elsewhere (SPEC §2.3, §5).
+// spec §2.2: with on_failure = "deny" a failure counts as a deny; a standing deny is recorded as
+// hook_denied on a blocking event, hook_decision_ignored elsewhere (spec §2.3, §5).
 function settle(
   hook: Pick<HookCommandConfig, 'id' | 'onFailure'>,
   event: HookEvent,
@@ -485,7 +485,7 @@ function settle(
 
 /** @internal The warning when context a hook added is dropped (`deliver_context = false`). */
 export function contextDroppedMessage(context: string): string {
-  return `context the hook added (${Buffer.byteLength(context)} bytes) was dropped, not given to the model: context delivery is off. To deliver it, put deliver_context = true under [hooks] in config.toml (SPEC §13.1)`;
+  return `context the hook added (${Buffer.byteLength(context)} bytes) was dropped, not given to the model: context delivery is off. To deliver it, put deliver_context = true under [hooks] in config.toml (spec §13.1)`;
 }
 
 function boundLine(line: string): string {

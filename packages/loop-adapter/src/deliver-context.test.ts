@@ -98,7 +98,7 @@ describe('engine.run with deliver_context', () => {
         ['plain', 'warning'],
       ]);
       expect(dropped[0]?.message).toContain('[hooks]');
-      // SPEC §5: a run's hook_log records come before its hook_finished.
+      // spec §5: a run's hook_log records come before its hook_finished.
       const types = recordTypes(sink.records);
       expect(types.slice(0, 3)).toEqual(['hook_started', 'hook_log', 'hook_finished']);
     },
@@ -273,7 +273,7 @@ describe('openHookSession takeContext', () => {
         };
         expect(await gate.before(call)).toEqual({ run: true });
         const result = await gate.after('c1', { content: 'a.txt\nb.txt', isError: false });
-        // SPEC §13.1: the tool result itself is kept; the block reason is context.
+        // spec §13.1: the tool result itself is kept; the block reason is context.
         expect(result.content).toBe('a.txt\nb.txt');
         expect(result.isError).toBe(false);
         const nodes = session.takeContext();

@@ -5,7 +5,7 @@ import { tempDirFor } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
 import { recordsOf, recordTypes, setup } from './test-helpers/setup.js';
 
-// SPEC §13.2 and §2.2 from the attacker's side, with real hook processes: a deny printed as `jq .`
+// spec §13.2 and §2.2 from the attacker's side, with real hook processes: a deny printed as `jq .`
 // prints it after a log line stands in every dialect, and an answer nested 20,000 deep is a
 // protocol error that on_failure decides, with every record closed.
 const DENIES: Record<BuiltInDialectName, Record<string, unknown>> = {

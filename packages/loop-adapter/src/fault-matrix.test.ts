@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { HookPayload } from './hook-engine.js';
 import { type HookSpec, hookCommand, recordsOf, recordTypes, setup } from './test-helpers/setup.js';
 
-// Every failure kind of SPEC §2.2 (and the cases that must *not* fail) × the five events ×
+// Every failure kind of spec §2.2 (and the cases that must *not* fail) × the five events ×
 // on_failure. Hook A is the faulty one, hook B (allow) must still run unless A's deny stands.
 const TEN_MB = 'p'.repeat(10 * 1024 * 1024);
 const CONFIG = '[runner]\nkill_grace_ms = 200\nmax_output_bytes = 65536\n';

@@ -59,7 +59,7 @@ const EVENTS = Object.keys(PAYLOADS) as HookEvent[];
 
 describe('createHookEngine', () => {
   it.each(EVENTS)(
-    'sends every SPEC 2.1 field on stdin only, with the SOONG_AGENT_* env, when running a %s hook',
+    'sends every spec §2.1 field on stdin only, with the SOONG_AGENT_* env, when running a %s hook',
     async (event) => {
       const root = tempDir();
       const out = path.join(root, 'stdin.json');
@@ -308,7 +308,7 @@ describe('createHookEngine', () => {
         PreToolUse: [{ hooks: [{ command: hookCommand('print.sh', answer) }] }],
       });
       const outcome = await engine.run('PreToolUse', PAYLOADS.PreToolUse);
-      // An intended deny is never lost (SPEC §2.2): it stands, with a warning saying how to fix.
+      // An intended deny is never lost (spec §2.2): it stands, with a warning saying how to fix.
       expect(outcome).toMatchObject({ decision: 'deny', reason: 'no rm' });
       expect(recordTypes(sink.records)).toEqual([
         'hook_started',
@@ -360,7 +360,7 @@ describe('createHookEngine', () => {
       expect(failed?.message).toContain('Claude Code treats exit 2 as a block');
       expect(failed?.message).toContain('"protocol": "claude-code"');
       expect(failed?.message).toContain('{"decision":"deny","reason":"..."}');
-      // What to print comes first; Claude Code only after (newcomer, issue 20).
+      // What to print comes first; Claude Code only after (what a newcomer needs first).
       expect(failed?.message.indexOf('{"decision":"deny"')).toBeLessThan(
         failed?.message.indexOf('Claude Code') ?? 0,
       );

@@ -62,7 +62,7 @@ type CommonInputKey =
   | 'timestamp';
 
 /**
- * The event-specific fields of a hook input (SPEC §2.1); the engine adds the common ones.
+ * The event-specific fields of a hook input (spec §2.1); the engine adds the common ones.
  * For tool events `tool.input` may be the raw input: the engine bounds it when it is too large.
  * `SessionStart.source` defaults to `"startup"`.
  */
@@ -87,7 +87,7 @@ export interface HookOutcome {
   hookId?: string;
   /**
    * PreToolUse only, when no deny stands: the first Claude Code hook that answered
-   * `permissionDecision: "ask"` (SPEC §7). The caller asks the permission callback even when the
+   * `permissionDecision: "ask"` (spec §7). The caller asks the permission callback even when the
    * risk class is `allow` (`executeToolBatch` passes it as `hookAsk`).
    */
   ask?: { hookId: string; reason: string };
@@ -96,7 +96,7 @@ export interface HookOutcome {
   /**
    * With `[hooks] deliver_context = true`: the context the hooks added, one hook-context node per
    * hook that added some, in hook order, each bounded (over `inline_result_bytes`: its summary and
-   * the artifact path) and recorded as `hook_context_added` (SPEC §13.1). A session queues them for
+   * the artifact path) and recorded as `hook_context_added` (spec §13.1). A session queues them for
    * `takeContext()`. Absent when no hook added context or delivery is off.
    */
   context?: readonly AddedContextNode[];
@@ -116,7 +116,7 @@ export interface HookRunOptions {
   callId?: string | undefined;
 }
 
-/** Runs the hooks of an event as SPEC §2 says; see {@link createHookEngine}. */
+/** Runs the hooks of an event as spec §2 says; see {@link createHookEngine}. */
 export interface HookEngine {
   /** Runs the hooks matching `event` and `payload`, serially, in configuration order. */
   run<E extends HookEvent>(
@@ -137,7 +137,7 @@ export interface HookEngine {
   /** The artifact store for large tool inputs, when given. */
   readonly artifacts: ArtifactStore | undefined;
   /**
-   * Ends the session's worker hooks (SPEC §8: stdin closed, then SIGTERM and SIGKILL to each
+   * Ends the session's worker hooks (spec §8: stdin closed, then SIGTERM and SIGKILL to each
    * group; `worker_stopped` recorded with reason `session_end`). Idempotent; `run` afterwards
    * throws `LoopAdapterError` `ENGINE_CLOSED`. Call it at session end, before closing the sink.
    */
@@ -157,7 +157,7 @@ export interface HookEngineOptions {
   /** Where full tool inputs go when a hook gets a bounded one. @default undefined (no input artifact) */
   artifacts?: ArtifactStore | undefined;
   /**
-   * `transcript_path` sent to `"protocol": "claude-code"` hooks (SPEC §7); the session keeps the
+   * `transcript_path` sent to `"protocol": "claude-code"` hooks (spec §7); the session keeps the
    * file current. @default <home>/sessions/<sessionId>/transcript.jsonl
    */
   transcriptPath?: string | undefined;
@@ -210,7 +210,7 @@ interface EngineCore {
 
 /**
  * The hook engine: which hooks run, in what order, with what stdin and env, and what their output
- * means (SPEC §2). Each hook run is recorded (`hook_started`, `hook_log`…, `hook_finished` or
+ * means (spec §2). Each hook run is recorded (`hook_started`, `hook_log`…, `hook_finished` or
  * `hook_failed`, then `hook_denied` or `hook_decision_ignored`). An event with no matching rule
  * costs one index lookup: no payload is built and nothing is spawned.
  */
@@ -281,7 +281,7 @@ function createEngineCore(options: HookEngineOptions): EngineCore {
       emit: (ids, record) => sink.emit(withIds(record, ids)),
       ...(options.startWorker === undefined ? {} : { start: options.startWorker }),
     }),
-    // SPEC §2.2 extended: a hook whose script changed since the session started is not run and
+    // spec §2.2 extended: a hook whose script changed since the session started is not run and
     // fails closed.
     scripts: createScriptFingerprints(
       hooks,
@@ -324,7 +324,7 @@ async function runEvent<E extends HookEvent>(
 ): Promise<HookOutcome> {
   checkHookEvent(event);
   if (!isPlainObject(payload)) {
-    checkOption(false, 'payload', payload, `pass the ${event} fields of SPEC §2.1`);
+    checkOption(false, 'payload', payload, `pass the ${event} fields of spec §2.1`);
   }
   const { callId: givenCallId } = runOptions;
   checkOption(
@@ -463,7 +463,7 @@ type WholeInput =
 
 /**
  * The call's tool with its whole input, for a dialect whose agent passes it whole up to
- * `limitBytes` (SPEC §7); `{ over }` when it is larger. A host that bounded the input itself
+ * `limitBytes` (spec §7); `{ over }` when it is larger. A host that bounded the input itself
  * (`input_truncated`) is read back from its artifact. Once per bound and run.
  */
 async function wholeInput(
@@ -534,7 +534,7 @@ async function runSerially(
   for (const hook of hooks) {
     const dialect = core.dialectOf(hook);
     // An agent with a failure event (Claude Code, Copilot, Cursor) runs its PostToolUse hooks
-    // only for results that succeeded (SPEC §13.2): such a hook is not run at all here.
+    // only for results that succeeded (spec §13.2): such a hook is not run at all here.
     if (skipsFailedResult(built.event, dialect, built.fields)) continue;
     const ids: HookRecordIds = {
       hook_id: hook.id,
@@ -570,7 +570,7 @@ async function runSerially(
 
 // One hook's stdin and env (and, for a dialect that takes the input whole and finds it too
 // large, why it is refused: `whole` is the input it takes whole, for such a dialect). The first
-// hook's input is checked against the SPEC §2.1 schema.
+// hook's input is checked against the spec §2.1 schema.
 function prepareHookRun(
   core: EngineCore,
   built: BuiltInputs,
@@ -614,7 +614,7 @@ function prepareHookRun(
   return { stdin, env: dialect.env(context), refuse };
 }
 
-// The SPEC §2.1 common fields of one hook's input, in their order.
+// The spec §2.1 common fields of one hook's input, in their order.
 function commonFields(
   core: EngineCore,
   built: BuiltInputs,
@@ -819,7 +819,7 @@ function decideAndRecord(
   return decided.result;
 }
 
-// SPEC §13.1: the context of one hook run as a node for the model, bounded like a tool result
+// spec §13.1: the context of one hook run as a node for the model, bounded like a tool result
 // and recorded after the run's own records.
 async function addContext(
   core: EngineCore,
@@ -889,7 +889,7 @@ const COMMON_KEYS = [
   'timestamp',
 ] as const;
 
-// The host's view of a tool for one dialect (SPEC §11): its declared name there, and its input in
+// The host's view of a tool for one dialect (spec §11): its declared name there, and its input in
 // our canonical tool's shape.
 function toolView(
   view: ToolDialectView | undefined,

@@ -1,7 +1,7 @@
 import type { EventRecordBodyOf } from '@soong-agent/protocol/internal';
 
 /**
- * The ids every record of one hook run carries (SPEC §5): the hook's id and event from the
+ * The ids every record of one hook run carries (spec §5): the hook's id and event from the
  * protocol's `hook_*` schemas, and the tool call's id on tool events. The engine, the worker pool
  * and the hook-run decision build their records without them and add them in one place.
  */

@@ -23,7 +23,7 @@ function catchError(run: () => unknown): LoopAdapterError {
   throw new Error('expected a LoopAdapterError');
 }
 
-describe('the gate and PostToolUseFailure (SPEC §13.2)', () => {
+describe('the gate and PostToolUseFailure (spec §13.2)', () => {
   it(
     'runs PostToolUseFailure then PostToolUse for a failed call; claude-code PostToolUse hooks see only results that succeeded',
     async () => {
@@ -125,7 +125,7 @@ describe('the gate and PostToolUseFailure (SPEC §13.2)', () => {
   );
 
   it(
-    'blocks a call when a claude-code hook exits 1 with a JSON deny on stdout (SPEC §13.2)',
+    'blocks a call when a claude-code hook exits 1 with a JSON deny on stdout (spec §13.2)',
     async () => {
       const root = tempDir();
       const deny = JSON.stringify({
@@ -166,7 +166,7 @@ describe('the gate and PostToolUseFailure (SPEC §13.2)', () => {
   );
 });
 
-describe('a Copilot CLI PascalCase hook (SPEC §13.2)', () => {
+describe('a Copilot CLI PascalCase hook (spec §13.2)', () => {
   it(
     "gets Claude Code's payload with Copilot's argument names and CLAUDE_PROJECT_DIR, and its hookSpecificOutput deny blocks",
     async () => {
@@ -217,7 +217,7 @@ describe('a Copilot CLI PascalCase hook (SPEC §13.2)', () => {
   );
 });
 
-describe('session.fire (SPEC §13.2)', () => {
+describe('session.fire (spec §13.2)', () => {
   it(
     'runs PreCompact, SubagentStart and SubagentStop hooks with their fields; a deny is recorded as ignored',
     async () => {

@@ -26,7 +26,7 @@ const FIELDS_SCHEMAS = {
 const HOST_EVENT_NAMES: ReadonlySet<string> = new Set(HOST_EVENTS);
 
 /**
- * Checks the event and fields of `session.fire` (SPEC §13.2) and returns the fields as the hooks
+ * Checks the event and fields of `session.fire` (spec §13.2) and returns the fields as the hooks
  * get them. Throws `LoopAdapterError` `INVALID_OPTIONS` naming the event or the field and the fix.
  */
 export function checkHostEventFields(event: unknown, fields: unknown): Record<string, unknown> {

@@ -24,7 +24,7 @@ export {
   type LoopAdapterErrorCode,
 } from './loop-adapter-error.js';
 export { hookContextToMessage } from './observe.js';
-// One session per agent run (SPEC §11): every host opens it the same way.
+// One session per agent run (spec §11): every host opens it the same way.
 export {
   type HookSessionHandle,
   type OpenHookSessionOptions,
@@ -45,7 +45,7 @@ export {
   type StopDecision,
 } from './stop-controller.js';
 export { summarizeText } from './summarize-text.js';
-// Tools and a model turn's calls, with SPEC §4's deny semantics.
+// Tools and a model turn's calls, with spec §4's deny semantics.
 export {
   createToolBatch,
   type ExecuteToolBatchOptions,

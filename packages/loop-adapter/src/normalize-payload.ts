@@ -20,7 +20,7 @@ export function checkHookEvent(event: unknown): asserts event is HookEvent {
 }
 
 /**
- * Checks a tool event's `payload.tool` and returns it as matchers and hooks see it (SPEC §1.2,
+ * Checks a tool event's `payload.tool` and returns it as matchers and hooks see it (spec §1.2,
  * §2.1): a non-object `input` becomes `{ value: input }`, relative `paths` are resolved against
  * `projectDir`, and the risk class is one of the `tags`. Returns `tool` itself when nothing changes
  * (the common case costs no allocation).
@@ -78,7 +78,7 @@ export function normalizeToolCall(tool: unknown, projectDir: string): ToolCallIn
 }
 
 /**
- * Throws `INVALID_OPTIONS` (with the protocol's issues as `cause`) unless `input` is a valid SPEC
+ * Throws `INVALID_OPTIONS` (with the protocol's issues as `cause`) unless `input` is a valid spec
  * §2.1 hook input: what a direct caller passed as the payload is checked before any hook sees it.
  */
 export function checkHookInput(event: HookEvent, input: Record<string, unknown>): void {
@@ -87,7 +87,7 @@ export function checkHookInput(event: HookEvent, input: Record<string, unknown>)
   } catch (error) {
     throw new LoopAdapterError({
       code: 'INVALID_OPTIONS',
-      message: `payload of ${event} is not a valid hook input (SPEC §2.1): ${
+      message: `payload of ${event} is not a valid hook input (spec §2.1): ${
         error instanceof Error ? error.message : String(error)
       }`,
       cause: error,

@@ -43,7 +43,7 @@ import { createStopController, type StopController, type StopDecision } from './
 import type { PermissionCallback, ToolDescriptions } from './tool-call.js';
 import { CLOSED_TOOL_TEXT, createToolGate, type ToolGate, textResult } from './tool-gate.js';
 
-/** Options of {@link openHookSession} (SPEC §11). */
+/** Options of {@link openHookSession} (spec §11). */
 export interface OpenHookSessionOptions {
   /** The project (absolute or relative to the cwd); hooks run there. */
   projectDir: string;
@@ -107,7 +107,7 @@ export interface HookSessionHandle {
    * and UserPromptSubmit (observe only).
    */
   userPrompt(text: string, options?: { signal?: AbortSignal }): Promise<HookOutcome>;
-  /** The gate of one model step (SPEC §4 deny state of that step); see {@link ToolGate}. */
+  /** The gate of one model step (spec §4 deny state of that step); see {@link ToolGate}. */
   toolGate(options?: { signal?: AbortSignal; permission?: PermissionCallback }): ToolGate;
   /**
    * The model ended a turn without tool calls: the Stop hooks (see `createStopController`). On
@@ -116,7 +116,7 @@ export interface HookSessionHandle {
    */
   stop(lastAssistantText: string, options?: { signal?: AbortSignal }): Promise<StopDecision>;
   /**
-   * Drains the hook-context nodes the session's hooks added since the last call, in order (SPEC
+   * Drains the hook-context nodes the session's hooks added since the last call, in order (spec
    * §13.1; only with `[hooks] deliver_context = true`, else always `[]`): SessionStart's before the
    * first request, UserPromptSubmit's after the prompt, PreToolUse's and PostToolUse's after that
    * tool's result. Call it right before each model request and append `hookContextToMessage(node)`
@@ -124,14 +124,14 @@ export interface HookSessionHandle {
    * also written to the transcript as a user line.
    */
   takeContext(): AddedContextNode[];
-  /** The agent waits for the user: Notification hooks (observe only, SPEC §2.3). */
+  /** The agent waits for the user: Notification hooks (observe only, spec §2.3). */
   notify(
     kind: NotificationKind,
     message: string,
     options?: { signal?: AbortSignal },
   ): Promise<HookOutcome>;
   /**
-   * An event the host itself knows about (SPEC §13.2; `HOST_EVENTS`): it compacts its context
+   * An event the host itself knows about (spec §13.2; `HOST_EVENTS`): it compacts its context
    * (`PreCompact`: `trigger`, `custom_instructions`), starts a subagent (`SubagentStart`:
    * `agent_id`, `agent_type`) or a subagent finished (`SubagentStop`: those plus
    * `stop_hook_active`, `last_assistant_message`, `agent_transcript_path?`). Observe only: a deny
@@ -153,7 +153,7 @@ export interface HookSessionHandle {
 }
 
 /**
- * Opens a session the way every host does (SPEC §11): loads the configuration snapshot, creates
+ * Opens a session the way every host does (spec §11): loads the configuration snapshot, creates
  * `<home>/sessions/<id>/` (0700) with its event log, artifact store and Claude Code transcript,
  * builds the engine, records `session_started` and `config_loaded`, and runs SessionStart. A
  * broken config file rejects with the config's `ConfigError` before anything is written.
@@ -171,7 +171,7 @@ export async function openHookSession(options: OpenHookSessionOptions): Promise<
 
   let engine: HookEngine | undefined;
   let transcript: ClaudeCodeTranscript | undefined;
-  // SPEC §13.1: context the hooks added, in order, until the host takes it for its next request.
+  // spec §13.1: context the hooks added, in order, until the host takes it for its next request.
   const pendingContext: AddedContextNode[] = [];
   // Every hook run of the session in flight: close() waits for them.
   const running = new Set<Promise<unknown>>();
@@ -323,7 +323,7 @@ async function finishSession(
     await end?.();
   } finally {
     try {
-      // Worker hooks end with the session (SPEC §8), their worker_stopped records before the log closes.
+      // Worker hooks end with the session (spec §8), their worker_stopped records before the log closes.
       await parts.engine?.close();
     } finally {
       parts.transcript?.close();
@@ -434,7 +434,7 @@ function sessionHandle(parts: SessionParts): HookSessionHandle {
 }
 
 // A gate of the session: each step tracked (close() waits for it); after close() nothing runs and
-// nothing is recorded (the log is closed): SPEC §11.
+// nothing is recorded (the log is closed): spec §11.
 function sessionGate(parts: Pick<SessionParts, 'track' | 'isClosing'>, gate: ToolGate): ToolGate {
   const { track, isClosing } = parts;
   return {

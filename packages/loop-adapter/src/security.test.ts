@@ -385,7 +385,7 @@ readline.createInterface({ input: process.stdin }).on('line', async (line) => {
     TIMEOUT,
   );
 
-  // Issue 20 #1: what the command really runs, however it is spelled, and what it imports.
+  // What the command really runs, however it is spelled, and what it imports.
   const PYTHON_GUARD =
     'import sys, rules\ndata = sys.stdin.read()\nif rules.FORBIDDEN in data:\n    print("{\\"decision\\":\\"deny\\",\\"reason\\":\\"guarded\\"}")\n';
   // A project with a Python guard in .claude/hooks that imports rules.py beside it.

@@ -12,7 +12,7 @@ import { hookCommand, setup, writeHome } from './test-helpers/setup.js';
 import { toolInputSerialiser } from './tool-call.js';
 import { createToolGate } from './tool-gate.js';
 
-// Issue 19: the tool input is serialised once per call, however many hooks run, and every soong
+// The tool input is serialised once per call, however many hooks run, and every soong
 // hook's stdin is exactly JSON.stringify of its §2.1 input.
 const tempDir = () => makeTempDir();
 

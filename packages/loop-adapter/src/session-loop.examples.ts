@@ -36,16 +36,10 @@ for (;;) {
   if (turn.toolCalls.length > 0) {
     const gate = session.toolGate(); // one per model step: the deny state of that step
     for (const call of turn.toolCalls) {
-      // risk/tags/paths: given here, or from `tools` (a ToolRegistry) passed to openHookSession
-      const pre = await gate.before({
-        id: call.id,
-        name: call.name,
-        input: call.input,
-        risk: 'write',
-      });
-      const result = pre.run
-        ? await gate.after(call.id, await runYourTool(call)) // { content, isError } → PostToolUse
-        : pre.result; // denied, skipped, unknown, too deep or cancelled: an error result, records done
+      // risk/tags/paths: given here, or from `tools` (a ToolRegistry) passed to openHookSession.
+      // before → your tool (only when let run; { content, isError }, a throw is an error result) → after;
+      // denied, skipped, unknown, too deep or cancelled: an error result, records done.
+      const result = await gate.run({ ...call, risk: 'write' }, () => runYourTool(call));
       messages.push(toToolMessage(result)); // result.content is what the model must see (bounded)
     }
     continue;

@@ -29,11 +29,11 @@ export interface SessionPaths {
   eventLog: string;
   /** `<home>/sessions/<id>/artifacts` */
   artifacts: string;
-  /** `<home>/sessions/<id>/transcript.jsonl`: Claude Code's line format, for its hooks (SPEC §7) */
+  /** `<home>/sessions/<id>/transcript.jsonl`: Claude Code's line format, for its hooks (spec §7) */
   transcript: string;
 }
 
-/** Where a session keeps its event log and artifacts (SPEC §5). */
+/** Where a session keeps its event log and artifacts (spec §5). */
 export function sessionPaths(home: string, sessionId: string): SessionPaths {
   return sessionFilesIn(path.join(home, 'sessions', sessionId));
 }

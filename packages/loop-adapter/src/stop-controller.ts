@@ -18,7 +18,7 @@ export type StopDecision =
   | { continue: false; outcome?: HookOutcome }
   | { continue: true; node: HookContextNode; outcome: HookOutcome };
 
-/** Stop handling for one loop (SPEC §4); see {@link createStopController}. */
+/** Stop handling for one loop (spec §4); see {@link createStopController}. */
 export interface StopController {
   /**
    * Call when the model ends a turn without tool calls. `continue: true` means a Stop hook

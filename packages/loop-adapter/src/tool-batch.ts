@@ -38,7 +38,7 @@ export interface ExecuteToolBatchOptions {
 }
 
 /**
- * Runs the tool calls of one model turn in order, with SPEC §4's deny semantics, and returns exactly
+ * Runs the tool calls of one model turn in order, with spec §4's deny semantics, and returns exactly
  * one result per call, in order. A PreToolUse deny skips the permission callback; after any deny a
  * `readonly` denial lets later `readonly` calls run and halts at the first other one, a `write` or
  * `dangerous` denial halts at once; halted calls are skipped. Denials are results, never throws.
@@ -79,7 +79,7 @@ export type CreateToolBatchOptions =
 
 /**
  * {@link executeToolBatch} for a loop that learns the calls of a turn one by one: the same records,
- * results, spans and SPEC §4 halting, carried from one `run` to the next. One batch per model turn.
+ * results, spans and spec §4 halting, carried from one `run` to the next. One batch per model turn.
  * A batch is a gate and the tools that run its calls: each `run` is `gate.run(call, tool.execute)`.
  */
 export function createToolBatch(options: CreateToolBatchOptions): ToolBatch {

@@ -52,7 +52,7 @@ export interface ToolDefinition {
   /** The paths a call touches (absolute or project-relative). @default () => [] */
   paths?(input: unknown): string[];
   /**
-   * How other agents' hooks (SPEC §11, §12 dialects) name this tool, per dialect, e.g.
+   * How other agents' hooks (spec §11, §12 dialects) name this tool, per dialect, e.g.
    * `{ "claude-code": "Bash" }`. A dialect not listed maps `name` by its own table (our canonical
    * names: `bash` → `Bash`), and a name it does not know reaches its hooks unchanged. A declared
    * name that is one of the dialect's own tools gets that tool's input conversion. @default {}
@@ -106,14 +106,14 @@ export type PermissionCallback = (request: {
   risk: RiskClass;
   paths: string[];
   /**
-   * Set when a Claude Code hook answered `permissionDecision: "ask"` (SPEC §7): ask the user even
+   * Set when a Claude Code hook answered `permissionDecision: "ask"` (spec §7): ask the user even
    * when the risk class is allowed, and tell them that hook `hookId` asked, with `reason`.
    */
   hookAsk?: { hookId: string; reason: string };
 }) => Promise<{ allow: true } | { allow: false; reason: string }>;
 
 /**
- * How dialect hooks (SPEC §11, §12: `"protocol"` other than `"soong"`) see one call of a tool that
+ * How dialect hooks (spec §11, §12: `"protocol"` other than `"soong"`) see one call of a tool that
  * a host names its own way; built from `ToolDefinition.dialectName` / `dialectInput`. Our own
  * (`soong`) hooks, matchers and records never see it.
  */

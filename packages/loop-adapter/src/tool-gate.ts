@@ -33,10 +33,10 @@ import { NO_TOOL_CALL_TELEMETRY, type ToolCallTelemetry } from './tool-call-tele
 
 export { type ToolGateCall, textResult } from './tool-call.js';
 
-/** Bytes of an error result kept in `tool_finished.error_text` (SPEC §5). */
+/** Bytes of an error result kept in `tool_finished.error_text` (spec §5). */
 const ERROR_TEXT_BYTES = 1024;
 
-/** The text of a call skipped because an earlier call of the turn was denied (SPEC §4). */
+/** The text of a call skipped because an earlier call of the turn was denied (spec §4). */
 export const SKIPPED_TOOL_TEXT = 'not executed: an earlier tool call in this turn was denied';
 /** The text of a call that names no known tool. */
 export const UNKNOWN_TOOL_TEXT = 'unknown tool';
@@ -44,7 +44,7 @@ export const UNKNOWN_TOOL_TEXT = 'unknown tool';
 export const TOO_DEEP_INPUT_TEXT = `invalid tool input: arrays and objects nested more than ${MAX_JSON_DEPTH} levels deep`;
 /** The text of a call not run because the batch was cancelled. */
 export const ABORTED_TOOL_TEXT = 'aborted';
-/** The text of a call not run because its hook session closed first (SPEC §11). */
+/** The text of a call not run because its hook session closed first (spec §11). */
 export const CLOSED_TOOL_TEXT = 'not executed: the hook session was closed';
 
 /** What {@link ToolGate.before} decided. */
@@ -59,7 +59,7 @@ export interface ToolGateRunOptions {
 }
 
 /**
- * The hooks around the tool calls of one model step (SPEC §4, §11): `run` each call in the
+ * The hooks around the tool calls of one model step (spec §4, §11): `run` each call in the
  * model's order (or, for a host that must run the call itself between two of its own callbacks,
  * `before` each call, the call when told to, then `after` with its result).
  */
@@ -76,7 +76,7 @@ export interface ToolGate {
   run(call: ToolGateCall, execute: ToolExecute, options?: ToolGateRunOptions): Promise<ToolResult>;
   /**
    * `tool_started`, PreToolUse, then the permission callback (only when no hook denied), with
-   * SPEC §4's deny state of the step: `{ run: false, result }` for a denied, skipped, unknown,
+   * spec §4's deny state of the step: `{ run: false, result }` for a denied, skipped, unknown,
    * too deeply nested or cancelled call (its records are complete), else `{ run: true }`: run
    * it and call `after`. Give the calls in the model's order, each after the previous one ended.
    */
@@ -107,7 +107,7 @@ export interface ToolGateOptions {
   tools?: ToolDescriptions | undefined;
   /** Cancels the step: the running hook is stopped, later calls get `aborted` results. @default undefined */
   signal?: AbortSignal | undefined;
-  /** The Claude Code transcript kept current call by call (SPEC §7). @default undefined */
+  /** The Claude Code transcript kept current call by call (spec §7). @default undefined */
   transcript?: ClaudeCodeTranscript | undefined;
   /**
    * Told of each call `before` let run until its `after`: `close` ends it (its `tool_finished`, an
@@ -189,7 +189,7 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
   };
   const { active, open } = state;
   // Calls are decided in the order `before` was called, each after the one before it: a host that
-  // does not await one `before` before the next still gets the step's deny state (SPEC §4).
+  // does not await one `before` before the next still gets the step's deny state (spec §4).
   let previous: Promise<unknown> = Promise.resolve();
 
   const before: ToolGate['before'] = (call, callOptions = {}) => {
@@ -303,7 +303,7 @@ function finishWithError(
   return verdict;
 }
 
-// The start of a call: its records, the SPEC §4 deny state, PreToolUse, the permission.
+// The start of a call: its records, the spec §4 deny state, PreToolUse, the permission.
 async function decide(
   state: GateState,
   call: ToolGateCall,
@@ -354,7 +354,7 @@ async function decide(
   // The input's own JSON (not its `{ value }` wrapping) when it was given as an object.
   toolUse(isPlainObject(call.input) && !bounded.input_truncated ? json : undefined);
   if (risk === undefined) {
-    // Nothing can run and no hook sees it; the records still pair up (SPEC §5). An unknown
+    // Nothing can run and no hook sees it; the records still pair up (spec §5). An unknown
     // tool is recorded with the most cautious risk class.
     sink.emit({
       type: 'tool_started',
@@ -505,7 +505,7 @@ async function finishCall(
     ...(dialect === undefined ? {} : { dialect }),
   };
   const runOptions = { signal, callId: call.id };
-  // A failed call runs PostToolUseFailure first (SPEC §13.2), then PostToolUse, whose hooks of a
+  // A failed call runs PostToolUseFailure first (spec §13.2), then PostToolUse, whose hooks of a
   // dialect with a failure event of its own (claude-code, copilot, cursor) the engine skips.
   if (isError) {
     await engine.run(
@@ -563,7 +563,7 @@ async function askPermission(
   }
 }
 
-// Our canonical tools whose call names one path, `input.path` (SPEC §11).
+// Our canonical tools whose call names one path, `input.path` (spec §11).
 const PATH_TOOLS: ReadonlySet<string> = new Set([
   'read_file',
   'write_file',

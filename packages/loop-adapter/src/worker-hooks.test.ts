@@ -7,7 +7,7 @@ import { LoopAdapterError } from './loop-adapter-error.js';
 import { recordsOf, recordTypes, setup, WORKERS_DIR } from './test-helpers/setup.js';
 import { WORKER_MAX_STARTS } from './worker-pool.js';
 
-// Real worker processes (Node and Python) behind a real engine: SPEC §8.
+// Real worker processes (Node and Python) behind a real engine: spec §8.
 const tempDir = () => makeTempDir();
 const TIMEOUT = 60_000;
 const NODE_WORKER = `node '${path.join(WORKERS_DIR, 'worker.mjs')}'`;
@@ -248,7 +248,7 @@ describe('createHookEngine with worker hooks', () => {
   );
 
   it(
-    'records a non-JSON stdout line as hook_log and keeps waiting for the answer (issue 20 #3)',
+    'records a non-JSON stdout line as hook_log and keeps waiting for the answer',
     async () => {
       const { engine, sink } = workerSetup(NODE_WORKER, { timeout: 0.5 });
       const silent = await engine.run('PreToolUse', call('garbage'));
@@ -264,7 +264,7 @@ describe('createHookEngine with worker hooks', () => {
   );
 
   it(
-    'denies like spawn mode when the worker prints a debug line before its deny (issue 20 #3)',
+    'denies like spawn mode when the worker prints a debug line before its deny',
     async () => {
       const { engine, sink } = workerSetup(NODE_WORKER);
       const denied = await engine.run('PreToolUse', call('debug-deny'));
@@ -327,7 +327,7 @@ describe('createHookEngine with worker hooks', () => {
   );
 
   it(
-    "never takes a stray line for the next id as the next call's answer (issue 20, low)",
+    "never takes a stray line for the next id as the next call's answer",
     async () => {
       const { engine, sink } = workerSetup(NODE_WORKER);
       expect((await engine.run('PreToolUse', call('stray-next'))).decision).toBe('allow');
@@ -349,7 +349,7 @@ describe('createHookEngine with worker hooks', () => {
   );
 
   it(
-    'fails a call cut by close as aborted and records one worker_stopped (issue 20, low)',
+    'fails a call cut by close as aborted and records one worker_stopped',
     async () => {
       const { engine, sink } = workerSetup(NODE_WORKER);
       const pending = engine.run('PreToolUse', call('hang'));

@@ -9,7 +9,7 @@ import {
   type WorkerRecord,
 } from './worker-pool.js';
 
-// The pool alone, with fake workers (no processes) and a fake clock (no sleeping): SPEC §8's
+// The pool alone, with fake workers (no processes) and a fake clock (no sleeping): spec §8's
 // supervision rules. The end-to-end tests with real workers are in worker-hooks.test.ts.
 
 /** A worker that answers through `reply`; what the pool wrote is in `requests`. */

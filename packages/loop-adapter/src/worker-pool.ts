@@ -16,7 +16,7 @@ import {
 } from './decide-hook-run.js';
 import type { HookRecordIds, WithoutHookRecordIds } from './hook-record-ids.js';
 
-/** Starts of one worker hook allowed within {@link WORKER_RESTART_WINDOW_MS} (SPEC §8). */
+/** Starts of one worker hook allowed within {@link WORKER_RESTART_WINDOW_MS} (spec §8). */
 export const WORKER_MAX_STARTS = 3;
 /** The window of {@link WORKER_MAX_STARTS}, in milliseconds. */
 export const WORKER_RESTART_WINDOW_MS = 60_000;
@@ -178,7 +178,7 @@ const REAL_TIMERS: WorkerPoolTimers = {
 };
 
 /**
- * The supervision of SPEC §8: lazy start, one request in flight, a per-call timeout that kills the
+ * The supervision of spec §8: lazy start, one request in flight, a per-call timeout that kills the
  * worker (the next call starts a fresh one), a restart budget, and the records around it.
  */
 export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
@@ -262,7 +262,7 @@ class SupervisedWorkers implements WorkerPool {
   }
 
   // Called when a call stops its worker: true when the hook has had its starts within the window,
-  // so it is given up now (SPEC §8) and the call's message can say it is not restarted.
+  // so it is given up now (spec §8) and the call's message can say it is not restarted.
   private giveUpWhenSpent(hookId: string): boolean {
     if (this.recentStarts(hookId, this.now()).length < WORKER_MAX_STARTS) return false;
     this.exhausted.add(hookId);
@@ -398,7 +398,7 @@ class SupervisedWorkers implements WorkerPool {
     return queue;
   }
 
-  // One request in flight per worker (SPEC §8), also for callers that do not wait for each other
+  // One request in flight per worker (spec §8), also for callers that do not wait for each other
   // (two gates of one session, two proxies sharing it): calls of one hook take turns.
   private runNext(queue: Queue): void {
     const job = queue.waiting.shift();
@@ -748,8 +748,8 @@ type ParsedLine =
   | { kind: 'object'; value: { id?: unknown; output?: unknown } }
   | { kind: 'other' };
 
-// Only a JSON object can be a response; any other line is the worker's log output (SPEC §8 as
-// amended by issue 20 #3: a debug line before the answer must not lose the answer).
+// Only a JSON object can be a response; any other line is the worker's log output (spec §8: a
+// debug line before the answer must not lose the answer).
 function parseLine(line: string): ParsedLine {
   const text = line.trim();
   if (!text.startsWith('{')) return { kind: 'text' };
@@ -763,7 +763,7 @@ function parseLine(line: string): ParsedLine {
   return { kind: 'object', value: value as { id?: unknown; output?: unknown } };
 }
 
-// An intended deny is never lost (SPEC §2.2): a JSON object that is not the response but says deny
+// An intended deny is never lost (spec §2.2): a JSON object that is not the response but says deny
 // (printed without the {"id","output"} wrapper, or wrapped with the wrong id) still denies.
 function intendedDeny(
   line: string,

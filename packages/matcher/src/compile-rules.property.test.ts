@@ -67,7 +67,7 @@ function asList<T>(value: T | T[] | undefined): T[] | undefined {
   return value === undefined ? undefined : Array.isArray(value) ? value : [value];
 }
 
-// The semantics of SPEC §1.2 written as plainly as possible, to check the indexed implementation.
+// The semantics of spec §1.2 written as plainly as possible, to check the indexed implementation.
 function referenceMatch(rules: readonly RuleSpec[], subject: MatchSubject): number[] {
   const result: number[] = [];
   for (const [ruleIndex, rule] of rules.entries()) {

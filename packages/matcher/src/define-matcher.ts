@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 
-/** What a rule is matched against: one occurrence of an event (SPEC §1.2). */
+/** What a rule is matched against: one occurrence of an event (spec §1.2). */
 export interface MatchSubject {
   /** The event name, e.g. `PreToolUse`. Rules are indexed by it. */
   event: string;

@@ -15,7 +15,7 @@ export interface UnknownTool {
 
 /**
  * The `tool` values (bare-string shorthand included) that name no tool in `knownTools`, with a
- * "did you mean". A warning, not an error (SPEC §1.2): the loader does not know the tools, the engine
+ * "did you mean". A warning, not an error (spec §1.2): the loader does not know the tools, the engine
  * and `hooks validate` do. Malformed matchers are skipped (compileRules reports them).
  */
 export function findUnknownTools(

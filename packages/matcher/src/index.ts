@@ -1,5 +1,5 @@
 // @soong-agent/matcher: the public API. Everything here is semver-covered.
-// A registry of matcher types third parties extend (SPEC §0, §1.2): `defineMatcher` a type, build
+// A registry of matcher types third parties extend (spec §0, §1.2): `defineMatcher` a type, build
 // the registry from a list (`createMatcherRegistry([...builtInMatchers, mine])`), compile rules.
 // Deliberately not exported: each built-in matcher alone (they are in `builtInMatchers`), the name
 // list schema and the spelling suggestions behind the error messages. Sibling packages reach what

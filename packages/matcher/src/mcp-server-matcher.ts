@@ -3,7 +3,7 @@ import { nameListSchema, toNameArray } from './name-list.js';
 import { splitAlternatives } from './suggest.js';
 import { TOOL_CALL_EVENTS } from './tool-call-events.js';
 
-// The matcher may not depend on protocol (SPEC §0), which owns the MCP tool name convention
+// The matcher may not depend on protocol (spec §0), which owns the MCP tool name convention
 // (`parseMcpToolName`): this mirror is held equal to it by config's package-agreement test.
 const MCP_PREFIX = 'mcp__';
 

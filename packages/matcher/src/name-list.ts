@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Tool names and tags are plain names: letters, digits and `_ . : -` (SPEC §1.2). */
+/** Tool names and tags are plain names: letters, digits and `_ . : -` (spec §1.2). */
 export const PLAIN_NAME_PATTERN = /^[A-Za-z0-9_.:-]+$/;
 
 const PATTERN_CHARACTERS = /[|*?[(^$\\]/;

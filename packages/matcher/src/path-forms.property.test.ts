@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { compileRules, type RuleSpec } from './compile-rules.js';
 import { BUILT_IN_REGISTRY } from './test-helpers/registry.js';
 
-// SPEC §1.2's path forms of each path on its own, with nothing cached or shared:
+// spec §1.2's path forms of each path on its own, with nothing cached or shared:
 // `@soong-agent/paths` checks pathForms against a plain realpath walk; here the compiled index, its
 // caches and the shared compile memo must agree with it.
 function plainForms(written: string, projectDir: string): string[] {

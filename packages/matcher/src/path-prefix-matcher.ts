@@ -86,7 +86,7 @@ const prefixSchema = z
 /**
  * `path_prefix`: one of the tool call's paths lies at or under one of the prefixes — absolute,
  * `~`/`~/…` (the OS home) or relative to the project dir — compared by whole segments after
- * normalisation, with every symlink-resolved form of both sides considered (SPEC §1.2).
+ * normalisation, with every symlink-resolved form of both sides considered (spec §1.2).
  */
 export const pathPrefixMatcher = defineMatcher({
   type: 'path_prefix',

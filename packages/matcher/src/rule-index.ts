@@ -27,7 +27,7 @@ export interface GuardedPrefix {
   /** The prefix as configured in the rule. */
   prefix: string;
   /**
-   * Every form of the prefix the matcher compares with (SPEC §1.2): normalised absolute, and
+   * Every form of the prefix the matcher compares with (spec §1.2): normalised absolute, and
    * symlink-resolved. A path at or under any of them (`isPathInside` of `@soong-agent/paths`) is guarded.
    */
   forms: readonly string[];

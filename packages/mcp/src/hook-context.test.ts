@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanUp, connectThroughProxy, sessionRecords, setup } from './test-helpers/proxy-setup.js';
 
-// SPEC §13.1 behind the proxy: no model to talk to, so the context rides along as extra text items
+// spec §13.1 behind the proxy: no model to talk to, so the context rides along as extra text items
 // (audience: assistant) after the server's own content, which is never changed.
 const TIMEOUT = 120_000;
 afterEach(cleanUp);

@@ -1,4 +1,4 @@
-// @soong-agent/mcp: the public API (SPEC §10, §11). Everything here is semver-covered.
+// @soong-agent/mcp: the public API (spec §10, §11). Everything here is semver-covered.
 // `@modelcontextprotocol/sdk` is a peer dependency: the transports on either side are the app's.
 // Deliberately not exported: the proxy's message bounds (documented values, not names) and how it
 // reads a call's paths. Sibling packages reach what they share through

@@ -311,7 +311,7 @@ function createClientSide(state: ProxyState, end: (reason: McpProxyEndReason) =>
       },
     );
   };
-  // SPEC §13.1 behind a proxy: the context the hooks added since the last answer (SessionStart's,
+  // spec §13.1 behind a proxy: the context the hooks added since the last answer (SessionStart's,
   // this call's PreToolUse, earlier calls' PostToolUse) rides along as extra text items after the
   // server's own content, which stays as it was; [] unless [hooks] deliver_context = true.
   const contextItems = () =>

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 
-/** Argument names whose string values (or arrays of strings) are the paths of an MCP tool call (SPEC §10). */
+/** Argument names whose string values (or arrays of strings) are the paths of an MCP tool call (spec §10). */
 export const MCP_PATH_ARGUMENTS = [
   'path',
   'paths',

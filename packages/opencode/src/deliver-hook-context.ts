@@ -3,7 +3,7 @@ import type { HookContextNode } from '@soong-agent/protocol';
 import type { OpencodeMessage } from './opencode-types.js';
 
 /**
- * Adds hook-context nodes to the request OpenCode is about to send (SPEC §13.1), from its
+ * Adds hook-context nodes to the request OpenCode is about to send (spec §13.1), from its
  * `experimental.chat.messages.transform` hook: one synthetic **user** message at the end of
  * `messages` (never a system message), one text part per node in the order given (hook order),
  * each the text of `hookContextToMessage(node)`. The message exists only in this request: OpenCode

@@ -139,7 +139,7 @@ describe('SoongHooks', () => {
       event: { type: 'session.created', properties: { sessionID: 'ses_1', info: { id: 'ses_1' } } },
     });
     await expect(before(hooks, 'c1', { command: 'rm -rf ./victim' })).rejects.toThrow('no rm -rf');
-    // The rest of that model step is skipped (SPEC §4); the next request is a new step.
+    // The rest of that model step is skipped (spec §4); the next request is a new step.
     await expect(before(hooks, 'c1b', { command: 'echo skipped' })).rejects.toThrow(
       /earlier tool call/,
     );

@@ -326,7 +326,7 @@ class OpencodeHookSessions {
     if (state === undefined || gate === undefined) return;
     state.calls.delete(callID);
     const result = await gate.after(callID, { content: output.output, isError: false });
-    // Over inline_result_bytes the model gets the summary and the artifact path (SPEC §11).
+    // Over inline_result_bytes the model gets the summary and the artifact path (spec §11).
     output.output = result.content;
   }
 

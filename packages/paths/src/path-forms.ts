@@ -11,7 +11,7 @@ export interface PathFormsContext {
 }
 
 /**
- * Every form a path can be taken in (SPEC §1.2), deduplicated, the written form first: as written
+ * Every form a path can be taken in (spec §1.2), deduplicated, the written form first: as written
  * (`~` expanded, resolved against the project dir, normalised) and with symlinks resolved through
  * its longest existing ancestor ({@link realPathOfLongestAncestor}) — both of the normalised path
  * and, when it has a `..` segment, of the path as the OS walks it (`link/..` is the parent of the

@@ -15,7 +15,7 @@ export type HookContextDelivery =
   | 'continue';
 
 /**
- * One pi custom message for hook-context nodes (SPEC §4 Stop, §13.1): pi sends a custom message to
+ * One pi custom message for hook-context nodes (spec §4 Stop, §13.1): pi sends a custom message to
  * the model as a **user** message, never a system one. Several nodes are one message, their texts
  * in hook order. `undefined` for no nodes. For a `before_agent_start` handler, which can add one
  * message to the prompt.

@@ -185,7 +185,7 @@ describe('@soong-agent/pi in the real pi', () => {
             },
             claudeRule,
           ],
-          // A claude-code PostToolUse hook sees only results that succeeded (SPEC §13.2); pi's find
+          // A claude-code PostToolUse hook sees only results that succeeded (spec §13.2); pi's find
           // fails where `fd` is not installed, and then reaches the same hook on PostToolUseFailure.
           PostToolUseFailure: [claudeRule],
         },

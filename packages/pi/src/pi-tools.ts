@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { ToolDescription } from '@soong-agent/loop-adapter';
 
 /**
- * pi's built-in tools and the tools they are in soong-agent hooks (SPEC §1.2, §11): the canonical
+ * pi's built-in tools and the tools they are in soong-agent hooks (spec §1.2, §11): the canonical
  * name hooks.json matchers and the event log use, the risk class, the paths a call touches and,
  * through the canonical name (or a declared one), how other agents' hooks see the call: a Claude
  * Code hook sees pi's `bash` as `Bash` with `tool_input.command`, `read` as `Read` with an absolute

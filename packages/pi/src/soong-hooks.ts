@@ -45,7 +45,7 @@ export interface SoongHooksOptions {
 export const STATUS_KEY = 'soong-hooks';
 
 /**
- * A pi extension factory running the soong agent home's hooks (SPEC §14). Per pi session it opens
+ * A pi extension factory running the soong agent home's hooks (spec §14). Per pi session it opens
  * one hook session with `openHookSession` (the usual event log, artifacts and Claude Code
  * transcript): `session_start` → SessionStart, `before_agent_start` → UserPromptSubmit,
  * `tool_call` → PreToolUse and permission (a deny blocks the call with its reason), `tool_result` →
@@ -70,7 +70,7 @@ function registerSoongHooks(pi: PiExtensionAPI, options: SoongHooksOptions): voi
   pi.on('session_start', (event, ctx) => hooks.onSessionStart(event, ctx));
   pi.on('before_agent_start', (event) => hooks.onBeforeAgentStart(event));
   pi.on('turn_start', () => {
-    // One model step, one gate: SPEC §4's deny state of a step ends with it.
+    // One model step, one gate: spec §4's deny state of a step ends with it.
     hooks.gate = undefined;
     return undefined;
   });
@@ -158,7 +158,7 @@ class PiHookSession {
         ctx.signal === undefined ? {} : { signal: ctx.signal },
       );
       this.deliver(ctx, session.takeContext(), 'next-request');
-      // Over `inline_result_bytes` the model gets the summary and the artifact path (SPEC §11).
+      // Over `inline_result_bytes` the model gets the summary and the artifact path (spec §11).
       if (result.artifactRef === undefined) return undefined;
       return {
         content: [
@@ -253,7 +253,7 @@ class PiHookSession {
     if (current === undefined) return;
     const last = lastAssistant(event.messages);
     if (last?.stopReason === 'error' || last?.stopReason === 'aborted') {
-      // The loop did not end on its own: Stop hooks do not run (SPEC §4).
+      // The loop did not end on its own: Stop hooks do not run (spec §4).
       current.sink.emit({ type: 'loop_ended', reason: last.stopReason });
       return;
     }

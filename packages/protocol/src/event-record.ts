@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ArtifactRefSchema, HookEventSchema, isoTimestamp, RiskClassSchema } from './hook-input.js';
 import { parseOrThrow } from './protocol-error.js';
 
-/** Every session event record type (SPEC §5), pinned by a test. */
+/** Every session event record type (spec §5), pinned by a test. */
 export const EVENT_RECORD_TYPES = [
   'session_started',
   'config_loaded',
@@ -29,7 +29,7 @@ export const EVENT_RECORD_TYPES = [
 /** A session event record type. */
 export type EventRecordType = (typeof EVENT_RECORD_TYPES)[number];
 
-/** Why a hook counts as failed (SPEC §2.2), pinned by a test. */
+/** Why a hook counts as failed (spec §2.2), pinned by a test. */
 export const HOOK_FAILURE_KINDS = [
   'exit_code',
   'timeout',
@@ -49,7 +49,7 @@ export const LOOP_END_REASONS = ['completed', 'max_turns', 'error', 'aborted'] a
 /** Why a loop ended. */
 export type LoopEndReason = (typeof LOOP_END_REASONS)[number];
 
-/** Why a worker hook's process was stopped (`worker_stopped.reason`, SPEC §8), pinned by a test. */
+/** Why a worker hook's process was stopped (`worker_stopped.reason`, spec §8), pinned by a test. */
 export const WORKER_STOP_REASONS = [
   'session_end',
   'timeout',
@@ -172,15 +172,15 @@ export const HookFinishedRecordSchema = record('hook_finished', {
   metadata: z.record(z.string(), z.unknown()).optional(),
   /**
    * `"ask"`: a `"protocol": "claude-code"` hook answered `permissionDecision: "ask"` on PreToolUse
-   * (SPEC §7); `decision` is `none` and the permission prompt is shown whatever the risk class.
+   * (spec §7); `decision` is `none` and the permission prompt is shown whatever the risk class.
    */
   permission_decision: z.literal('ask').optional(),
   duration_ms: durationMs,
-  /** 0; 2 when a Claude Code hook blocked with exit 2 (SPEC §7). */
+  /** 0; 2 when a Claude Code hook blocked with exit 2 (spec §7). */
   exit_code: z.number().int(),
 });
 
-/** `hook_failed`: a hook failed (SPEC §2.2); ignored unless its `on_failure` is `deny`. */
+/** `hook_failed`: a hook failed (spec §2.2); ignored unless its `on_failure` is `deny`. */
 export const HookFailedRecordSchema = record('hook_failed', {
   ...hookFields,
   failure: z.enum(HOOK_FAILURE_KINDS),
@@ -253,13 +253,13 @@ export const LoopEndedRecordSchema = record('loop_ended', {
     ),
 });
 
-/** `worker_started`: the process of a worker hook (`"mode": "worker"`, SPEC §8) was started. */
+/** `worker_started`: the process of a worker hook (`"mode": "worker"`, spec §8) was started. */
 export const WorkerStartedRecordSchema = record('worker_started', {
   ...hookFields,
   pid: z.number().int().min(1).describe("The worker's pid (its process group id)."),
 });
 
-/** `worker_stopped`: the process of a worker hook ended or was stopped (SPEC §8). */
+/** `worker_stopped`: the process of a worker hook ended or was stopped (spec §8). */
 export const WorkerStoppedRecordSchema = record('worker_stopped', {
   ...hookFields,
   reason: z.enum(WORKER_STOP_REASONS),
@@ -277,7 +277,7 @@ export const WorkerStoppedRecordSchema = record('worker_stopped', {
 });
 
 /**
- * `hook_context_added` (SPEC §13.1): context a hook added became a hook-context node for the
+ * `hook_context_added` (spec §13.1): context a hook added became a hook-context node for the
  * model's next request (`[hooks] deliver_context = true`). Written after the hook run's records.
  */
 export const HookContextAddedRecordSchema = record('hook_context_added', {

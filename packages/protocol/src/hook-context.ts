@@ -22,14 +22,14 @@ const AddedContextNodeSchema = z.object({
 /**
  * A hook-context node: what a hook gives the model, rendered by {@link renderHookContext} as a
  * synthetic **user** message (never a system message) on the next model call. Two shapes:
- * - a Stop hook prevented completion (SPEC §4): `{ kind, event: "Stop", hook_id, reason }`;
- * - a hook added context (SPEC §13.1, `[hooks] deliver_context = true`):
+ * - a Stop hook prevented completion (spec §4): `{ kind, event: "Stop", hook_id, reason }`;
+ * - a hook added context (spec §13.1, `[hooks] deliver_context = true`):
  *   `{ kind, event, hook_id, text }`, from any event and any dialect.
  */
 export const HookContextNodeSchema = z.union([StopContextNodeSchema, AddedContextNodeSchema]);
 /** A hook-context node. */
 export type HookContextNode = z.infer<typeof HookContextNodeSchema>;
-/** The node of context a hook added (SPEC §13.1). */
+/** The node of context a hook added (spec §13.1). */
 export type AddedContextNode = z.infer<typeof AddedContextNodeSchema>;
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The hook events: the five of the design note in the order a session meets them, then the two
- * observe-only events every other agent has (SPEC §2.3): `SessionEnd` and `Notification`, then the
- * observe-only events of SPEC §13.2: `PostToolUseFailure` (a tool call whose result is an error)
+ * observe-only events every other agent has (spec §2.3): `SessionEnd` and `Notification`, then the
+ * observe-only events of spec §13.2: `PostToolUseFailure` (a tool call whose result is an error)
  * and the events a host fires when it compacts or runs subagents (`PreCompact`, `SubagentStart`,
  * `SubagentStop`; see {@link HOST_EVENTS}).
  *
@@ -23,7 +23,7 @@ export const HOOK_EVENTS = [
 ] as const;
 
 /**
- * The events a host fires itself through `session.fire(event, fields)` (SPEC §13.2): the agent
+ * The events a host fires itself through `session.fire(event, fields)` (spec §13.2): the agent
  * compacts its context (`PreCompact`), starts or ends a subagent (`SubagentStart`, `SubagentStop`).
  * All observe only. The reference agent fires none of them.
  */

@@ -176,7 +176,7 @@ export const NotificationInputSchema = z.object({
 });
 
 /**
- * Input of a `PostToolUseFailure` hook (observe only, SPEC §13.2): a tool call whose result is an
+ * Input of a `PostToolUseFailure` hook (observe only, spec §13.2): a tool call whose result is an
  * error. The fields of `PostToolUse` plus `error`, the head of the error text. (A PostToolUse hook
  * of the `claude-code`, `copilot` and `cursor` protocols does not see failed results: those agents
  * run this event instead.)

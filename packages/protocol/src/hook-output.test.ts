@@ -157,7 +157,7 @@ describe('safeParseHookOutput', () => {
     expect(result.denyNote).toContain('"reason"');
   });
 
-  // The attack of issue 11 item 11: each of these is a deny written slightly wrong.
+  // A deny written slightly wrong is still a deny: each of these must not pass as an allow.
   it.each([
     [
       'a reason that is a number',

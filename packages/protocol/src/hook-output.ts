@@ -42,7 +42,7 @@ export const HookOutputSchema = z
       .string()
       .optional()
       .describe(
-        'Text for the model, on any event: with `[hooks] deliver_context = true` in config.toml it reaches the model with its next request as a user message (SPEC §13.1); otherwise it is dropped with a warning.',
+        'Text for the model, on any event: with `[hooks] deliver_context = true` in config.toml it reaches the model with its next request as a user message (spec §13.1); otherwise it is dropped with a warning.',
       ),
   })
   .meta({
@@ -78,7 +78,7 @@ export type SafeParseHookOutputResult =
 
 const KNOWN_KEYS: ReadonlySet<string> = new Set(Object.keys(HookOutputSchema.shape));
 const CLAUDE_CODE_HINT =
-  ` (this looks like Claude Code's hook output: set "protocol": "claude-code" on this hook (SPEC §7),` +
+  ` (this looks like Claude Code's hook output: set "protocol": "claude-code" on this hook (spec §7),` +
   ` or print {"decision":"deny","reason":"..."})`;
 const LOGS_HINT =
   'stdout holds other text besides the JSON answer: send logs to stderr (`>&2`) and print only the JSON object on stdout';
@@ -257,7 +257,7 @@ function firstDeny(
 }
 
 /**
- * SPEC §2.2, "an intended deny is never lost": a JSON object on stdout whose `decision` says deny,
+ * spec §2.2, "an intended deny is never lost": a JSON object on stdout whose `decision` says deny,
  * however slightly wrong, stands as a deny. Spans of the whole stdout are tried first; then each
  * line alone (a stray quote in a log line must not hide a deny on a later line).
  */
@@ -298,7 +298,7 @@ function answeredAmongText(stdout: string): boolean {
 }
 
 /**
- * Parses a hook's stdout (SPEC §2.2) without throwing. Empty or whitespace-only stdout means
+ * Parses a hook's stdout (spec §2.2) without throwing. Empty or whitespace-only stdout means
  * "no decision" (`output: null`). Anything else must be one JSON object with a valid `decision`;
  * otherwise the result is a failure whose error says what was wrong and shows the start of stdout,
  * and carries `deny` (with `denyNote`) when some JSON object on stdout says deny, even written
@@ -325,7 +325,7 @@ export function safeParseHookOutput(stdout: string): SafeParseHookOutputResult {
 }
 
 /**
- * Parses a hook's stdout (SPEC §2.2): the output, or `null` for "no decision" (empty or whitespace).
+ * Parses a hook's stdout (spec §2.2): the output, or `null` for "no decision" (empty or whitespace).
  * Unknown keys are dropped; use {@link safeParseHookOutput} to learn them or to rescue a deny.
  * @throws {ProtocolError} code `INVALID_HOOK_OUTPUT` when stdout is not a valid hook output.
  */

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { safeParseHookOutput } from './index.js';
 
-// Golden corpus of hook stdout that is not a valid output (SPEC §2.2): `deny-*.txt` must stand as a
+// Golden corpus of hook stdout that is not a valid output (spec §2.2): `deny-*.txt` must stand as a
 // deny with a note naming the mistake, `none-*.txt` must rescue nothing.
 const corpusDir = join(import.meta.dirname, '__hook-stdout__');
 const files = readdirSync(corpusDir).sort();

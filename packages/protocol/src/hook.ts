@@ -5,7 +5,7 @@ import { describeIssues, toProtocolIssues } from './protocol-error.js';
 export type { HookInput, HookInputFor } from './hook-input.js';
 export type { HookOutput } from './hook-output.js';
 
-/** How the agent runs a hook (SPEC §8): one process per call, or one process per session. */
+/** How the agent runs a hook (spec §8): one process per call, or one process per session. */
 export type HookMode = 'spawn' | 'worker';
 
 /** What a handler learns besides its input. */
@@ -61,7 +61,7 @@ export function defineHook(handler: HookHandler, options: DefineHookOptions = {}
     const parsed = HookInputSchema.safeParse(value);
     if (!parsed.success) {
       return fail(
-        `${where} is not a hook input (SPEC §2.1): ${describeIssues(toProtocolIssues(parsed.error))}`,
+        `${where} is not a hook input (spec §2.1): ${describeIssues(toProtocolIssues(parsed.error))}`,
       );
     }
     let output: HookResult;
@@ -117,7 +117,7 @@ function serveWorker(
       }
       const id = request?.id;
       if (typeof request !== 'object' || request === null || !Number.isSafeInteger(id)) {
-        return fail('a request line is not {"id":N,"input":{...}} (SPEC §8)');
+        return fail('a request line is not {"id":N,"input":{...}} (spec §8)');
       }
       const output = await decide(request.input, `the input of request ${id}`);
       // A pipe to the agent: written at once (synchronous on Linux), no need to wait.

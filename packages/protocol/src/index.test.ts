@@ -36,7 +36,7 @@ describe('index', () => {
 });
 
 describe('EVENT_RECORD_TYPES', () => {
-  it('lists the 20 record types of SPEC §5, then hook_context_added (§13.1), in order', () => {
+  it('lists the 20 record types of spec §5, then hook_context_added (§13.1), in order', () => {
     expect(protocol.EVENT_RECORD_TYPES).toEqual([
       'session_started',
       'config_loaded',
@@ -69,7 +69,7 @@ describe('EVENT_RECORD_TYPES', () => {
 });
 
 describe('HOOK_FAILURE_KINDS', () => {
-  it('lists the failure kinds of SPEC §2.2', () => {
+  it('lists the failure kinds of spec §2.2', () => {
     expect(HOOK_FAILURE_KINDS).toEqual([
       'exit_code',
       'timeout',
@@ -85,7 +85,7 @@ describe('HOOK_FAILURE_KINDS', () => {
 });
 
 describe('WORKER_STOP_REASONS', () => {
-  it('lists the worker_stopped reasons of SPEC §8', () => {
+  it('lists the worker_stopped reasons of spec §8', () => {
     expect(WORKER_STOP_REASONS).toEqual([
       'session_end',
       'timeout',
@@ -136,7 +136,7 @@ describe('HOOK_EVENTS', () => {
 });
 
 describe('LOOP_END_REASONS', () => {
-  it('lists the loop end reasons of SPEC §5', () => {
+  it('lists the loop end reasons of spec §5', () => {
     expect(protocol.LOOP_END_REASONS).toEqual(['completed', 'max_turns', 'error', 'aborted']);
   });
 });

@@ -1,4 +1,4 @@
-// @soong-agent/protocol: the public API, what goes over the wire (SPEC §2, §5). Everything here is
+// @soong-agent/protocol: the public API, what goes over the wire (spec §2, §5). Everything here is
 // semver-covered. One schema per message (hook input, hook output, event record, hook-context
 // node) with its parse helpers; a single variant is a type (`HookInputFor<'Stop'>`,
 // `EventRecordOf<'tool_denied'>`), not a schema of its own. Deliberately not exported: the

@@ -1,5 +1,5 @@
 /**
- * The name of an MCP server's tool in hook inputs, matchers and event records (SPEC §10):
+ * The name of an MCP server's tool in hook inputs, matchers and event records (spec §10):
  * `mcp__<server>__<tool>`. The server is the text between the prefix and the next `__`; the tool is
  * the rest. Both are non-empty.
  *

@@ -1,4 +1,4 @@
-// @soong-agent/runner: the public API (SPEC §3). Everything here is semver-covered.
+// @soong-agent/runner: the public API (spec §3). Everything here is semver-covered.
 // The defaults and bounds (`DEFAULT_ENV_ALLOWLIST`, `DEFAULT_*`, `RUN_LIMITS`) are exported from
 // the side-effect free subpath `@soong-agent/runner/defaults`, and `hideProcessEnvironment` from
 // `@soong-agent/runner/process-environment`: each loads nothing else. Deliberately not exported:

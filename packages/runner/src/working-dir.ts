@@ -56,7 +56,7 @@ export function resolveWorkingDir(
     dir === real
       ? JSON.stringify(dir)
       : `${JSON.stringify(dir)} (real path ${JSON.stringify(real)})`;
-  // The first root is the project dir for every caller that has one (SPEC §3): a repository
+  // The first root is the project dir for every caller that has one (spec §3): a repository
   // above it is what the user most likely meant. On a line of its own, so that a one-line view
   // that shortens the message keeps the hint.
   const first = allowedRoots[0];

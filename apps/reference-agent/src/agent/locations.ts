@@ -61,7 +61,7 @@ function checkProjectDir(projectDir: string): void {
   }
 }
 
-/** A command that takes `--no-hooks` (SPEC §6): its config errors say how to run without hooks. */
+/** A command that takes `--no-hooks` (spec §6): its config errors say how to run without hooks. */
 export type NoHooksCommand = 'run' | 'chat';
 
 /**

@@ -103,7 +103,7 @@ export function systemMessage(projectDir: string, toolNames: readonly string[]):
 }
 
 /**
- * Appends the hook-context nodes the session's hooks added since the last call (SPEC §13.1,
+ * Appends the hook-context nodes the session's hooks added since the last call (spec §13.1,
  * `session.takeContext()`) to `messages`, each as a synthetic **user** message, in order.
  */
 export function appendHookContext(session: HookSessionHandle, messages: ChatMessage[]): void {
@@ -111,7 +111,7 @@ export function appendHookContext(session: HookSessionHandle, messages: ChatMess
 }
 
 /**
- * One agent loop (the handling of one user prompt, SPEC §4): model call → `model_turn` → tool
+ * One agent loop (the handling of one user prompt, spec §4): model call → `model_turn` → tool
  * batch on the session's tool gate (results back to the model as `tool` messages) or, without tool
  * calls, Stop handling (a prevention appends the hook-context node as a synthetic user message and
  * the model continues) → `loop_ended`. Never throws for what the model, a hook or a tool does: a
@@ -144,7 +144,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     for (;;) {
       if (aborted()) return end('aborted');
       if (turn >= maxTurns) return end('max_turns');
-      // SPEC §13.1: context the hooks added since the last request (the prompt's, each tool
+      // spec §13.1: context the hooks added since the last request (the prompt's, each tool
       // call's after its result), as user messages; none unless [hooks] deliver_context = true.
       appendHookContext(session, messages);
       const tail = messageText(messages[messages.length - 1]);
@@ -179,13 +179,13 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
         content: response.text,
         ...(calls.length > 0 ? { toolCalls: calls } : {}),
       });
-      // The transcript Claude Code hooks read (SPEC §7): the turn before its calls' hooks run.
+      // The transcript Claude Code hooks read (spec §7): the turn before its calls' hooks run.
       transcript.assistant(response.text, calls);
       if (response.text.trim() !== '') finalText = response.text;
       if (aborted()) return end('aborted');
 
       if (calls.length > 0) {
-        // One gate per turn: SPEC §4's deny state, and each result in the transcript as it comes.
+        // One gate per turn: spec §4's deny state, and each result in the transcript as it comes.
         const signalOption = signal === undefined ? {} : { signal };
         const gate = session.toolGate(signalOption);
         const runOptions = { ...signalOption, telemetry: openTelemetryToolCalls };
@@ -204,7 +204,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
             role: 'tool',
             callId: result.callId,
             name: result.name,
-            // Bounded by the gate (SPEC §11): what the model must see.
+            // Bounded by the gate (spec §11): what the model must see.
             content: result.content,
             isError: result.isError,
           });

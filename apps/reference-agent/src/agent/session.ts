@@ -147,7 +147,7 @@ export async function startSession(options: StartSessionOptions): Promise<AgentS
       const signalOption =
         promptOptions.signal === undefined ? {} : { signal: promptOptions.signal };
       closeOpenToolCalls(messages);
-      // SessionStart's context (SPEC §13.1) comes before the first prompt.
+      // SessionStart's context (spec §13.1) comes before the first prompt.
       appendHookContext(session, messages);
       await session.userPrompt(text, signalOption);
       messages.push({ role: 'user', content: text });
@@ -166,7 +166,7 @@ export async function startSession(options: StartSessionOptions): Promise<AgentS
 }
 
 /**
- * Runs the Notification hooks (kind `permission_prompt`, SPEC §2.3) before each question `ask`
+ * Runs the Notification hooks (kind `permission_prompt`, spec §2.3) before each question `ask`
  * puts to the user, once `bind` gave it the session.
  */
 export function notifyingAsk(ask: AskUser): {

@@ -80,7 +80,7 @@ describe('chatAction', () => {
           'model = "chat-model"',
           `base_url = "${server.url}/v1"`,
         ].join('\n'),
-        // Observers of the waits for the user and of the session's end (SPEC §2.3).
+        // Observers of the waits for the user and of the session's end (spec §2.3).
         'hooks.json': JSON.stringify({
           version: 1,
           hooks: Object.fromEntries(

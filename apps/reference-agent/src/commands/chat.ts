@@ -30,7 +30,7 @@ export const CHAT_PROMPT = 'you› ';
 const EXIT_HINT = '(Ctrl-C again, Ctrl-D or /exit ends the session)';
 
 /**
- * `soong-agent chat`: an interactive session on a terminal (SPEC §9). One session (one event log,
+ * `soong-agent chat`: an interactive session on a terminal (spec §9). One session (one event log,
  * one hook engine, one conversation): SessionStart once, then each line is a UserPromptSubmit and
  * one agent loop. While a loop runs the terminal is in cooked mode, so Ctrl-C is a SIGINT that
  * aborts the loop (model call, hook or tool: `aborted`) and returns to the prompt; `ask`
@@ -50,7 +50,7 @@ export async function chatAction(options: ChatCommandOptions): Promise<number> {
   const terminal = new ChatTerminal(
     createTimeline({ stream: process.stderr, protocols: hookProtocols(config) }),
   );
-  // A permission question is a wait for the user: Notification hooks run first (SPEC §2.3).
+  // A permission question is a wait for the user: Notification hooks run first (spec §2.3).
   const notifier = notifyingAsk((question) => terminal.ask(question));
   const permission = createPermissionCallback({
     permissions: config.settings.permissions,

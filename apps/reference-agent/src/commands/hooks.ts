@@ -34,7 +34,7 @@ function parseEvent(value: string): HookEvent {
   });
 }
 
-/** What a subject needs of a tool: the registry's, or one a host declares (SPEC §11). */
+/** What a subject needs of a tool: the registry's, or one a host declares (spec §11). */
 type SubjectTool = Pick<AgentTool, 'name' | 'risk' | 'tags' | 'paths'>;
 
 const RISK_CLASSES: readonly RiskClass[] = ['readonly', 'write', 'dangerous'];
@@ -150,7 +150,7 @@ export async function listAction(options: CommonOptions & { json?: boolean }): P
 interface SubjectOptions extends CommonOptions {
   tool?: string;
   path?: string[];
-  /** `--risk CLASS`: the risk class of a tool the agent does not know (SPEC §11). */
+  /** `--risk CLASS`: the risk class of a tool the agent does not know (spec §11). */
   risk?: string;
 }
 
@@ -338,7 +338,7 @@ function parseInput(text: string | undefined): Record<string, unknown> | undefin
   return value as Record<string, unknown>;
 }
 
-/** Options of `soong-agent hooks test` (SPEC §6). */
+/** Options of `soong-agent hooks test` (spec §6). */
 export interface TestOptions extends SubjectOptions {
   /** `--input JSON`: the tool call's input object. */
   input?: string;
@@ -352,7 +352,7 @@ export interface TestOptions extends SubjectOptions {
   stop?: string;
 }
 
-// Which flags each event takes; any other given flag is a usage error (SPEC §6).
+// Which flags each event takes; any other given flag is a usage error (spec §6).
 const EVENT_FLAGS: Record<HookEvent, readonly (keyof TestOptions)[]> = {
   SessionStart: [],
   UserPromptSubmit: ['prompt'],

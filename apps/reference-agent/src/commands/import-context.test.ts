@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeWorkspace, runCli } from '../test-helpers/cli.js';
 
-// SPEC §13.1: `hooks import` names every converted hook that can add context and prints the
+// spec §13.1: `hooks import` names every converted hook that can add context and prints the
 // config.toml lines that deliver it, once per import.
 const TIMEOUT = 60_000;
 const LINES = '  [hooks]\n  deliver_context = true\n';

@@ -105,7 +105,7 @@ const PLUGIN_MANIFESTS = [
 ];
 
 /**
- * `soong-agent hooks import --from claude|codex|gemini|cursor|copilot [FILE] [--write]` (SPEC §7,
+ * `soong-agent hooks import --from claude|codex|gemini|cursor|copilot [FILE] [--write]` (spec §7,
  * §12): converts another agent's hook configuration with the dialect's pure converter; prints every
  * refusal and note on stderr. Without `--write` the resulting hooks.json goes to stdout; with it the
  * rules are merged into the home's hooks.json (the old file kept as hooks.json.bak) after the merged
@@ -171,7 +171,7 @@ export async function importAction(
 }
 
 /**
- * SPEC §13.1: one note per import naming every converted hook whose agent would give its model the
+ * spec §13.1: one note per import naming every converted hook whose agent would give its model the
  * context it adds (its dialect's `contextEvents`), and the config.toml lines that deliver it here;
  * undefined when no hook can add context.
  */
@@ -277,7 +277,7 @@ function convert(
 }
 
 /**
- * Notes on the scripts the converted hooks run directly that have no exec bit (SPEC §13.2): Copilot
+ * Notes on the scripts the converted hooks run directly that have no exec bit (spec §13.2): Copilot
  * CLI runs such a script anyway; here the hook runs the command through /bin/sh, which cannot
  * execute it (exit 126, a failed hook). Each names the hook and the fix. A relative script is
  * looked for where the source agent would run it: the hook's `cwd`, else the project the file

@@ -16,7 +16,7 @@ export interface McpProxyCommandOptions extends CommonOptions {
 const PLAIN_NAME = /^[A-Za-z0-9_.:-]+$/;
 
 /**
- * `soong-agent mcp-proxy [--home H] [--project P] [--name NAME] -- COMMAND [ARGS…]` (SPEC §10): a
+ * `soong-agent mcp-proxy [--home H] [--project P] [--name NAME] -- COMMAND [ARGS…]` (spec §10): a
  * stdio MCP server in front of COMMAND, an upstream stdio MCP server started through the runner,
  * on `createMcpHookProxy` of `@soong-agent/mcp`. The config is loaded first: a broken one is exit 2,
  * nothing starts, and the client's first request is answered with the error text. Exit 0 when the

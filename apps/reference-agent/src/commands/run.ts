@@ -36,7 +36,7 @@ export interface RunPresentation {
   noHooksHint?: boolean;
 }
 
-/** The exit code of a finished session (SPEC §6): 0 completed, 1 max_turns or error, 130/143 aborted. */
+/** The exit code of a finished session (spec §6): 0 completed, 1 max_turns or error, 130/143 aborted. */
 export function exitCodeFor(outcome: SessionOutcome, signal: NodeJS.Signals | undefined): number {
   switch (outcome.reason) {
     case 'completed':
@@ -81,7 +81,7 @@ export async function runWithPresentation(
   const signals = abortOnSignals();
   const terminalAsk =
     presentation.interactive === false ? undefined : createTerminalAsk({ signal: signals.signal });
-  // A permission question is a wait for the user: Notification hooks run first (SPEC §2.3).
+  // A permission question is a wait for the user: Notification hooks run first (spec §2.3).
   const notifier =
     terminalAsk === undefined
       ? undefined

@@ -29,7 +29,7 @@ function codeOf(action: () => unknown): string | undefined {
 }
 
 describe('parseModelScript', () => {
-  it('accepts the SPEC §6 format when every field is present', () => {
+  it('accepts the spec §6 format when every field is present', () => {
     const script = parseModelScript(
       {
         turns: [

@@ -4,7 +4,7 @@ import { readTextFileSync } from '../tools/regular-file.js';
 import { createCallIdGenerator } from './call-ids.js';
 import type { ChatMessage, ModelProvider, ModelRequest, ModelResponse } from './provider.js';
 
-/** One scripted model turn (SPEC §6). */
+/** One scripted model turn (spec §6). */
 export interface ScriptedTurn {
   text: string;
   toolCalls: { id?: string; name: string; input: unknown }[];
@@ -66,7 +66,7 @@ const turnSchema = strictObject({
   }).optional(),
 });
 
-/** The scripted-model file (SPEC §6); `$schema` is for editors and may hold anything. */
+/** The scripted-model file (spec §6); `$schema` is for editors and may hold anything. */
 const scriptSchema = strictObject(
   {
     $schema: z.unknown().optional(),
@@ -142,7 +142,7 @@ export function parseModelScript(document: unknown, file: string): ModelScript {
 /** Scripted-model files larger than this are refused (they are hand-written JSON). */
 export const MODEL_SCRIPT_MAX_BYTES = 16 * 1024 * 1024;
 
-/** Reads and validates a scripted-model file (SPEC §6). Throws `CliError` `SCRIPT_INVALID`. */
+/** Reads and validates a scripted-model file (spec §6). Throws `CliError` `SCRIPT_INVALID`. */
 export function loadModelScript(file: string): ModelScript {
   const read = readTextFileSync(file, MODEL_SCRIPT_MAX_BYTES);
   if (!('text' in read)) {

@@ -10,7 +10,7 @@ import { readFileTool } from './read-file.js';
 import type { AgentTool, ToolContext } from './types.js';
 import { writeFileTool } from './write-file.js';
 
-/** The built-in tools of SPEC §6, in the order they are offered to the model. */
+/** The built-in tools of spec §6, in the order they are offered to the model. */
 export const builtInToolSpecs = [
   readFileTool,
   listDirTool,

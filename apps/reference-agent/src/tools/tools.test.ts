@@ -19,7 +19,7 @@ function setUp(settings: Parameters<typeof createToolRegistry>[1] = { tools: [] 
 }
 
 describe('createToolRegistry', () => {
-  it('offers the six built-in tools of SPEC §6 with their risk classes when no tools are configured', () => {
+  it('offers the six built-in tools of spec §6 with their risk classes when no tools are configured', () => {
     const { tools } = setUp();
     expect(BUILT_IN_TOOL_NAMES).toEqual([
       'read_file',

@@ -129,7 +129,7 @@ export function formatHookReport(options: {
     const { result } = run;
     lines.push(headline(run, c, workers.get(result.hookId)));
     if (result.reason !== undefined) lines.push(`  reason: ${printable(result.reason)}`);
-    // SPEC §13.1: the context it added (delivered or dropped: the records below say which).
+    // spec §13.1: the context it added (delivered or dropped: the records below say which).
     if (result.context !== undefined) lines.push(`  context: ${printable(headOf(result.context))}`);
     if (result.failureMessage !== undefined) {
       const { text, hints } = splitHints(result.failureMessage, options.projectDir);

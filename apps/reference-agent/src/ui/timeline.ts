@@ -273,7 +273,7 @@ function formatPrintableRecord(
     case 'stop_hook_prevented':
       return `${c.yellow('stop')} prevented by ${c.bold(record.hook_id)} (${record.prevented_count}): ${oneLine(record.reason, 160)}`;
     case 'hook_context_added': {
-      // SPEC §13.1: context a hook gave the model with its next request.
+      // spec §13.1: context a hook gave the model with its next request.
       const stored =
         record.artifact_ref === undefined ? '' : c.dim(` → artifact ${record.artifact_ref.path}`);
       const text =

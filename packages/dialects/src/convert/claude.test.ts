@@ -141,7 +141,7 @@ describe('convertClaudeCodeConfig', () => {
       },
     });
     expect(rules(result, 'UserPromptSubmit')[0]?.hooks[0]?.timeout).toBe(30);
-    // SessionEnd and Notification convert (SPEC §2.3).
+    // SessionEnd and Notification convert (spec §2.3).
     expect(rules(result, 'SessionEnd')).toHaveLength(1);
     expect(rules(result, 'Notification')).toHaveLength(1);
     expect(result.notes).toContainEqual(
@@ -246,7 +246,7 @@ describe('convertClaudeCodeConfig', () => {
   });
 });
 
-describe('convertClaudeCodeConfig: the events of SPEC §13.2', () => {
+describe('convertClaudeCodeConfig: the events of spec §13.2', () => {
   it('converts PostToolUseFailure with its tool matcher, and PreCompact, SubagentStart and SubagentStop', () => {
     const result = convert({
       hooks: {

@@ -295,7 +295,7 @@ export const CLAUDE_CODE_FORMAT: GroupedFormat = {
 
 /**
  * Converts a Claude Code settings file (or a plugin's hooks file) into our hooks.json with
- * `"protocol": "claude-code"` hooks (SPEC §7, §12). Pure: nothing is read or written.
+ * `"protocol": "claude-code"` hooks (spec §7, §12). Pure: nothing is read or written.
  */
 export function convertClaudeCodeConfig(text: string, options: ConvertOptions = {}): ConvertResult {
   const result = convertGrouped(CLAUDE_CODE_FORMAT, text, options);

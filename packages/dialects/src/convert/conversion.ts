@@ -30,14 +30,14 @@ export interface ConvertedRule {
   hooks: ConvertedHook[];
 }
 
-/** The most seconds a hook may run here (SPEC §1.1). */
+/** The most seconds a hook may run here (spec §1.1). */
 export const MAX_TIMEOUT_SECONDS = 600;
 /** The fewest (the runner's bound). */
 export const MIN_TIMEOUT_SECONDS = 0.1;
 /** Deeper nesting than this in a config file is refused before it is parsed. */
 export const MAX_CONFIG_DEPTH = 256;
 
-/** True for our events (SPEC §2, §2.3): a converted rule may go under them. */
+/** True for our events (spec §2, §2.3): a converted rule may go under them. */
 export function hasEvent(event: string): boolean {
   return (HOOK_EVENTS as readonly string[]).includes(event);
 }
@@ -402,7 +402,7 @@ export function envPrefix(env: unknown): string | undefined {
   return prefix;
 }
 
-/** What each of our events would lose against the source agent, for the per-hook note (SPEC §12). */
+/** What each of our events would lose against the source agent, for the per-hook note (spec §12). */
 export function observeOnlyNote(agent: string, event: string): string | undefined {
   switch (event) {
     case 'UserPromptSubmit':

@@ -55,7 +55,7 @@ export interface GroupedFormat {
   otherFormatHint?(events: readonly string[]): string | undefined;
 }
 
-/** Converts settings text in the grouped shape (SPEC §12 import rules). Pure. */
+/** Converts settings text in the grouped shape (spec §12 import rules). Pure. */
 export function convertGrouped(
   format: GroupedFormat,
   text: string,

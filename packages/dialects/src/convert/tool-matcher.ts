@@ -42,7 +42,7 @@ export function splitNameList(matcher: string): string[] {
 }
 
 /**
- * Converts one tool matcher (SPEC §12 import rules): exact names → `{"tool": [...]}` in our names; a
+ * Converts one tool matcher (spec §12 import rules): exact names → `{"tool": [...]}` in our names; a
  * regex → the exact set of known tools it matches (the note names it), one server's MCP tools →
  * `{"mcp_server": [...]}` (a second rule), every tool → no matcher; anything else is refused with
  * what to write. Returns the matchers, one rule each (`undefined`: no matcher), or false when the

@@ -57,7 +57,7 @@ export interface DenyCase {
 type DialectRunLike = Parameters<import('../dialect.js').Dialect['decide']>[1];
 
 /**
- * The attacker's cases every dialect shares (SPEC §13.2, §2.2): a deny after a log line, compact
+ * The attacker's cases every dialect shares (spec §13.2, §2.2): a deny after a log line, compact
  * or as `jq .` prints it, stands; an answer nested 20,000 deep is a protocol error, also on a
  * last line or after a log line, and never throws; an answer 60 deep still decides.
  */

@@ -9,7 +9,7 @@ import { createFileArtifactStore } from '../artifact-store.js';
 import { createMemoryEventSink } from '../event-sink.js';
 import { createHookEngine, type HookEngine } from '../hook-engine.js';
 
-/** The fixture worker hooks folder (SPEC §8). */
+/** The fixture worker hooks folder (spec §8). */
 export const WORKERS_DIR = path.join(
   path.dirname(fileURLToPath(import.meta.url)),
   '..',

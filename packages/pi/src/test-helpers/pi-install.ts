@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-/** The pi the tests run: the version SPEC §14 names, from the npm registry. */
+/** The pi the tests run: the version spec §14 names, from the npm registry. */
 export const PI_VERSION = '0.73.1';
 export const PI_PACKAGE = '@mariozechner/pi-coding-agent';
 

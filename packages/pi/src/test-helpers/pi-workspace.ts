@@ -14,7 +14,7 @@ export const SOONG_AGENT_CLI = fileURLToPath(
   new URL('../../../../apps/reference-agent/dist/cli.js', import.meta.url),
 );
 
-/** The line SPEC §14 puts in `~/.pi/agent/extensions/soong.ts`. */
+/** The line spec §14 puts in `~/.pi/agent/extensions/soong.ts`. */
 export const EXTENSION_LINE = 'export { default } from "@soong-agent/pi";\n';
 
 /** A temp HOME for pi (its models.json pointing at the fake model), an agent home and a project. */
@@ -56,7 +56,7 @@ export function makePiWorkspace(baseUrl: string): PiWorkspace {
 }
 
 /**
- * Installs this package as SPEC §14 says: `~/.pi/agent/extensions/soong.ts` re-exporting
+ * Installs this package as spec §14 says: `~/.pi/agent/extensions/soong.ts` re-exporting
  * `@soong-agent/pi`, which resolves (from `~/.pi/agent/node_modules`) to this package's build.
  */
 export function installExtension(workspace: PiWorkspace): void {

@@ -1,4 +1,4 @@
-// A worker hook for the engine tests (SPEC §8): one request per line on stdin, one response per
+// A worker hook for the engine tests (spec §8): one request per line on stdin, one response per
 // line on stdout. What it does is chosen by the tool call's input `act`:
 //   allow | deny        answer that decision (reason names the pid, so tests can see reuse)
 //   log                 write a stderr line, then allow
@@ -14,7 +14,7 @@
 //   flood               answer with one line of 100000 bytes
 //   fork                start a background `sleep 600` (its pid goes to input.pid_file), then allow
 //   env                 allow with reason = the SOONG_AGENT_* variables it sees
-//   context             allow with context = input.tool.input.text (SPEC §13.1)
+//   context             allow with context = input.tool.input.text (spec §13.1)
 
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# A worker hook in Python for the engine tests (SPEC §8): denies a tool input with act "deny",
+# A worker hook in Python for the engine tests (spec §8): denies a tool input with act "deny",
 # allows the rest, and names its pid in the reason.
 import json
 import os
