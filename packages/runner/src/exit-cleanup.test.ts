@@ -173,3 +173,19 @@ describe('runCommand memory', () => {
     expect(report.peakGrowthBytes).toBeLessThan(100 * 1024 * 1024);
   }, 180_000);
 });
+
+describe('the runner and the signals Node ignores', () => {
+  it('leaves SIGXFSZ ignored: a write past `ulimit -f` fails with EFBIG and the host goes on', async () => {
+    const dir = makeTempDir();
+    const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
+    const { stdout } = await run(
+      '/bin/sh',
+      [
+        '-c',
+        `ulimit -f 16; exec ${quote(process.execPath)} ${quote(fixture('write-past-file-size-limit.mjs'))} ${quote(builtEntryUrl())} ${quote(dir)}`,
+      ],
+      { timeout: 60_000 },
+    );
+    expect(stdout.trim()).toBe('EFBIG (exit 0)');
+  }, 90_000);
+});

@@ -17,6 +17,26 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 const liveRuns = new Set<LiveRun>();
 let exitHookInstalled = false;
 let listeningForStopSignals = false;
+let fileSizeSignalKept = false;
+
+/**
+ * Runs `callback` when the process ends (exit, or a fatal signal nobody else handles), through
+ * signal-exit, without changing what a signal does to the process. signal-exit listens for
+ * SIGXFSZ and re-raises it when it is alone; Node ignores SIGXFSZ (a write past `ulimit -f` fails
+ * with EFBIG and the host can say so), so a no-op listener keeps it ignored: a host whose disk
+ * fills must not die of loading the runner.
+ */
+export function onProcessExit(callback: () => void): void {
+  if (!fileSizeSignalKept && process.platform !== 'win32') {
+    fileSizeSignalKept = true;
+    process.on('SIGXFSZ', keepIgnoring);
+  }
+  onExit(callback);
+}
+
+function keepIgnoring(): void {
+  // Node's default for SIGXFSZ: nothing happens; the write that passed the limit fails with EFBIG.
+}
 
 /**
  * Send `signal` to every member of the process group led by `pgid`. Never throws: a gone group
@@ -61,7 +81,7 @@ function installHandlers(): void {
     exitHookInstalled = true;
     // The process is ending (exit, or a fatal signal nobody else handles): signal-exit calls this
     // and then re-raises the signal, cooperating with every other signal-exit user (execa's cleanup).
-    onExit(() => {
+    onProcessExit(() => {
       for (const run of [...liveRuns]) {
         run.stop('SIGKILL');
         if (run.pid !== undefined) signalGroup(run.pid, 'SIGKILL');

@@ -2,9 +2,8 @@ import type { ChildProcess, SpawnOptions } from 'node:child_process';
 import fs from 'node:fs';
 import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { onExit } from 'signal-exit';
 import { childProcessModule } from './lazy-builtins.js';
-import { signalGroup, trackRun } from './live-runs.js';
+import { onProcessExit, signalGroup, trackRun } from './live-runs.js';
 import type { RunPlan } from './run-plan.js';
 import { notStartedAbortedResult, type RunResult } from './run-result.js';
 import { RunnerError } from './runner-error.js';
@@ -424,7 +423,7 @@ let exitHookInstalled = false;
 function killAtExit(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
-  onExit(() => {
+  onProcessExit(() => {
     if (helper !== undefined) killHelper(helper);
   });
 }
