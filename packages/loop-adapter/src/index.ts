@@ -41,14 +41,12 @@ export {
 export {
   createStopController,
   type StopController,
-  type StopControllerOptions,
   type StopDecision,
 } from './stop-controller.js';
 export { summarizeText } from './summarize-text.js';
 // Tools and a model turn's calls, with spec §4's deny semantics.
 export {
   createToolBatch,
-  type ExecuteToolBatchOptions,
   executeToolBatch,
   type PermissionCallback,
   type ToolBatch,
@@ -61,5 +59,5 @@ export {
 } from './tool-batch.js';
 export type { ToolExecute } from './tool-call.js';
 export { openTelemetryToolCalls, type ToolCallTelemetry } from './tool-call-telemetry.js';
-export type { ToolGate, ToolGateCall, ToolGateRunOptions, ToolGateVerdict } from './tool-gate.js';
+export type { ToolGate, ToolGateCall } from './tool-gate.js';
 export { ABORTED_TOOL_TEXT, TOO_DEEP_INPUT_TEXT } from './tool-gate.js';
