@@ -120,7 +120,11 @@ describe.runIf(helperOn && process.platform === 'linux')('spawn helper', () => {
       (error: unknown) => error,
     );
     const pgid = await groupOf(file);
-    expect(liveGroupMembers(pgid).length).toBe(2);
+    // The shell and its sleep; the `mv` that wrote the file may not have exited yet.
+    await eventually(() => liveGroupMembers(pgid).length === 2, {
+      message: () =>
+        `group ${pgid} to be the shell and its sleep (live: ${liveGroupMembers(pgid)})`,
+    });
     const helper = spawnHelperStatus().pid as number;
     process.kill(helper, 'SIGKILL');
     const error = await caught;
