@@ -3,34 +3,11 @@
 // dynamic import inside its action, and `--version` is answered before commander is loaded, so
 // `--version` and `--help` stay close to a bare `node` start.
 import { readFileSync } from 'node:fs';
-import module from 'node:module';
-import path from 'node:path';
 import { hideProcessEnvironment } from '@soong-agent/runner/process-environment';
-
-enableCompileCache();
 
 // Before anything can spawn: a hook or tool must not find the agent's secrets at
 // /proc/$PPID/environ (the allowlist only governs the child's own environment).
 hideProcessEnvironment();
-
-/**
- * V8's compile cache (Node 22.1+; Node 20 has none and this does nothing): a start after the first
- * reuses the bytecode of the bundle's chunks instead of compiling them again. In the user's own
- * cache dir, not the shared temp dir Node picks by default, where another user could plant entries.
- * `NODE_COMPILE_CACHE`, when set, is Node's and wins. A cache that cannot be written costs nothing.
- */
-function enableCompileCache(): void {
-  const enable = (module as { enableCompileCache?: (dir?: string) => unknown }).enableCompileCache;
-  if (typeof enable !== 'function' || process.env.NODE_COMPILE_CACHE !== undefined) return;
-  const home = process.env.HOME;
-  const cacheHome = process.env.XDG_CACHE_HOME || (home ? path.join(home, '.cache') : undefined);
-  if (cacheHome === undefined || !path.isAbsolute(cacheHome)) return;
-  try {
-    enable(path.join(cacheHome, 'soong-agent', 'compile-cache'));
-  } catch {
-    // no cache: the start compiles as it would without one
-  }
-}
 
 // Commands that run hooks and tools; `hooks` runs them only in `hooks test`.
 const RUNNING_COMMANDS = new Set(['run', 'chat', 'demo', 'mcp-proxy']);
