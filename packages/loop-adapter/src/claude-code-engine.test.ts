@@ -3,7 +3,8 @@ import path from 'node:path';
 import { makeTempDir } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
 import { recordsOf, setup } from './test-helpers/setup.js';
-import { executeToolBatch, type PermissionCallback, type ToolDefinition } from './tool-batch.js';
+import { executeToolBatch } from './tool-batch.js';
+import type { PermissionCallback, ToolDefinition } from './tool-call.js';
 
 const tempDir = () => makeTempDir();
 const PROCESS_TIMEOUT = 60_000;

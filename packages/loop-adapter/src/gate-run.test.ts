@@ -7,7 +7,7 @@ import { readEventLog } from './event-log.js';
 import { type HookSessionHandle, openHookSession } from './open-hook-session.js';
 import { hookCommand, type RuleSpecJson, recordsOf, writeHome } from './test-helpers/setup.js';
 import { registerSpanExporter, spansNamed, unregisterSpans } from './test-helpers/spans.js';
-import type { ToolCall, ToolDefinition, ToolExecutionResult } from './tool-batch.js';
+import type { ToolCall, ToolDefinition, ToolExecutionResult } from './tool-call.js';
 import { openTelemetryToolCalls, type ToolCallTelemetry } from './tool-call-telemetry.js';
 import { ABORTED_TOOL_TEXT, CLOSED_TOOL_TEXT, type ToolGate } from './tool-gate.js';
 

@@ -45,19 +45,17 @@ export {
 } from './stop-controller.js';
 export { summarizeText } from './summarize-text.js';
 // Tools and a model turn's calls, with spec §4's deny semantics.
-export {
-  createToolBatch,
-  executeToolBatch,
-  type PermissionCallback,
-  type ToolBatch,
-  type ToolCall,
-  type ToolDefinition,
-  type ToolDescription,
-  type ToolExecutionResult,
-  type ToolRegistry,
-  type ToolResult,
-} from './tool-batch.js';
-export type { ToolExecute } from './tool-call.js';
+export { createToolBatch, executeToolBatch, type ToolBatch } from './tool-batch.js';
+export type {
+  PermissionCallback,
+  ToolCall,
+  ToolDefinition,
+  ToolDescription,
+  ToolExecute,
+  ToolExecutionResult,
+  ToolRegistry,
+  ToolResult,
+} from './tool-call.js';
 export { openTelemetryToolCalls, type ToolCallTelemetry } from './tool-call-telemetry.js';
 export type { ToolGate, ToolGateCall } from './tool-gate.js';
 export { ABORTED_TOOL_TEXT, TOO_DEEP_INPUT_TEXT } from './tool-gate.js';

@@ -6,12 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { readEventLog } from './event-log.js';
 import { type HookSessionHandle, openHookSession } from './open-hook-session.js';
 import { hookCommand, recordsOf, recordTypes, writeHome } from './test-helpers/setup.js';
-import {
-  executeToolBatch,
-  type PermissionCallback,
-  type ToolCall,
-  type ToolDefinition,
-} from './tool-batch.js';
+import { executeToolBatch } from './tool-batch.js';
+import type { PermissionCallback, ToolCall, ToolDefinition } from './tool-call.js';
 import { SKIPPED_TOOL_TEXT, type ToolGate, UNFINISHED_TOOL_TEXT } from './tool-gate.js';
 
 const tempDir = () => makeTempDir();

@@ -10,7 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { TRACER_NAME } from './telemetry.js';
 import { hookCommand, setup } from './test-helpers/setup.js';
 import { registerSpanExporter, spansNamed, unregisterSpans } from './test-helpers/spans.js';
-import { executeToolBatch, type ToolDefinition } from './tool-batch.js';
+import { executeToolBatch } from './tool-batch.js';
+import type { ToolDefinition } from './tool-call.js';
 
 // OpenTelemetry with the SDK's in-memory exporter: a span per hook run and per tool call, under the
 // caller's active span, carrying ids and outcomes but never a payload or an environment value.

@@ -11,17 +11,14 @@ import {
   recordTypes,
   setup,
 } from './test-helpers/setup.js';
+import { createToolBatch, executeToolBatch } from './tool-batch.js';
+import type { PermissionCallback, ToolCall, ToolDefinition } from './tool-call.js';
 import {
   ABORTED_TOOL_TEXT,
-  createToolBatch,
-  executeToolBatch,
-  type PermissionCallback,
   SKIPPED_TOOL_TEXT,
   TOO_DEEP_INPUT_TEXT,
-  type ToolCall,
-  type ToolDefinition,
   UNKNOWN_TOOL_TEXT,
-} from './tool-batch.js';
+} from './tool-gate.js';
 
 const tempDir = () => makeTempDir();
 const PROCESS_TIMEOUT = 60_000;

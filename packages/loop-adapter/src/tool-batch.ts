@@ -9,22 +9,6 @@ import type {
 import { openTelemetryToolCalls } from './tool-call-telemetry.js';
 import { ABORTED_TOOL_TEXT, createToolGate, type ToolGate } from './tool-gate.js';
 
-export type {
-  PermissionCallback,
-  ToolCall,
-  ToolDefinition,
-  ToolDescription,
-  ToolExecutionResult,
-  ToolRegistry,
-  ToolResult,
-} from './tool-call.js';
-export {
-  ABORTED_TOOL_TEXT,
-  SKIPPED_TOOL_TEXT,
-  TOO_DEEP_INPUT_TEXT,
-  UNKNOWN_TOOL_TEXT,
-} from './tool-gate.js';
-
 /** Options of {@link executeToolBatch}. */
 export interface ExecuteToolBatchOptions {
   /** The tools, by canonical name. */
