@@ -376,8 +376,8 @@ interface BuiltInputs {
   inputJson: string | undefined;
   /** The JSON of `{ timestamp, ...fields }`, made for the first soong hook. */
   fieldsJson?: string;
-  /** Per bound: the tool with its whole input for dialects that take it whole. */
-  whole: Map<number, WholeInput>;
+  /** Per bound: the tool with its whole input for dialects that take it whole (made when one runs). */
+  whole: Map<number, WholeInput> | undefined;
 }
 
 // Stage 2: the event fields (the common ones are the engine's), the tool input bounded, the
@@ -409,7 +409,7 @@ async function buildInputs<E extends HookEvent>(
     viewInputJson: view?.inputJson,
     raw: { tool: rawTool, view: dialect },
     inputJson: tool?.inputJson,
-    whole: new Map(),
+    whole: undefined,
   };
 }
 
@@ -499,6 +499,7 @@ async function wholeInput(
   built: BuiltInputs,
   limitBytes: number,
 ): Promise<WholeInput> {
+  built.whole ??= new Map();
   let got = built.whole.get(limitBytes);
   if (got === undefined) {
     got = await readWholeInput(core, built, limitBytes);
@@ -627,8 +628,15 @@ function prepareHookRun(
       refuse = `the tool input (${size}) is larger than the ${limit} bytes a "${dialect.name}" hook gets whole: the call is denied without running the hook (on_large_input "deny"; "summarize" runs it on the summarised input)`;
     }
   }
+  // The common fields in their order, then the event's (one object, no spread of a second one).
   const input: Record<string, unknown> = {
-    ...commonFields(core, built.event, hook.id, built.timestamp),
+    protocol_version: PROTOCOL_VERSION,
+    event: built.event,
+    session_id: core.sessionId,
+    project_dir: core.projectDir,
+    agent_home: core.agentHome,
+    hook_id: hook.id,
+    timestamp: built.timestamp,
     ...hookFields,
   };
   if (first) checkHookInput(built.event, hookFields, input);
@@ -669,28 +677,16 @@ function hookRecordIds(
 function hookCommonJson(core: EngineCore, event: HookEvent, hook: HookCommandConfig): string {
   const known = core.commonJson.get(hook);
   if (known !== undefined && known.event === event) return known.json;
-  const { timestamp: _timestamp, ...common } = commonFields(core, event, hook.id, '');
-  const json = JSON.stringify(common);
-  core.commonJson.set(hook, { event, json });
-  return json;
-}
-
-// The spec §2.1 common fields of one hook's input, in their order.
-function commonFields(
-  core: EngineCore,
-  event: HookEvent,
-  hookId: string,
-  timestamp: string,
-): Record<CommonInputKey, unknown> {
-  return {
+  const json = JSON.stringify({
     protocol_version: PROTOCOL_VERSION,
     event,
     session_id: core.sessionId,
     project_dir: core.projectDir,
     agent_home: core.agentHome,
-    hook_id: hookId,
-    timestamp,
-  };
+    hook_id: hook.id,
+  } satisfies Omit<Record<CommonInputKey, unknown>, 'timestamp'>);
+  core.commonJson.set(hook, { event, json });
+  return json;
 }
 
 // The run's timestamp and event fields as JSON (what follows a hook's common fields), composed
