@@ -342,7 +342,7 @@ async function runEvent<E extends HookEvent>(
     : undefined;
   const hooks = matchHooks(core, event, tool);
   if (hooks.length === 0) return NO_HOOKS;
-  const built = await buildInputs(core, event, tool ? { ...payload, tool } : payload);
+  const built = await buildInputs(core, event, payload, tool);
   const callId = givenCallId ?? tool?.call_id;
   const ran = await runSerially(core, built, hooks, { callId, signal: runOptions.signal });
   return decideOutcome(ran, runOptions.signal);
@@ -386,13 +386,15 @@ async function buildInputs<E extends HookEvent>(
   core: EngineCore,
   event: E,
   payload: HookPayload<E>,
+  rawTool: ToolCallInfo | undefined,
 ): Promise<BuiltInputs> {
   const timestamp = isoNow();
+  // One copy of the payload: the normalised tool is put in it, where the payload had its tool.
   const { dialect, ...fields } = payload as Record<string, unknown>;
+  if (rawTool !== undefined) fields.tool = rawTool;
   // The engine sets the common fields; a payload cannot override them.
   for (const key of COMMON_KEYS) delete fields[key];
   if (event === 'SessionStart') fields.source ??= 'startup';
-  const rawTool = TOOL_EVENT_NAMES.has(event) ? (fields.tool as ToolCallInfo) : undefined;
   // Awaited only when there is something to bound (each await is a turn of the microtask queue).
   const given = rawTool === undefined ? undefined : toolAsGiven(core, rawTool);
   const tool =
