@@ -41,10 +41,17 @@ export async function boundSerialisedToolInput(
   options: BoundOptions,
 ): Promise<{ bounded: BoundedToolInput; json: string }> {
   const { input, json } = serialised;
-  if (json.length <= options.limitBytes / 3 || Buffer.byteLength(json) <= options.limitBytes) {
-    return { bounded: { input }, json };
-  }
+  if (fitsInline(json, options.limitBytes)) return { bounded: { input }, json };
   return boundLargeToolInput(input, json, options);
+}
+
+/**
+ * True when a serialised tool input goes to hooks as it is (within `limitBytes`): what a caller
+ * on the hot path checks before it awaits {@link boundSerialisedToolInput} for an input to bound.
+ */
+export function fitsInline(json: string, limitBytes: number): boolean {
+  // A UTF-8 byte is at most 3 per UTF-16 unit: short JSON is measured without encoding it.
+  return json.length <= limitBytes / 3 || Buffer.byteLength(json) <= limitBytes;
 }
 
 async function boundLargeToolInput(

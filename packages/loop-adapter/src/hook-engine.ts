@@ -25,7 +25,7 @@ import {
   warmSpawnHelper,
 } from '@soong-agent/runner';
 import type { ArtifactStore } from './artifact-store.js';
-import { boundContext, boundSerialisedToolInput } from './bound-tool-io.js';
+import { boundContext, boundSerialisedToolInput, fitsInline } from './bound-tool-io.js';
 import {
   decideHookRun,
   HOOK_STDERR_LOG_BYTES,
@@ -41,12 +41,13 @@ import { checkOption, LoopAdapterError } from './loop-adapter-error.js';
 import { checkHookEvent, checkHookInput, normalizeToolCall } from './normalize-payload.js';
 import { createScriptFingerprints } from './script-fingerprints.js';
 import { sessionPaths } from './session.js';
-import { startSpan, TRACING } from './telemetry.js';
+import { type SpanScope, startSpan, TRACING } from './telemetry.js';
 import {
   composeJson,
   isCallDialectView,
   isPlainObject,
   knownToolInputJson,
+  type SerialisedToolInput,
   serialiseToolInput,
   type ToolDialectView,
 } from './tool-call.js';
@@ -205,6 +206,8 @@ interface EngineCore {
   reportedUnknownKeys: Set<string>;
   runnerWarnings: string[];
   dialectOf(hook: HookCommandConfig): Dialect;
+  /** Per hook: the JSON of its common fields but the timestamp (see hookCommonJson). */
+  commonJson: Map<HookCommandConfig, { event: HookEvent; json: string }>;
   onContext: ((node: AddedContextNode) => void) | undefined;
 }
 
@@ -301,6 +304,7 @@ function createEngineCore(options: HookEngineOptions): EngineCore {
     reportedUnknownKeys: new Set<string>(),
     runnerWarnings: [],
     dialectOf: resolveDialects(hooks, options.dialects ?? config.dialects),
+    commonJson: new Map(),
     onContext: options.onContext,
   };
 }
@@ -338,7 +342,7 @@ async function runEvent<E extends HookEvent>(
     : undefined;
   const hooks = matchHooks(core, event, tool);
   if (hooks.length === 0) return NO_HOOKS;
-  const built = await buildInputs(core, event, tool ? { ...payload, tool } : payload);
+  const built = await buildInputs(core, event, payload, tool);
   const callId = givenCallId ?? tool?.call_id;
   const ran = await runSerially(core, built, hooks, { callId, signal: runOptions.signal });
   return decideOutcome(ran, runOptions.signal);
@@ -370,10 +374,10 @@ interface BuiltInputs {
   raw: { tool: ToolCallInfo | undefined; view: unknown };
   /** The JSON of `fields.tool.input` when it is known (serialised once per call). */
   inputJson: string | undefined;
-  /** The JSON of `fields`, made for the first soong hook. */
+  /** The JSON of `{ timestamp, ...fields }`, made for the first soong hook. */
   fieldsJson?: string;
-  /** Per bound: the tool with its whole input for dialects that take it whole. */
-  whole: Map<number, WholeInput>;
+  /** Per bound: the tool with its whole input for dialects that take it whole (made when one runs). */
+  whole: Map<number, WholeInput> | undefined;
 }
 
 // Stage 2: the event fields (the common ones are the engine's), the tool input bounded, the
@@ -382,15 +386,21 @@ async function buildInputs<E extends HookEvent>(
   core: EngineCore,
   event: E,
   payload: HookPayload<E>,
+  rawTool: ToolCallInfo | undefined,
 ): Promise<BuiltInputs> {
   const timestamp = isoNow();
+  // One copy of the payload: the normalised tool is put in it, where the payload had its tool.
   const { dialect, ...fields } = payload as Record<string, unknown>;
+  if (rawTool !== undefined) fields.tool = rawTool;
   // The engine sets the common fields; a payload cannot override them.
   for (const key of COMMON_KEYS) delete fields[key];
   if (event === 'SessionStart') fields.source ??= 'startup';
-  const rawTool = TOOL_EVENT_NAMES.has(event) ? (fields.tool as ToolCallInfo) : undefined;
   // Awaited only when there is something to bound (each await is a turn of the microtask queue).
-  const tool = rawTool === undefined ? undefined : await boundTool(core, rawTool);
+  const given = rawTool === undefined ? undefined : toolAsGiven(core, rawTool);
+  const tool =
+    given === undefined || 'bound' in given
+      ? given?.bound
+      : await boundLargeTool(core, rawTool as ToolCallInfo, given.over);
   const view = isPlainObject(dialect) ? await boundDialectView(core, dialect) : undefined;
   if (tool !== undefined) fields.tool = tool.tool;
   return {
@@ -401,20 +411,40 @@ async function buildInputs<E extends HookEvent>(
     viewInputJson: view?.inputJson,
     raw: { tool: rawTool, view: dialect },
     inputJson: tool?.inputJson,
-    whole: new Map(),
+    whole: undefined,
   };
 }
 
-// The tool as hooks see it, and the JSON of its input when known: the gate's (it serialised the
-// input once for the call), else made here to measure the input.
-async function boundTool(
+// The tool as hooks see it, with the JSON of its input when known.
+interface BoundTool {
+  tool: ToolCallInfo;
+  inputJson?: string;
+}
+
+// The tool as hooks see it when its input goes as it is: with the gate's JSON of the input (it
+// serialised the input once for the call), bounded by the host already, or measured here and
+// within the bound. `{ over }`: the input serialised here, larger than the bound.
+function toolAsGiven(
   core: EngineCore,
   tool: ToolCallInfo,
-): Promise<{ tool: ToolCallInfo; inputJson?: string }> {
+): { bound: BoundTool } | { over: SerialisedToolInput } {
   const known = knownToolInputJson(tool);
-  if (known !== undefined) return { tool, inputJson: known };
-  if (tool.input_truncated !== undefined) return { tool };
-  const done = await boundSerialisedToolInput(serialiseToolInput(tool.input), {
+  if (known !== undefined) return { bound: { tool, inputJson: known } };
+  if (tool.input_truncated !== undefined) return { bound: { tool } };
+  const serialised = serialiseToolInput(tool.input);
+  if (fitsInline(serialised.json, core.limitBytes)) {
+    return { bound: { tool, inputJson: serialised.json } };
+  }
+  return { over: serialised };
+}
+
+// A tool input over the bound: summarised for hooks, the whole input stored as an artifact.
+async function boundLargeTool(
+  core: EngineCore,
+  tool: ToolCallInfo,
+  serialised: SerialisedToolInput,
+): Promise<BoundTool> {
+  const done = await boundSerialisedToolInput(serialised, {
     limitBytes: core.limitBytes,
     artifacts: core.artifacts,
   });
@@ -471,6 +501,7 @@ async function wholeInput(
   built: BuiltInputs,
   limitBytes: number,
 ): Promise<WholeInput> {
+  built.whole ??= new Map();
   let got = built.whole.get(limitBytes);
   if (got === undefined) {
     got = await readWholeInput(core, built, limitBytes);
@@ -536,21 +567,18 @@ async function runSerially(
     // An agent with a failure event (Claude Code, Copilot, Cursor) runs its PostToolUse hooks
     // only for results that succeeded (spec §13.2): such a hook is not run at all here.
     if (skipsFailedResult(built.event, dialect, built.fields)) continue;
-    const ids: HookRecordIds = {
-      hook_id: hook.id,
-      event: built.event,
-      ...optional('call_id', context.callId),
-    };
+    const ids = hookRecordIds(hook.id, built.event, context.callId);
     const limit = dialect.toolInputBytes;
     const whole =
       limit !== undefined && built.raw.tool !== undefined
         ? await wholeInput(core, built, limit)
         : undefined;
-    const prepared = prepareHookRun(core, built, hook, dialect, {
+    const run = prepareHookRun(core, built, hook, dialect, {
+      ids,
+      signal: context.signal,
       first: ran.results.length === 0,
       whole,
     });
-    const run: HookRun = { hook, ids, dialect, signal: context.signal, ...prepared };
     const result = await (TRACING ? runTraced(core, run) : runHook(core, run));
     ran.results.push(result);
     if (core.deliverContext && result.context !== undefined) {
@@ -576,8 +604,18 @@ function prepareHookRun(
   built: BuiltInputs,
   hook: HookCommandConfig,
   dialect: Dialect,
-  { first, whole }: { first: boolean; whole: WholeInput | undefined },
-): Pick<HookRun, 'stdin' | 'env' | 'refuse'> {
+  {
+    ids,
+    signal,
+    first,
+    whole,
+  }: {
+    ids: HookRecordIds;
+    signal: AbortSignal | undefined;
+    first: boolean;
+    whole: WholeInput | undefined;
+  },
+): HookRun {
   let hookFields = built.fields;
   let hookView = built.view;
   let refuse: string | undefined;
@@ -592,35 +630,8 @@ function prepareHookRun(
       refuse = `the tool input (${size}) is larger than the ${limit} bytes a "${dialect.name}" hook gets whole: the call is denied without running the hook (on_large_input "deny"; "summarize" runs it on the summarised input)`;
     }
   }
-  const common = commonFields(core, built, hook);
-  const input: Record<string, unknown> = { ...common, ...hookFields };
-  if (first) checkHookInput(built.event, input);
-  const context: DialectContext = {
-    sessionId: core.sessionId,
-    projectDir: core.projectDir,
-    agentHome: core.agentHome,
-    transcriptPath: core.transcriptPath,
-    hookId: hook.id,
-    ...(hook.dialectEvent === undefined ? {} : { dialectEvent: hook.dialectEvent }),
-    ...toolView(hookView, dialect.name),
-  };
-  const encoded = dialect.encodeInput(built.event, input, context);
-  // Our own input as it is (soong): composed of the common fields and the run's fields, each
-  // serialised once; another agent's input: one compact JSON line (some scripts `read -r` one).
-  const stdin =
-    encoded === input && hookFields === built.fields
-      ? joinJsonObjects(JSON.stringify(common), soongFieldsJson(built))
-      : `${JSON.stringify(encoded)}\n`;
-  return { stdin, env: dialect.env(context), refuse };
-}
-
-// The spec §2.1 common fields of one hook's input, in their order.
-function commonFields(
-  core: EngineCore,
-  built: BuiltInputs,
-  hook: HookCommandConfig,
-): Record<string, unknown> {
-  return {
+  // The common fields in their order, then the event's (one object, no spread of a second one).
+  const input: Record<string, unknown> = {
     protocol_version: PROTOCOL_VERSION,
     event: built.event,
     session_id: core.sessionId,
@@ -628,10 +639,60 @@ function commonFields(
     agent_home: core.agentHome,
     hook_id: hook.id,
     timestamp: built.timestamp,
+    ...hookFields,
   };
+  if (first) checkHookInput(built.event, hookFields, input);
+  // Built in place, not spread: this runs for every hook of every call.
+  const context: DialectContext = {
+    sessionId: core.sessionId,
+    projectDir: core.projectDir,
+    agentHome: core.agentHome,
+    transcriptPath: core.transcriptPath,
+    hookId: hook.id,
+  };
+  if (hook.dialectEvent !== undefined) context.dialectEvent = hook.dialectEvent;
+  const tool = toolView(hookView, dialect.name);
+  if (tool !== undefined) context.tool = tool;
+  const encoded = dialect.encodeInput(built.event, input, context);
+  // Our own input as it is (soong): composed of the common fields and the run's fields, each
+  // serialised once; another agent's input: one compact JSON line (some scripts `read -r` one).
+  const stdin =
+    encoded === input && hookFields === built.fields
+      ? joinJsonObjects(hookCommonJson(core, built.event, hook), soongFieldsJson(built))
+      : `${JSON.stringify(encoded)}\n`;
+  return { hook, ids, dialect, stdin, env: dialect.env(context), signal, refuse };
 }
 
-// The run's event fields as JSON, composed around the tool input's JSON when it is known.
+// The ids of one hook run's records, in their order.
+function hookRecordIds(
+  hookId: string,
+  event: HookEvent,
+  callId: string | undefined,
+): HookRecordIds {
+  return callId === undefined
+    ? { hook_id: hookId, event }
+    : { hook_id: hookId, event, call_id: callId };
+}
+
+// The JSON of a hook's common fields but the timestamp (spec §2.1), the same on every run of the
+// hook: made once per hook and event, then composed with the run's timestamp and fields.
+function hookCommonJson(core: EngineCore, event: HookEvent, hook: HookCommandConfig): string {
+  const known = core.commonJson.get(hook);
+  if (known !== undefined && known.event === event) return known.json;
+  const json = JSON.stringify({
+    protocol_version: PROTOCOL_VERSION,
+    event,
+    session_id: core.sessionId,
+    project_dir: core.projectDir,
+    agent_home: core.agentHome,
+    hook_id: hook.id,
+  } satisfies Omit<Record<CommonInputKey, unknown>, 'timestamp'>);
+  core.commonJson.set(hook, { event, json });
+  return json;
+}
+
+// The run's timestamp and event fields as JSON (what follows a hook's common fields), composed
+// around the tool input's JSON when it is known; made for the run's first soong hook.
 function soongFieldsJson(built: BuiltInputs): string {
   if (built.fieldsJson !== undefined) return built.fieldsJson;
   const { fields, inputJson } = built;
@@ -640,7 +701,10 @@ function soongFieldsJson(built: BuiltInputs): string {
     inputJson !== undefined && isPlainObject(tool)
       ? composeJson(tool, { input: inputJson })
       : undefined;
-  built.fieldsJson = composeJson(fields, { tool: toolJson });
+  built.fieldsJson = joinJsonObjects(
+    JSON.stringify({ timestamp: built.timestamp }),
+    composeJson(fields, { tool: toolJson }),
+  );
   return built.fieldsJson;
 }
 
@@ -678,8 +742,10 @@ function decideOutcome(ran: SerialRun, signal: AbortSignal | undefined): HookOut
 }
 
 // One span per hook run when OpenTelemetry is present: ids, decision or failure, duration and
-// exit code; never the payload, a reason or an environment value.
-async function runTraced(core: EngineCore, run: HookRun): Promise<HookRunResult> {
+// exit code; never the payload, a reason or an environment value. Not async: with the API but no
+// SDK there is no span, and runHook's promise is handed up as it is (an async function returning
+// a promise costs three more turns of the microtask queue on every call).
+function runTraced(core: EngineCore, run: HookRun): Promise<HookRunResult> {
   const { hook, ids } = run;
   const span = startSpan(
     'soong_agent.hook',
@@ -693,6 +759,10 @@ async function runTraced(core: EngineCore, run: HookRun): Promise<HookRunResult>
     { leaf: true },
   );
   if (span === undefined) return runHook(core, run);
+  return runInSpan(core, run, span);
+}
+
+async function runInSpan(core: EngineCore, run: HookRun, span: SpanScope): Promise<HookRunResult> {
   const result = await span.run(() => runHook(core, run));
   span.end(
     {
@@ -894,26 +964,20 @@ const COMMON_KEYS = [
 function toolView(
   view: ToolDialectView | undefined,
   dialect: string,
-): Pick<DialectContext, 'tool'> {
-  if (view === undefined) return {};
+): DialectContext['tool'] | undefined {
+  if (view === undefined) return undefined;
   const name =
     view.names !== undefined && Object.hasOwn(view.names, dialect)
       ? view.names[dialect]
       : undefined;
-  if (name === undefined && view.input === undefined) return {};
+  if (name === undefined && view.input === undefined) return undefined;
   return {
-    tool: {
-      ...(name === undefined ? {} : { name }),
-      ...(view.input === undefined ? {} : { input: view.input }),
-    },
+    ...(name === undefined ? {} : { name }),
+    ...(view.input === undefined ? {} : { input: view.input }),
   };
 }
 
 function resolveWorkingDir(workingDir: string | undefined, projectDir: string): string {
   if (workingDir === undefined) return projectDir;
   return resolveUserPath(workingDir, projectDir, os.homedir());
-}
-
-function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
-  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }

@@ -5,16 +5,7 @@ import {
   SubagentStopInputSchema,
 } from '@soong-agent/protocol/internal';
 import { checkOption, LoopAdapterError } from './loop-adapter-error.js';
-
-const COMMON = {
-  protocol_version: true,
-  event: true,
-  session_id: true,
-  project_dir: true,
-  agent_home: true,
-  hook_id: true,
-  timestamp: true,
-} as const;
+import { COMMON_INPUT_KEYS as COMMON } from './normalize-payload.js';
 
 // The event fields a host gives, strict: a misspelt key is the host's bug, not data for hooks.
 const FIELDS_SCHEMAS = {

@@ -165,6 +165,50 @@ describe('createHookEngine', () => {
     },
   );
 
+  it('names the field the spec §2.1 schema rejects, as a check of the whole input would', async () => {
+    const { engine } = setup(tempDir(), {
+      Stop: [{ hooks: [{ command: hookCommand('deny.sh') }] }],
+    });
+    const error = await engine
+      .run('Stop', {
+        stop_hook_active: false,
+        prevented_count: -1,
+        previous_reasons: [],
+        last_assistant_message: 'done',
+      })
+      .then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
+    expect(LoopAdapterError.isInstance(error) && error.code).toBe('INVALID_OPTIONS');
+    expect((error as Error).message).toMatch(
+      /^payload of Stop is not a valid hook input \(spec §2\.1\): invalid hook input: .*prevented_count/,
+    );
+  });
+
+  it('checks a PreToolUse tool the host bounded itself against the schema on every call', async () => {
+    let runs = 0;
+    const { engine } = setup(
+      tempDir(),
+      { PreToolUse: [{ hooks: [{ command: hookCommand('deny.sh') }] }] },
+      '',
+      {
+        runner: (options) => {
+          runs++;
+          return runCommand(options);
+        },
+      },
+    );
+    const planted = directTool({
+      input_truncated: true,
+      input_artifact_ref: { path: '/etc/passwd' },
+    });
+    for (let call = 0; call < 3; call++) {
+      expect(await codeOf(engine.run('PreToolUse', { tool: planted }))).toBe('INVALID_OPTIONS');
+    }
+    expect(runs).toBe(0);
+  });
+
   it('rejects a malformed tool call also when no rule is configured for the event', async () => {
     const { engine } = setup(tempDir(), {});
     expect(await codeOf(engine.run('PreToolUse', { tool: directTool({ risk: 'safe' }) }))).toBe(

@@ -2,10 +2,12 @@ import path from 'node:path';
 import {
   HOOK_EVENTS,
   type HookEvent,
+  HookInputSchema,
   parseHookInput,
   type ToolCallInfo,
 } from '@soong-agent/protocol';
 import { RiskClassSchema } from '@soong-agent/protocol/internal';
+import type { z } from 'zod';
 import { checkOption, LoopAdapterError } from './loop-adapter-error.js';
 import { isPlainObject } from './tool-call.js';
 
@@ -80,8 +82,17 @@ export function normalizeToolCall(tool: unknown, projectDir: string): ToolCallIn
 /**
  * Throws `INVALID_OPTIONS` (with the protocol's issues as `cause`) unless `input` is a valid spec
  * §2.1 hook input: what a direct caller passed as the payload is checked before any hook sees it.
+ * `fields` are the input's event fields (all but the common ones): the common fields are the
+ * engine's own (its session, its dirs, the hook's id, its clock), valid by construction, so each
+ * call's check walks only the fields the caller gave, with the event's schema without the common
+ * keys. An input that fails it is parsed whole, for the same error as the whole schema gives.
  */
-export function checkHookInput(event: HookEvent, input: Record<string, unknown>): void {
+export function checkHookInput(
+  event: HookEvent,
+  fields: Record<string, unknown>,
+  input: Record<string, unknown>,
+): void {
+  if (eventFieldsSchema(event).safeParse(fields).success) return;
   try {
     parseHookInput(input);
   } catch (error) {
@@ -93,6 +104,38 @@ export function checkHookInput(event: HookEvent, input: Record<string, unknown>)
       cause: error,
     });
   }
+  // Not reached while the whole schema holds the event's fields; failed closed all the same.
+  throw new LoopAdapterError({
+    code: 'INVALID_OPTIONS',
+    message: `payload of ${event} is not a valid hook input (spec §2.1)`,
+  });
+}
+
+/** The spec §2.1 common fields of every hook input, set by the engine (a mask for `omit`). */
+export const COMMON_INPUT_KEYS = {
+  protocol_version: true,
+  event: true,
+  session_id: true,
+  project_dir: true,
+  agent_home: true,
+  hook_id: true,
+  timestamp: true,
+} as const;
+
+const eventFieldsSchemas = new Map<HookEvent, z.ZodObject>();
+
+// The schema of one event's input without its common fields, made once per event.
+function eventFieldsSchema(event: HookEvent): z.ZodObject {
+  let schema = eventFieldsSchemas.get(event);
+  if (schema === undefined) {
+    const whole = (HookInputSchema.options as readonly z.ZodObject[]).find(
+      (option) => (option.shape.event as z.ZodLiteral).value === event,
+    );
+    if (whole === undefined) throw new Error(`no spec §2.1 input schema for ${event}`);
+    schema = whole.omit(COMMON_INPUT_KEYS);
+    eventFieldsSchemas.set(event, schema);
+  }
+  return schema;
 }
 
 function nonEmptyString(value: unknown): boolean {
