@@ -1,3 +1,5 @@
+import { showValue } from '@soong-agent/matcher/internal';
+
 const BRAND = Symbol.for('@soong-agent/loop-adapter/LoopAdapterError');
 
 /** Every code a {@link LoopAdapterError} can carry. Pinned by a test: change only on purpose. */
@@ -65,6 +67,8 @@ export class LoopAdapterError extends Error {
 /** Throws `INVALID_OPTIONS` naming the option, the value and the fix, unless `ok`. */
 export function checkOption(ok: boolean, option: string, value: unknown, fix: string): void {
   if (ok) return;
-  const shown = typeof value === 'string' ? JSON.stringify(value) : String(value);
-  throw new LoopAdapterError({ code: 'INVALID_OPTIONS', message: `${option} is ${shown}: ${fix}` });
+  throw new LoopAdapterError({
+    code: 'INVALID_OPTIONS',
+    message: `${option} is ${showValue(value)}: ${fix}`,
+  });
 }

@@ -6,8 +6,9 @@ import {
   parseHookInput,
   type ToolCallInfo,
 } from '@soong-agent/protocol';
-import { RiskClassSchema } from '@soong-agent/protocol/internal';
+import { ArtifactRefSchema, RiskClassSchema } from '@soong-agent/protocol/internal';
 import type { z } from 'zod';
+import { util as zodUtil } from 'zod/v4/core';
 import { checkOption, LoopAdapterError } from './loop-adapter-error.js';
 import { isPlainObject } from './tool-call.js';
 
@@ -26,6 +27,10 @@ export function checkHookEvent(event: unknown): asserts event is HookEvent {
  * §2.1): a non-object `input` becomes `{ value: input }`, relative `paths` are resolved against
  * `projectDir`, and the risk class is one of the `tags`. Returns `tool` itself when nothing changes
  * (the common case costs no allocation).
+ *
+ * This is the one check of the tool: what it returns is a valid spec §2.1 `tool` (a property test
+ * holds it to the protocol's `ToolCallInfoSchema`, both ways), so {@link checkHookInput} leaves the
+ * field out. Each field is checked by hand, for an error that names it and says what to pass.
  */
 export function normalizeToolCall(tool: unknown, projectDir: string): ToolCallInfo {
   checkOption(
@@ -35,7 +40,16 @@ export function normalizeToolCall(tool: unknown, projectDir: string): ToolCallIn
     'pass { name, call_id, input, risk, tags, paths } for a tool event',
   );
   // Every tool call passes here, also with no rule to match: plain checks, no closures.
-  const { name, call_id: callId, input, risk, tags, paths } = tool as Record<string, unknown>;
+  const {
+    name,
+    call_id: callId,
+    input,
+    risk,
+    tags,
+    paths,
+    input_truncated: truncated,
+    input_artifact_ref: artifactRef,
+  } = tool as Record<string, unknown>;
   checkOption(
     nonEmptyString(name),
     'payload.tool.name',
@@ -66,8 +80,26 @@ export function normalizeToolCall(tool: unknown, projectDir: string): ToolCallIn
     paths,
     'pass an array of path strings ([] for none; relative ones are resolved against the project dir)',
   );
-  const info = tool as ToolCallInfo;
+  checkOption(
+    truncated === undefined || typeof truncated === 'boolean',
+    'payload.tool.input_truncated',
+    truncated,
+    'pass true when long strings of input were summarised, false, or leave it out',
+  );
+  checkOption(
+    artifactRef === undefined || ArtifactRefSchema.safeParse(artifactRef).success,
+    'payload.tool.input_artifact_ref',
+    artifactRef,
+    'pass the { id, path, bytes, sha256 } of the stored input, or leave it out',
+  );
   const objectInput = isPlainObject(input);
+  checkOption(
+    !objectInput || isRecord(input),
+    'payload.tool.input',
+    input,
+    "pass the call's arguments as a plain object with string keys (any other value is passed as { value })",
+  );
+  const info = tool as ToolCallInfo;
   const hasRiskTag = info.tags.includes(info.risk);
   const relative = hasRelative(info.paths);
   if (objectInput && hasRiskTag && !relative) return info;
@@ -83,16 +115,18 @@ export function normalizeToolCall(tool: unknown, projectDir: string): ToolCallIn
  * Throws `INVALID_OPTIONS` (with the protocol's issues as `cause`) unless `input` is a valid spec
  * §2.1 hook input: what a direct caller passed as the payload is checked before any hook sees it.
  * `fields` are the input's event fields (all but the common ones): the common fields are the
- * engine's own (its session, its dirs, the hook's id, its clock), valid by construction, so each
- * call's check walks only the fields the caller gave, with the event's schema without the common
- * keys. An input that fails it is parsed whole, for the same error as the whole schema gives.
+ * engine's own (its session, its dirs, the hook's id, its clock), valid by construction, and a tool
+ * event's `tool` was checked whole by {@link normalizeToolCall}; so each call's check walks only
+ * the other fields the caller gave, with the event's schema without those keys. An input that
+ * fails it is parsed whole, for the same error as the whole schema gives.
  */
 export function checkHookInput(
   event: HookEvent,
   fields: Record<string, unknown>,
   input: Record<string, unknown>,
 ): void {
-  if (eventFieldsSchema(event).safeParse(fields).success) return;
+  const schema = eventFieldsSchema(event);
+  if (schema === undefined || schema.safeParse(fields).success) return;
   try {
     parseHookInput(input);
   } catch (error) {
@@ -122,20 +156,32 @@ export const COMMON_INPUT_KEYS = {
   timestamp: true,
 } as const;
 
-const eventFieldsSchemas = new Map<HookEvent, z.ZodObject>();
+const eventFieldsSchemas = new Map<HookEvent, z.ZodObject | undefined>();
 
-// The schema of one event's input without its common fields, made once per event.
-function eventFieldsSchema(event: HookEvent): z.ZodObject {
-  let schema = eventFieldsSchemas.get(event);
-  if (schema === undefined) {
-    const whole = (HookInputSchema.options as readonly z.ZodObject[]).find(
-      (option) => (option.shape.event as z.ZodLiteral).value === event,
-    );
-    if (whole === undefined) throw new Error(`no spec §2.1 input schema for ${event}`);
-    schema = whole.omit(COMMON_INPUT_KEYS);
-    eventFieldsSchemas.set(event, schema);
-  }
+// The schema of one event's input without its common fields and its `tool`, made once per event;
+// undefined when nothing is left to check (PreToolUse).
+function eventFieldsSchema(event: HookEvent): z.ZodObject | undefined {
+  if (eventFieldsSchemas.has(event)) return eventFieldsSchemas.get(event);
+  const whole = (HookInputSchema.options as readonly z.ZodObject[]).find(
+    (option) => (option.shape.event as z.ZodLiteral).value === event,
+  );
+  if (whole === undefined) throw new Error(`no spec §2.1 input schema for ${event}`);
+  const mask: Record<string, true> = { ...COMMON_INPUT_KEYS };
+  if ('tool' in whole.shape) mask.tool = true;
+  const rest = whole.omit(mask);
+  const schema = Object.keys(rest.shape).length === 0 ? undefined : rest;
+  eventFieldsSchemas.set(event, schema);
   return schema;
+}
+
+// What the schema's `z.record(z.string(), z.unknown())` takes: a plain object (zod's own test: a
+// Date, a Map or a class instance is not) with no enumerable symbol key.
+function isRecord(value: object): boolean {
+  if (!zodUtil.isPlainObject(value)) return false;
+  for (const key of Object.getOwnPropertySymbols(value)) {
+    if (Object.prototype.propertyIsEnumerable.call(value, key)) return false;
+  }
+  return true;
 }
 
 function nonEmptyString(value: unknown): boolean {

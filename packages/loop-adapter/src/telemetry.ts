@@ -30,10 +30,10 @@ const api: typeof OpenTelemetry | undefined = (() => {
 export const TRACING: boolean = api !== undefined;
 
 /**
- * Starts a span under the caller's active context, or returns undefined when
- * `@opentelemetry/api` is not installed (or, for a `leaf`, when the span is not recorded). With
- * the API but no SDK registered, the span is the API's non-recording span: no attribute is
- * computed for it.
+ * Starts a span under the caller's active context, or returns undefined when nothing can record
+ * it: `@opentelemetry/api` is not installed, no SDK is registered (the API would hand out a
+ * non-recording span no one sees: the engine passes no trace context on to hooks), or, for a
+ * `leaf`, the SDK's sampler drops it. No attribute is computed for a span that is not recorded.
  */
 export function startSpan(
   name: string,
@@ -41,7 +41,9 @@ export function startSpan(
   options: { leaf?: boolean } = {},
 ): SpanScope | undefined {
   if (api === undefined) return undefined;
-  const span = api.trace.getTracer(TRACER_NAME).startSpan(name);
+  const tracer = registeredTracer(api);
+  if (tracer === undefined) return undefined;
+  const span = tracer.startSpan(name);
   if (!span.isRecording()) {
     // A leaf (no span starts under it) that nobody records has nothing to carry: ended at once,
     // and the caller runs as without OpenTelemetry.
@@ -64,6 +66,15 @@ export function startSpan(
       span.end();
     },
   };
+}
+
+// The registered SDK's tracer, or undefined while none is registered. Asked on every span, not
+// kept: a provider registered after the engine was made is used from then on.
+function registeredTracer(otel: typeof OpenTelemetry): OpenTelemetry.Tracer | undefined {
+  const provider = otel.trace.getTracerProvider();
+  return provider instanceof otel.ProxyTracerProvider
+    ? provider.getDelegateTracer(TRACER_NAME)
+    : provider.getTracer(TRACER_NAME);
 }
 
 function setAttributes(

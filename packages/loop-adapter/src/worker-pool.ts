@@ -1,5 +1,5 @@
 import type { HookCommandConfig } from '@soong-agent/config/internal';
-import { type HookEvent, safeParseHookOutput } from '@soong-agent/protocol';
+import { safeParseHookOutput } from '@soong-agent/protocol';
 import {
   type EventRecordBodyOf,
   jsonTextWithByteEscapes,
