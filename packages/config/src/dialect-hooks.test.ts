@@ -180,4 +180,31 @@ describe('loadConfig({ dialects })', () => {
       'unknown protocol "codex"; expected one of "soong", "windsurf-local"',
     );
   });
+
+  it('checks the rules under a misspelt event against the same registry', () => {
+    const dialects = createDialectRegistry([soongDialect, windsurf]);
+    const error = catchConfigError(() =>
+      withDialects(
+        {
+          PreToolUse: [{ hooks: [hook({ protocol: 'windsurf-local' })] }],
+          PreToolUze: [
+            { hooks: [hook({ protocol: 'windsurf-local' }), hook({ protocol: 'codex' })] },
+          ],
+        },
+        dialects,
+      ),
+    );
+    expect(error.message).toContain('unknown event "PreToolUze"');
+    expect(error.message).toContain('unknown protocol "codex"');
+    expect(error.message).not.toContain('unknown protocol "windsurf-local"');
+  });
+
+  it('keeps each registry to its own files when two are used one after the other', () => {
+    const first = createDialectRegistry([soongDialect, windsurf]);
+    const second = createDialectRegistry([...builtInDialects]);
+    const rules = { PreToolUse: [{ hooks: [hook({ protocol: 'windsurf-local' })] }] };
+    expect(withDialects(rules, first).hooks.rules).toHaveLength(1);
+    expect(() => withDialects(rules, second)).toThrow(/unknown protocol "windsurf-local"/);
+    expect(withDialects(rules, first).hooks.rules).toHaveLength(1);
+  });
 });

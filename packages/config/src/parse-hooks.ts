@@ -15,11 +15,10 @@ import type { HookCommandConfig, HookRuleConfig } from './compiled-hooks.js';
 import { ConfigError, type ConfigIssue } from './config-error.js';
 import type { Settings } from './config-file-schema.js';
 import {
-  createLoaderRulesSchema,
   type HookCommandInput,
   type HooksFileInput,
-  LoaderHooksFileSchema,
-  withDialectRegistry,
+  type LoaderSchemas,
+  loaderSchemas,
 } from './hooks-file-schema.js';
 import { createIssue, type IssueText, type JsonPath, sortIssues } from './issues.js';
 import { isJsonSyntaxError, type JsonDocument, parseJsonDocument } from './json-document.js';
@@ -97,14 +96,12 @@ export function parseHooks(options: ParseHooksOptions): ParsedHooks {
     issues.push(
       createIssue({ file, homeDir, position: document.locate(jsonPath, atKey), jsonPath, text }),
     );
-  const dialects = options.dialects ?? defaultDialectRegistry;
-  const parsed = withDialectRegistry(dialects, () =>
-    LoaderHooksFileSchema.safeParse(document.value, { reportInput: true }),
-  );
+  const schemas = loaderSchemas(options.dialects ?? defaultDialectRegistry);
+  const parsed = schemas.file.safeParse(document.value, { reportInput: true });
   if (!parsed.success) {
-    const problems = withDialectRegistry(dialects, () =>
-      describeZodIssues(parsed.error.issues, LoaderHooksFileSchema, { eventKeys: HOOK_EVENTS }),
-    );
+    const problems = describeZodIssues(parsed.error.issues, schemas.file, {
+      eventKeys: HOOK_EVENTS,
+    });
     for (const problem of problems) report(problem.jsonPath, problem.text, problem.atKey);
   }
 
@@ -121,7 +118,7 @@ export function parseHooks(options: ParseHooksOptions): ParsedHooks {
     registry: options.registry ?? defaultMatcherRegistry(),
   };
   const compiled = compileMatchers(specs, compileOptions, rulePath, report);
-  reportStrayRules(document.value, compileOptions, report);
+  reportStrayRules(document.value, { compileOptions, rulesSchema: schemas.rules }, report);
   reportNames(document.value, report);
 
   const rules = parsed.success ? buildRules(parsed.data, located, options, report) : [];
@@ -185,7 +182,14 @@ function reportMatcherError(
 
 // Rules under a misspelt event or `hooks` key: their own problems are reported too, so fixing
 // the spelling does not reveal a second round of errors.
-function reportStrayRules(value: unknown, compileOptions: CompileOptions, report: Report): void {
+function reportStrayRules(
+  value: unknown,
+  {
+    compileOptions,
+    rulesSchema,
+  }: { compileOptions: CompileOptions; rulesSchema: LoaderSchemas['rules'] },
+  report: Report,
+): void {
   const strays = locateStrayRules(value);
   for (const jsonPath of strays.unknownEvents) {
     const key = String(jsonPath.at(-1));
@@ -203,7 +207,6 @@ function reportStrayRules(value: unknown, compileOptions: CompileOptions, report
       true,
     );
   }
-  const rulesSchema = createLoaderRulesSchema();
   for (const stray of strays.containers) {
     const checked = rulesSchema.safeParse(stray.value, { reportInput: true });
     if (checked.success) continue;

@@ -53,9 +53,10 @@ export type {
   ToolDescription,
   ToolExecute,
   ToolExecutionResult,
+  ToolGateCall,
   ToolRegistry,
   ToolResult,
 } from './tool-call.js';
 export { openTelemetryToolCalls, type ToolCallTelemetry } from './tool-call-telemetry.js';
-export type { ToolGate, ToolGateCall } from './tool-gate.js';
+export type { ToolGate } from './tool-gate.js';
 export { ABORTED_TOOL_TEXT, TOO_DEEP_INPUT_TEXT } from './tool-gate.js';

@@ -40,8 +40,8 @@ import {
   sessionPaths,
 } from './session.js';
 import { createStopController, type StopController, type StopDecision } from './stop-controller.js';
-import type { PermissionCallback, ToolDescriptions } from './tool-call.js';
-import { CLOSED_TOOL_TEXT, createToolGate, type ToolGate, textResult } from './tool-gate.js';
+import { type PermissionCallback, type ToolDescriptions, textResult } from './tool-call.js';
+import { CLOSED_TOOL_TEXT, createToolGate, type ToolGate } from './tool-gate.js';
 
 /** Options of {@link openHookSession} (spec §11). */
 export interface OpenHookSessionOptions {

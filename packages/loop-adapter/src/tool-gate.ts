@@ -31,8 +31,6 @@ import {
 } from './tool-call.js';
 import { NO_TOOL_CALL_TELEMETRY, type ToolCallTelemetry } from './tool-call-telemetry.js';
 
-export { type ToolGateCall, textResult } from './tool-call.js';
-
 /** Bytes of an error result kept in `tool_finished.error_text` (spec §5). */
 const ERROR_TEXT_BYTES = 1024;
 
