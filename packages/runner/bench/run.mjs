@@ -10,12 +10,8 @@
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { execa } from 'execa';
-import {
-  DEFAULT_KILL_GRACE_MS,
-  runCommand,
-  spawnHelperStatus,
-  startWorker,
-} from '../dist/index.js';
+import { DEFAULT_KILL_GRACE_MS } from '../dist/defaults.js';
+import { runCommand, spawnHelperStatus, startWorker } from '../dist/index.js';
 
 const SMALL_RUNS = Number(process.env.BENCH_SMALL_RUNS ?? 200);
 const BIG_RUNS = Number(process.env.BENCH_BIG_RUNS ?? 60);
