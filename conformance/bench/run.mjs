@@ -318,7 +318,7 @@ function report(samples, loadBefore) {
       `ours adds ${oursAdded.toFixed(2)} ms per hook call: ${ratios.join(', ')} (target <= 0.8× Claude Code and Copilot CLI)`,
     );
   const baseline = [...samples].find(([side]) => side.name === 'baseline')?.[1];
-  if (ours?.error === undefined && baseline !== undefined && baseline.error === undefined) {
+  if (ours && baseline && ours.error === undefined && baseline.error === undefined) {
     // "added" subtracts each build's own run without the hook, which can move on its own (a build
     // that starts the spawn helper earlier makes the runs without a hook faster): the loop time
     // per call with the hook is what a user of the hook waits for.

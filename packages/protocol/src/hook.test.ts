@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { minimalEnv, type ProcessRun, runProcess } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
 import * as hook from './hook.js';
 
@@ -8,37 +8,9 @@ import * as hook from './hook.js';
 const FIXTURE = fileURLToPath(new URL('./__hook-scripts__/define-hook.mjs', import.meta.url));
 const PROCESS_TEST_MS = 60_000;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function runFixture(mode: 'spawn' | 'worker' | undefined, chunks: string[]): Promise<Run> {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
-  if (mode !== undefined) env.SOONG_AGENT_HOOK_MODE = mode;
-  const child = spawn(process.execPath, [FIXTURE], { env, stdio: ['pipe', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  child.stdin.on('error', () => {});
-  // Each chunk is its own write, a few milliseconds apart, so lines may arrive split.
-  void (async () => {
-    for (const chunk of chunks) {
-      child.stdin.write(chunk);
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-    child.stdin.end();
-  })();
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function runFixture(mode: 'spawn' | 'worker' | undefined, chunks: string[]): Promise<ProcessRun> {
+  const env = minimalEnv(mode === undefined ? {} : { SOONG_AGENT_HOOK_MODE: mode });
+  return runProcess(process.execPath, [FIXTURE], { env, stdin: chunks });
 }
 
 function input(act: string, event: 'PreToolUse' | 'Stop' = 'PreToolUse'): Record<string, unknown> {

@@ -17,8 +17,12 @@ export interface ProcessOptions {
   cwd?: string;
   /** The whole environment of the process (nothing of the test's own is added). @default `{ PATH }` */
   env?: Record<string, string>;
-  /** Text written to stdin, which is then closed; without it stdin is `/dev/null`. @default none */
-  stdin?: string;
+  /**
+   * Text written to stdin, which is then closed; without it stdin is `/dev/null`. An array is
+   * written chunk by chunk, each its own write a few milliseconds after the last, so that the
+   * process may read a line split across reads. @default none
+   */
+  stdin?: string | readonly string[];
 }
 
 /** A started process: the child and a promise of its {@link ProcessRun}. */
@@ -48,7 +52,7 @@ export function startProcess(
   if (options.stdin !== undefined && child.stdin !== null) {
     // A process that exits before reading all of stdin is an outcome to assert, not a crash.
     child.stdin.on('error', () => {});
-    child.stdin.end(options.stdin);
+    writeStdin(child.stdin, options.stdin);
   }
   let stdout = '';
   let stderr = '';
@@ -63,6 +67,20 @@ export function startProcess(
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
   return { child, done };
+}
+
+function writeStdin(stdin: Writable, text: string | readonly string[]): void {
+  if (typeof text === 'string') {
+    stdin.end(text);
+    return;
+  }
+  void (async () => {
+    for (const chunk of text) {
+      stdin.write(chunk);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    stdin.end();
+  })();
 }
 
 /** Runs `file args` to its end: {@link startProcess}'s `done`. */
