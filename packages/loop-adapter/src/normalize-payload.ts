@@ -4,6 +4,7 @@ import {
   type HookEvent,
   HookInputSchema,
   parseHookInput,
+  TOOL_EVENTS,
   type ToolCallInfo,
 } from '@soong-agent/protocol';
 import { ArtifactRefSchema, RiskClassSchema } from '@soong-agent/protocol/internal';
@@ -167,7 +168,8 @@ function eventFieldsSchema(event: HookEvent): z.ZodObject | undefined {
   );
   if (whole === undefined) throw new Error(`no spec §2.1 input schema for ${event}`);
   const mask: Record<string, true> = { ...COMMON_INPUT_KEYS };
-  if ('tool' in whole.shape) mask.tool = true;
+  // Left out only where the engine ran normalizeToolCall on it: the tool events.
+  if (TOOL_EVENTS.includes(event)) mask.tool = true;
   const rest = whole.omit(mask);
   const schema = Object.keys(rest.shape).length === 0 ? undefined : rest;
   eventFieldsSchemas.set(event, schema);
