@@ -97,7 +97,7 @@ export function parseHooks(options: ParseHooksOptions): ParsedHooks {
       createIssue({ file, homeDir, position: document.locate(jsonPath, atKey), jsonPath, text }),
     );
   const schemas = loaderSchemas(options.dialects ?? defaultDialectRegistry);
-  const parsed = schemas.file.safeParse(document.value, { reportInput: true });
+  const parsed = schemas.file.safeParse(document.value, { reportInput: true, jitless: true });
   if (!parsed.success) {
     const problems = describeZodIssues(parsed.error.issues, schemas.file, {
       eventKeys: HOOK_EVENTS,
@@ -208,7 +208,7 @@ function reportStrayRules(
     );
   }
   for (const stray of strays.containers) {
-    const checked = rulesSchema.safeParse(stray.value, { reportInput: true });
+    const checked = rulesSchema.safeParse(stray.value, { reportInput: true, jitless: true });
     if (checked.success) continue;
     for (const problem of describeZodIssues(checked.error.issues, rulesSchema)) {
       report([...stray.jsonPath, ...problem.jsonPath], problem.text, problem.atKey);

@@ -8,7 +8,7 @@ import { describeZodIssues } from './zod-issues.js';
 
 /** config.toml with every default filled in: what a missing file means. */
 export function defaultSettings(): Settings {
-  return ConfigFileSchema.parse({});
+  return ConfigFileSchema.parse({}, { jitless: true });
 }
 
 /**
@@ -29,7 +29,7 @@ export function parseSettings(options: {
       issues: [createIssue({ file, homeDir, position: document.position, text: document.text })],
     });
   }
-  const parsed = ConfigFileSchema.safeParse(document.value, { reportInput: true });
+  const parsed = ConfigFileSchema.safeParse(document.value, { reportInput: true, jitless: true });
   const issues: ConfigIssue[] = [];
   const report = (jsonPath: JsonPath, text: IssueText) =>
     issues.push(

@@ -36,7 +36,11 @@ export function createDeclarativeTool(
     risk: config.risk,
     tags: config.tags,
     description: config.description,
-    inputSchema: toJsonSchema(fields),
+    // Built when a provider first asks for it (a `hooks` command or a session with no model turn
+    // never does): the JSON Schema costs a few milliseconds of start.
+    get inputSchema() {
+      return toJsonSchema(fields);
+    },
     paths: () => [],
     async execute(input, call) {
       let values: Record<string, unknown>;

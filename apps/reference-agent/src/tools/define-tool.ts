@@ -42,7 +42,11 @@ export function createBuiltInTool(spec: BuiltInToolSpec, context: ToolContext): 
     name: spec.name,
     risk: spec.risk,
     description: spec.description,
-    inputSchema: toJsonSchema(spec.fields),
+    // Built when a provider first asks for it (a `hooks` command or a session with no model turn
+    // never does): the JSON Schema costs a few milliseconds of start.
+    get inputSchema() {
+      return toJsonSchema(spec.fields);
+    },
     paths: (input) => {
       const resolved = callPath(input);
       return resolved === undefined ? [] : [resolved];

@@ -12,8 +12,22 @@ export class ToolInputError extends Error {}
 
 const FIELD_TYPES = { string: z.string, number: z.number, boolean: z.boolean } as const;
 
+// A tool's fields never change: each one's schema is built once, at its first use (a zod object
+// compiles its parser on its first parse), not at every call.
+const inputSchemas = new WeakMap<Readonly<Record<string, FieldSpec>>, z.ZodType>();
+const jsonSchemas = new WeakMap<Readonly<Record<string, FieldSpec>>, Record<string, unknown>>();
+
 /** The zod schema of an input object with the given fields (no other keys). */
-function inputSchema(fields: Readonly<Record<string, FieldSpec>>) {
+function inputSchema(fields: Readonly<Record<string, FieldSpec>>): z.ZodType {
+  let schema = inputSchemas.get(fields);
+  if (schema === undefined) {
+    schema = buildInputSchema(fields);
+    inputSchemas.set(fields, schema);
+  }
+  return schema;
+}
+
+function buildInputSchema(fields: Readonly<Record<string, FieldSpec>>): z.ZodType {
   const shape: Record<string, z.ZodType> = {};
   for (const [name, field] of Object.entries(fields)) {
     const base = FIELD_TYPES[field.type]();
@@ -25,8 +39,13 @@ function inputSchema(fields: Readonly<Record<string, FieldSpec>>) {
 
 /** JSON Schema (from zod) for an input object with the given fields (no other keys). */
 export function toJsonSchema(fields: Readonly<Record<string, FieldSpec>>): Record<string, unknown> {
-  // The model gets the schema itself; the `$schema` dialect line is noise to it.
-  const { $schema: _dialect, ...schema } = z.toJSONSchema(inputSchema(fields));
+  let schema = jsonSchemas.get(fields);
+  if (schema === undefined) {
+    // The model gets the schema itself; the `$schema` dialect line is noise to it.
+    const { $schema: _dialect, ...rest } = z.toJSONSchema(inputSchema(fields));
+    schema = rest;
+    jsonSchemas.set(fields, schema);
+  }
   return schema;
 }
 
