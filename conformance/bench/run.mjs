@@ -51,6 +51,24 @@ function positive(name, fallback) {
 const hookCommand = (log) => `cat >/dev/null; echo . >>${log}`;
 
 /**
+ * How the hook is written (`BENCH_HOOK`): `inline`, the command line above; `script`, the same two
+ * commands in an executable `#!/bin/sh` file that the hook command names by its absolute path (the
+ * form of most real hooks: `~/.claude/hooks/guard.sh`, `/path/to/check.py`).
+ */
+const HOOK_FORM = process.env.BENCH_HOOK ?? 'inline';
+if (HOOK_FORM !== 'inline' && HOOK_FORM !== 'script') {
+  console.error(`BENCH_HOOK: expected inline or script, got "${HOOK_FORM}"`);
+  process.exit(2);
+}
+
+function writeHook(dir, log) {
+  if (HOOK_FORM === 'inline') return hookCommand(log);
+  const file = join(dir, 'hook.sh');
+  writeFileSync(file, `#!/bin/sh\n${hookCommand(log)}\n`, { mode: 0o755 });
+  return file;
+}
+
+/**
  * One side of the bench.
  * @typedef {object} Side
  * @property {string} name
@@ -177,7 +195,7 @@ async function runOnce(side, withHook, workRoot) {
       home,
       project,
       url: server.url,
-      hook: withHook ? hookCommand(log) : undefined,
+      hook: withHook ? writeHook(dir, log) : undefined,
     });
     const output = join(dir, 'output.txt');
     const result = await runBounded(argv, env, project, output, { timeoutMs: RUN_TIMEOUT_MS });
@@ -310,7 +328,7 @@ function report(samples, loadBefore) {
   }
   const load = (values) => values.map((value) => value.toFixed(1)).join(' ');
   console.log(
-    `\nreal agents, one PreToolUse command hook (\`cat >/dev/null; echo . >>LOG\`), ${CALLS} shell calls of \`true N\` a run, ${ROUNDS} interleaved pairs; ms/call = loop time (first model request answered with a call to the final one) / ${CALLS}; added = median over pairs of (hook - no hook) / ${CALLS}; load average ${load(loadBefore)} before, ${load(loadavg())} after`,
+    `\nreal agents, one PreToolUse command hook (${HOOK_FORM === 'script' ? 'a #!/bin/sh file holding ' : ''}\`cat >/dev/null; echo . >>LOG\`), ${CALLS} shell calls of \`true N\` a run, ${ROUNDS} interleaved pairs; ms/call = loop time (first model request answered with a call to the final one) / ${CALLS}; added = median over pairs of (hook - no hook) / ${CALLS}; load average ${load(loadBefore)} before, ${load(loadavg())} after`,
   );
   console.log(table(rows));
   if (oursAdded !== undefined && ratios.length > 0)

@@ -3,11 +3,15 @@
 // 1. Spawn cost against the host's size: the same hook command through runCommand (spawn helper
 //    on, and off) beside a bare child_process.spawn and execa alone (what the runner was built on),
 //    first from a small host, then from the same process holding ~1.2 GB (a touched Buffer). Each
-//    path's added time is its median minus the bare spawn's.
+//    path's added time is its median minus the bare spawn's. 1b: the same commands in a `#!/bin/sh`
+//    hook file, run as a plain command (no shell where /bin/sh is dash) and under `/bin/sh -c`.
 // 2. Worker calls: request/response latency through startWorker beside a bare pipe to the same
 //    worker program.
 // 3. Hang cases: observed time to settle against timeoutMs + killGraceMs.
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { execa } from 'execa';
 import { DEFAULT_KILL_GRACE_MS } from '../dist/defaults.js';
@@ -21,8 +25,12 @@ const COMMAND = `cat >/dev/null; echo '{"decision":"allow"}'`;
 const INPUT = JSON.stringify({ event: 'PreToolUse', padding: 'x'.repeat(160) }).padEnd(200, ' ');
 
 function bareSpawn() {
+  return bareSpawnOf(['/bin/sh', '-c', COMMAND]);
+}
+
+function bareSpawnOf([file, ...args]) {
   return new Promise((resolve, reject) => {
-    const child = spawn('/bin/sh', ['-c', COMMAND], { detached: true });
+    const child = spawn(file, args, { detached: true });
     let stdout = '';
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk) => {
@@ -45,6 +53,11 @@ async function execaAlone() {
   });
   return { code: result.exitCode, stdout: result.stdout };
 }
+
+const viaRunnerCommand = (command) => async () => {
+  const result = await runCommand({ command, input: INPUT, timeoutMs: 10_000 });
+  return { code: result.exitCode, stdout: result.stdout };
+};
 
 const viaRunner = (spawnHelper) => async () => {
   const result = await runCommand({
@@ -117,6 +130,44 @@ const small = await measure(
   `\`${COMMAND}\` with a ${INPUT.length}-byte input, small host`,
   SMALL_RUNS,
 );
+
+// 1b. The same two commands in a `#!/bin/sh` hook file, the form of most real hooks: as a plain
+//     command the runner execs the file itself where /bin/sh is dash (one exec less), against the
+//     same file under `/bin/sh -c` and a bare spawn of that.
+async function hookFile() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'runner-bench-'));
+  const file = path.join(dir, 'hook.sh');
+  fs.writeFileSync(file, `#!/bin/sh\n${COMMAND}\n`, { mode: 0o755 });
+  const filePaths = {
+    'bare spawn of /bin/sh -c FILE': () => bareSpawnOf(['/bin/sh', '-c', file]),
+    'runCommand(FILE)': viaRunnerCommand(file),
+    "runCommand(['/bin/sh', '-c', FILE])": viaRunnerCommand(['/bin/sh', '-c', file]),
+  };
+  const names = Object.keys(filePaths);
+  for (let i = 0; i < 10; i += 1) for (const fn of Object.values(filePaths)) await timed(fn);
+  const samples = Object.fromEntries(names.map((name) => [name, []]));
+  for (let i = 0; i < SMALL_RUNS; i += 1)
+    for (let k = 0; k < names.length; k += 1) {
+      const name = names[(i + k) % names.length];
+      samples[name].push(await timed(filePaths[name]));
+    }
+  fs.rmSync(dir, { recursive: true, force: true });
+  const bare = median(samples[names[0]]);
+  const table = {};
+  for (const name of names) {
+    const value = median(samples[name]);
+    table[name] = {
+      median: fmt(value),
+      p90: fmt(percentile(samples[name], 90)),
+      'x bare': (value / bare).toFixed(2),
+    };
+  }
+  console.log(
+    `\na #!/bin/sh hook file holding \`${COMMAND}\`, small host, ${SMALL_RUNS} interleaved runs of each path\n`,
+  );
+  console.table(table);
+}
+await hookFile();
 
 // Worker calls do not depend on the host's size: measured once, from the small host.
 async function workerLatency() {

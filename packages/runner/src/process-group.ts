@@ -8,6 +8,8 @@ import { DRAIN_WINDOW_MS } from './run-options.js';
 export interface GroupSpec {
   file: string;
   args: readonly string[];
+  /** The child's argv[0], when not `file`. */
+  argv0?: string;
   /** Absolute, already checked. */
   cwd: string;
   /** The child's whole environment (nothing of the parent's is added). */
@@ -175,6 +177,7 @@ function spawnDetached(spec: GroupSpec): ChildProcess {
     env: spec.env,
     stdio: spec.stdio,
     detached: true,
+    ...(spec.argv0 === undefined ? {} : { argv0: spec.argv0 }),
   });
 }
 

@@ -6,6 +6,7 @@ import { openInputFile } from './input-file.js';
 import { OutputCollector } from './output-collector.js';
 import {
   type GroupEvents,
+  type GroupExit,
   type GroupSpec,
   type ProcessGroup,
   startProcessGroup,
@@ -14,6 +15,7 @@ import { normalizeRunOptions, type RunOptions } from './run-options.js';
 import type { RunPlan } from './run-plan.js';
 import { notStartedAbortedResult, type RunResult } from './run-result.js';
 import { RunnerError } from './runner-error.js';
+import { shellFreeCommand, shellSignalReport } from './shell-free.js';
 import { runThroughHelper, spawnHelperSetting } from './spawn-helper.js';
 import { resolveWorkingDir } from './working-dir.js';
 
@@ -47,6 +49,12 @@ export async function runCommand(options: RunOptions): Promise<RunResult> {
     tailBytes: normalized.tailBytes,
     stopOnOutputLimit: normalized.stopOnOutputLimit,
   };
+  const exec = normalized.shell ? shellFreeCommand(normalized.args[1] ?? '', cwd, env) : undefined;
+  if (exec !== undefined) {
+    plan.exec = exec;
+    // What dash exports for a command it runs: its working dir (the real one, as getcwd gives it).
+    plan.env = { ...env, PWD: cwd };
+  }
   if (normalized.spawnHelper ?? spawnHelperSetting())
     return runThroughHelper(plan, normalized.signal, runPlan);
   return runPlan(plan, normalized.signal);
@@ -73,6 +81,8 @@ export function runPlan(
     const stderr = new OutputCollector(plan.maxOutputBytes, plan.tailBytes);
     let timedOut = false;
     let aborted = false;
+    // The runner signalled the group (timeout, abort, stop, output limit).
+    let signalled = false;
     let stdoutLimitExceeded = false;
     let timeoutTimer: NodeJS.Timeout | undefined;
     let group: ProcessGroup | undefined;
@@ -82,6 +92,7 @@ export function runPlan(
     const onAbort = (): void => {
       if (group === undefined || group.exit !== undefined) return;
       aborted = true;
+      signalled = true;
       group.terminate('SIGTERM');
     };
     let stopBeforeStart: NodeJS.Signals | undefined;
@@ -92,6 +103,7 @@ export function runPlan(
         return;
       }
       if (group.exit === undefined) aborted = true;
+      signalled = true;
       group.terminate(stopSignal);
     };
     const events: GroupEvents = {
@@ -101,9 +113,10 @@ export function runPlan(
         clearTimeout(timeoutTimer);
         signal?.removeEventListener('abort', onAbort);
         stdin.close();
+        const ended = plan.exec === undefined || signalled ? exit : asShellReports(exit, stderr);
         resolve({
-          exitCode: exit.code,
-          signal: exit.signal,
+          exitCode: ended.code,
+          signal: ended.signal,
           timedOut,
           aborted,
           stdout: stdout.finish(),
@@ -120,8 +133,9 @@ export function runPlan(
       },
     };
     const spec: GroupSpec = {
-      file: plan.file,
-      args: plan.args,
+      file: plan.exec?.file ?? plan.file,
+      args: plan.exec?.args ?? plan.args,
+      ...(plan.exec === undefined ? {} : { argv0: plan.exec.argv0 }),
       cwd: plan.cwd,
       env: plan.env,
       stdio: [stdin.value, 'pipe', 'pipe'],
@@ -135,6 +149,7 @@ export function runPlan(
             if (started.settled) return;
             if (collector.push(chunk) && isStdout && plan.stopOnOutputLimit) {
               stdoutLimitExceeded = true;
+              signalled = true;
               started.terminate('SIGKILL');
             }
           });
@@ -145,6 +160,7 @@ export function runPlan(
         if (plan.timeoutMs > 0) {
           timeoutTimer = setTimeout(() => {
             timedOut = true;
+            signalled = true;
             started.terminate('SIGTERM');
           }, plan.timeoutMs);
         }
@@ -156,7 +172,12 @@ export function runPlan(
       },
       (error: unknown) => {
         stdin.close();
-        reject(spawnFailed(plan, error));
+        // Not spawnable without the shell after all (a `#!` interpreter that is missing, a file
+        // gone since it was found): the shell runs it, and fails the way it does.
+        if (plan.exec !== undefined) {
+          const { exec: _exec, ...shellPlan } = plan;
+          resolve(runPlan(shellPlan, signal, onStarted));
+        } else reject(spawnFailed(plan, error));
       },
     );
   });
@@ -193,6 +214,16 @@ function spawnFailed(plan: RunPlan, cause: unknown): RunnerError {
     message: `could not start ${what}: ${reason}`,
     cause,
   });
+}
+
+// A program run without the shell that a signal ended (not the runner's): reported as dash reports
+// it, exit status 128+N and the signal's description on stderr.
+function asShellReports(exit: GroupExit, stderr: OutputCollector): GroupExit {
+  if (exit.signal === null) return exit;
+  const report = shellSignalReport(exit.signal);
+  if (report === undefined) return exit;
+  if (report.stderrLine !== undefined) stderr.push(report.stderrLine);
+  return { code: report.exitCode, signal: null };
 }
 
 // Sub-microsecond digits of performance.now() are noise; 0.1 ms keeps records readable.
