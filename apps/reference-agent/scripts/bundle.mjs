@@ -15,6 +15,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
 
+const RUNNER_MODULE =
+  /[\\/](packages[\\/](runner|paths)[\\/]dist|node_modules[\\/](@soong-agent[\\/](runner|paths)|signal-exit))[\\/]/;
+const ENVIRONMENT_MODULE = /[\\/]process-environment\.js$/;
 const appDir = fileURLToPath(new URL('..', import.meta.url));
 const dist = path.join(appDir, 'dist');
 const compiled = path.join(appDir, 'dist-tsc');
@@ -43,6 +46,15 @@ await build({
     // told apart by name and stack traces stay readable.
     minify: true,
     keepNames: true,
+    // The runner (with paths and signal-exit, all it imports) in a chunk of its own: cli.js
+    // imports it first to start the spawn helper, and left to the default split it shared a chunk
+    // with the hook session, whose whole graph (config, dialects, zod) then loaded before the
+    // helper could start. Its `process-environment` entry stays apart: every start loads that one.
+    codeSplitting: {
+      groups: [
+        { name: 'runner', test: (id) => RUNNER_MODULE.test(id) && !ENVIRONMENT_MODULE.test(id) },
+      ],
+    },
   },
   plugins: [lazyCommanderChildProcess()],
   logLevel: 'warn',

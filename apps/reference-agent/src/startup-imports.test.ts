@@ -135,6 +135,23 @@ describe('the built cli.js (bundled)', () => {
       expect(builtins.has(lazy), lazy).toBe(false);
   });
 
+  it('starts the spawn helper from a chunk that loads the runner alone, not the hook session', () => {
+    // cli.js imports the runner first (warmSpawnHelperNow) so the helper's Node start overlaps the
+    // command's loading; a runner chunk that pulled in the session's graph (config, dialects, zod)
+    // started the helper ~100 ms later, and the first tool call waited for it.
+    const runner = bundleImports(cli).dynamicFiles.find((file) => {
+      const text = fs.readFileSync(file, 'utf8');
+      return /warmSpawnHelper/.test(text) || /^export\{[^}]*\}from"\.\/runner-/.test(text);
+    });
+    expect(runner, 'the chunk cli.js imports to start the spawn helper').toBeDefined();
+    const closure = staticClosure(runner as string);
+    const text = [...closure.keys()].map((file) => fs.readFileSync(file, 'utf8')).join('\n');
+    expect(text).toMatch(/function warmSpawnHelper\(/);
+    for (const absent of ['openHookSession', 'loadConfig', 'createToolRegistry'])
+      expect(text).not.toMatch(new RegExp(`function ${absent}\\(`));
+    expect(sizeOf(closure.keys())).toBeLessThan(60_000);
+  });
+
   it("ships the runner's spawn helper as one self-contained file beside the runner's code", () => {
     const helper = path.join(DIST, 'chunks', 'spawn-helper-main.js');
     const imports = bundleImports(helper);
