@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { runCommand } from './run-command.js';
 import type { RunResult } from './run-result.js';
 import { shellFreeCommand } from './shell-free.js';
+import { spawnHelperStatus } from './spawn-helper.js';
 
 // Where /bin/sh is dash (Debian, Ubuntu: this project's CI) a plain command runs without it; the
 // comparisons below hold everywhere (elsewhere both sides run under the shell).
@@ -42,7 +43,7 @@ function scene() {
   fs.mkdirSync(first);
   script(first, 'twice', '#!/bin/sh\necho first\n', 0o644);
   script(bin, 'twice', '#!/bin/sh\necho second\n');
-  script(bin, 'parent', '#!/bin/sh\ncat /proc/$PPID/comm\n');
+  script(bin, 'parent', '#!/bin/sh\necho "$PPID $(cat /proc/$PPID/comm)"\n');
   const PATH = `${first}:${bin}:/usr/bin:/bin`;
   return { dir, env: { PATH, HOME: home } };
 }
@@ -106,16 +107,19 @@ describe('a plain string command, run without the shell where /bin/sh is dash', 
 
   it.runIf(DASH)('runs the program itself: its parent is the runner, not a shell', async () => {
     const { dir, env } = scene();
-    const { plain, shell } = await bothWays('parent', dir, env);
-    expect(shell.stdout).toBe('sh\n');
-    expect(plain.stdout).not.toBe('sh\n');
-    expect(plain.exitCode).toBe(0);
+    const options = { cwd: dir, env, envAllowlist: [], spawnHelper: false };
+    const plain = await runCommand({ ...options, command: 'parent' });
+    const shell = await runCommand({ ...options, command: ['/bin/sh', '-c', 'parent'] });
+    expect(shell.stdout).toMatch(/^\d+ sh\n$/);
+    expect(plain.stdout.split(' ')[0]).toBe(String(process.pid));
   });
 
   it.runIf(DASH)('through the spawn helper too', async () => {
     const { dir, env } = scene();
     const result = await runCommand({ command: 'parent', cwd: dir, env, spawnHelper: true });
-    expect(result.stdout).toBe('node\n');
+    const helper = spawnHelperStatus().pid;
+    expect(helper).toBeDefined();
+    expect(result.stdout.split(' ')[0]).toBe(String(helper));
   });
 
   it('keeps a timeout a timeout: the signal the runner sent is reported as such', async () => {
