@@ -66,6 +66,8 @@ const outcome = (result: RunResult) => ({
 describe('a plain string command, run without the shell where /bin/sh is dash', () => {
   const commands = [
     'cat',
+    // argv[0] as the shell passes it (the word, not the path found on PATH).
+    'cat /proc/self/cmdline',
     '  cat   -  ',
     './show.sh a b,c d=e f:g h@i j%k +l',
     'show-on-path x/y --flag=1',
