@@ -32,7 +32,7 @@ export function assertExecutable(file: string, cwd: string, childPath: string | 
  * `isexe`/`which` read only the mode bits and accept a file on a noexec mount, or one whose owner
  * lacks the x bit that group or others have, which exec then refuses.
  */
-function executableProblem(candidate: string): string | undefined {
+export function executableProblem(candidate: string): string | undefined {
   let stat: fs.Stats;
   try {
     stat = fs.statSync(candidate);

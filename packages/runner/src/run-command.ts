@@ -81,8 +81,6 @@ export function runPlan(
     const stderr = new OutputCollector(plan.maxOutputBytes, plan.tailBytes);
     let timedOut = false;
     let aborted = false;
-    // The runner signalled the group (timeout, abort, stop, output limit).
-    let signalled = false;
     let stdoutLimitExceeded = false;
     let timeoutTimer: NodeJS.Timeout | undefined;
     let group: ProcessGroup | undefined;
@@ -92,7 +90,6 @@ export function runPlan(
     const onAbort = (): void => {
       if (group === undefined || group.exit !== undefined) return;
       aborted = true;
-      signalled = true;
       group.terminate('SIGTERM');
     };
     let stopBeforeStart: NodeJS.Signals | undefined;
@@ -103,7 +100,6 @@ export function runPlan(
         return;
       }
       if (group.exit === undefined) aborted = true;
-      signalled = true;
       group.terminate(stopSignal);
     };
     const events: GroupEvents = {
@@ -113,6 +109,8 @@ export function runPlan(
         clearTimeout(timeoutTimer);
         signal?.removeEventListener('abort', onAbort);
         stdin.close();
+        // A group the runner signalled (abort, stop, timeout, output limit) ended as it did.
+        const signalled = aborted || timedOut || stdoutLimitExceeded;
         const ended = plan.exec === undefined || signalled ? exit : asShellReports(exit, stderr);
         resolve({
           exitCode: ended.code,
@@ -149,7 +147,6 @@ export function runPlan(
             if (started.settled) return;
             if (collector.push(chunk) && isStdout && plan.stopOnOutputLimit) {
               stdoutLimitExceeded = true;
-              signalled = true;
               started.terminate('SIGKILL');
             }
           });
@@ -160,7 +157,6 @@ export function runPlan(
         if (plan.timeoutMs > 0) {
           timeoutTimer = setTimeout(() => {
             timedOut = true;
-            signalled = true;
             started.terminate('SIGTERM');
           }, plan.timeoutMs);
         }

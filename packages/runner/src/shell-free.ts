@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { executableProblem } from './executable.js';
 import { SHELL_PATH } from './run-options.js';
 
 // A string command runs under `/bin/sh -c`. When the shell would do nothing but split it into
@@ -38,7 +39,7 @@ let shellIsDash: boolean | undefined;
 
 /**
  * The program `command` names when `/bin/sh -c command` would do nothing but run it with plain
- * arguments, with `PWD` to add to its environment; undefined when the shell must run it.
+ * arguments (the caller adds the `PWD` dash would export); undefined when the shell must run it.
  * `cwd` is the run's real working dir, `env` its exact environment.
  */
 export function shellFreeCommand(
@@ -83,29 +84,23 @@ function findProgram(
   cwd: string,
   searchPath: string | undefined,
 ): string | undefined {
-  if (name.includes('/')) return isExecutableFile(path.resolve(cwd, name)) ? name : undefined;
+  if (name.includes('/')) return executableProblem(path.resolve(cwd, name)) ? undefined : name;
   if (searchPath === undefined) return undefined;
   for (const entry of searchPath.split(':')) {
     // `%builtin`-style entries mean something to dash alone.
     if (entry === '' || entry.includes('%')) return undefined;
     const candidate = `${entry}/${name}`;
-    let stat: fs.Stats;
-    try {
-      stat = fs.statSync(path.resolve(cwd, candidate));
-    } catch {
-      continue;
-    }
-    if (stat.isFile())
-      return isExecutableFile(path.resolve(cwd, candidate)) ? candidate : undefined;
+    const resolved = path.resolve(cwd, candidate);
+    // The first regular file is dash's pick, even when it cannot be run.
+    if (isRegularFile(resolved))
+      return executableProblem(resolved) === undefined ? candidate : undefined;
   }
   return undefined;
 }
 
-function isExecutableFile(file: string): boolean {
+function isRegularFile(file: string): boolean {
   try {
-    if (!fs.statSync(file).isFile()) return false;
-    fs.accessSync(file, fs.constants.X_OK);
-    return true;
+    return fs.statSync(file).isFile();
   } catch {
     return false;
   }
