@@ -16,8 +16,12 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
 
 const RUNNER_MODULE =
-  /[\\/](packages[\\/](runner|paths)[\\/]dist|node_modules[\\/](@soong-agent[\\/](runner|paths)|signal-exit))[\\/]/;
-const ENVIRONMENT_MODULE = /[\\/]process-environment\.js$/;
+  /[\\/](packages[\\/]runner[\\/]dist|node_modules[\\/](@soong-agent[\\/]runner|signal-exit))[\\/]/;
+const PATHS_MODULE =
+  /[\\/](packages[\\/]paths[\\/]dist|node_modules[\\/]@soong-agent[\\/]paths)[\\/]/;
+// Modules of the runner that others import without running anything: config reads its defaults,
+// every start reads the process environment. They stay out of its chunk.
+const RUNNER_LEAF_MODULE = /[\\/](process-environment|defaults)\.js$/;
 const appDir = fileURLToPath(new URL('..', import.meta.url));
 const dist = path.join(appDir, 'dist');
 const compiled = path.join(appDir, 'dist-tsc');
@@ -46,13 +50,26 @@ await build({
     // told apart by name and stack traces stay readable.
     minify: true,
     keepNames: true,
-    // The runner (with paths and signal-exit, all it imports) in a chunk of its own: cli.js
-    // imports it first to start the spawn helper, and left to the default split it shared a chunk
+    // The runner (with signal-exit) in a chunk of its own, and paths in another: cli.js imports
+    // the runner first to start the spawn helper, and left to the default split it shared a chunk
     // with the hook session, whose whole graph (config, dialects, zod) then loaded before the
-    // helper could start. Its `process-environment` entry stays apart: every start loads that one.
+    // helper could start. Paths and the runner's leaf modules (`defaults`, `process-environment`)
+    // stay apart from it, so `hooks validate`, which needs them and runs nothing, does not load the
+    // runner (and node:crypto with it).
     codeSplitting: {
       groups: [
-        { name: 'runner', test: (id) => RUNNER_MODULE.test(id) && !ENVIRONMENT_MODULE.test(id) },
+        // Captured first: the runner's group would take the paths modules and defaults it imports.
+        { name: 'paths', test: (id) => PATHS_MODULE.test(id), priority: 2 },
+        {
+          name: 'runner-defaults',
+          test: (id) => RUNNER_MODULE.test(id) && /[\\/]defaults\.js$/.test(id),
+          priority: 2,
+        },
+        {
+          name: 'runner',
+          test: (id) => RUNNER_MODULE.test(id) && !RUNNER_LEAF_MODULE.test(id),
+          priority: 1,
+        },
       ],
     },
   },

@@ -127,11 +127,25 @@ describe('the built cli.js (bundled)', () => {
     // Names are kept by the minifier (bundle.mjs: keepNames).
     expect(text).toMatch(/function loadConfig\(/);
     expect(text).toMatch(/function createToolRegistry\(/);
-    for (const absent of ['openHookSession', 'runAgentLoop', 'selectModelProvider'])
+    // Nor the runner (it runs nothing; a tool loads it at its first command), nor the hook input's
+    // schemas (config needs the event names alone), nor node:crypto (the hooks.json fingerprint
+    // is hashed when first read).
+    for (const absent of [
+      'openHookSession',
+      'runAgentLoop',
+      'selectModelProvider',
+      'runCommand',
+      'parseHookInput',
+    ])
       expect(text).not.toMatch(new RegExp(`function ${absent}\\(`));
     expect([...closure.values()].flatMap((imports) => imports.packages)).toEqual([]);
     const builtins = new Set([...closure.values()].flatMap((imports) => imports.builtins));
-    for (const lazy of ['node:child_process', 'node:worker_threads', 'node:perf_hooks'])
+    for (const lazy of [
+      'node:child_process',
+      'node:worker_threads',
+      'node:perf_hooks',
+      'node:crypto',
+    ])
       expect(builtins.has(lazy), lazy).toBe(false);
   });
 

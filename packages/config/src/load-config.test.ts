@@ -410,6 +410,20 @@ describe('loadConfig', () => {
     expect(config.hooksFingerprint).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it('fingerprints the bytes read at load, not the file when the fingerprint is first read', () => {
+    const text = hooksJson({ Stop: [{ hooks: [{ type: 'command', command: 'x' }] }] });
+    layout.write('hooks.json', text);
+    const config = load();
+    layout.write('hooks.json', hooksJson({}));
+    const fingerprint = createHash('sha256').update(text).digest('hex');
+    expect(config.hooksFingerprint).toBe(fingerprint);
+    expect(config.hooksFingerprint).toBe(fingerprint);
+    // A field like the others: listed, copied by a spread, written by JSON.stringify.
+    expect(Object.keys(config)).toContain('hooksFingerprint');
+    expect({ ...config }.hooksFingerprint).toBe(fingerprint);
+    expect(JSON.parse(JSON.stringify(config)).hooksFingerprint).toBe(fingerprint);
+  });
+
   it('does not read hooks.json at all when hooks.enabled is false', () => {
     layout.write('config.toml', '[hooks]\nenabled = false\n');
     layout.write('hooks.json', '{ this is not json', 0o666);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { ArtifactRefSchema, HookEventSchema, isoTimestamp, RiskClassSchema } from './hook-input.js';
+import { ArtifactRefSchema, HookEventSchema, isoTimestamp } from './hook-input.js';
 import { parseOrThrow } from './protocol-error.js';
+import { RiskClassSchema } from './risk-class.js';
 
 /** Every session event record type (spec §5), pinned by a test. */
 export const EVENT_RECORD_TYPES = [

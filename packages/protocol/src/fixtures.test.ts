@@ -6,12 +6,13 @@ import * as eventRecord from './event-record.js';
 import * as hookContext from './hook-context.js';
 import * as hookInput from './hook-input.js';
 import * as hookOutput from './hook-output.js';
+import * as riskClass from './risk-class.js';
 
 const fixturesDir = join(import.meta.dirname, '__fixtures__');
 const folders = readdirSync(fixturesDir).sort();
-// Every wire schema of the four wire modules, exported from the package's entry or not: the
-// corpus covers one variant's schema as well as the union that carries it.
-const wire = { ...eventRecord, ...hookContext, ...hookInput, ...hookOutput };
+// Every wire schema of the wire modules, exported from the package's entry or not: the corpus
+// covers one variant's schema as well as the union that carries it.
+const wire = { ...eventRecord, ...hookContext, ...hookInput, ...hookOutput, ...riskClass };
 const exportedSchemas = new Map<string, z.ZodType>();
 for (const [name, value] of Object.entries(wire as Record<string, unknown>)) {
   if (name.endsWith('Schema') && typeof (value as z.ZodType).safeParse === 'function') {

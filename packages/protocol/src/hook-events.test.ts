@@ -1,12 +1,30 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { HOOK_EVENTS } from './hook-events.js';
-import { HookEventSchema, HOOK_EVENTS as INDEX_HOOK_EVENTS } from './index.js';
+import { BLOCKING_EVENTS, HOOK_EVENTS, isBlockingEvent, TOOL_EVENTS } from './hook-events.js';
+import {
+  HookEventSchema,
+  HOOK_EVENTS as INDEX_HOOK_EVENTS,
+  TOOL_EVENTS as INDEX_TOOL_EVENTS,
+  isBlockingEvent as indexIsBlockingEvent,
+} from './index.js';
+import { BLOCKING_EVENTS as INTERNAL_BLOCKING_EVENTS } from './internal.js';
 
 describe('@soong-agent/protocol/events', () => {
   it('is the one list of events that the index and HookEventSchema use', () => {
     expect(INDEX_HOOK_EVENTS).toBe(HOOK_EVENTS);
     expect(HookEventSchema.options).toEqual([...HOOK_EVENTS]);
+  });
+
+  it('holds the blocking and tool events too, the same objects wherever they are imported from', () => {
+    expect(BLOCKING_EVENTS).toEqual(['PreToolUse', 'Stop']);
+    expect(TOOL_EVENTS).toEqual(['PreToolUse', 'PostToolUse', 'PostToolUseFailure']);
+    expect(Object.isFrozen(BLOCKING_EVENTS) && Object.isFrozen(TOOL_EVENTS)).toBe(true);
+    for (const event of HOOK_EVENTS)
+      expect(isBlockingEvent(event)).toBe(BLOCKING_EVENTS.includes(event));
+    expect(isBlockingEvent('preToolUse')).toBe(false);
+    expect(INTERNAL_BLOCKING_EVENTS).toBe(BLOCKING_EVENTS);
+    expect(INDEX_TOOL_EVENTS).toBe(TOOL_EVENTS);
+    expect(indexIsBlockingEvent).toBe(isBlockingEvent);
   });
 
   it('imports nothing, so a CLI can list the events in --help without loading zod', () => {

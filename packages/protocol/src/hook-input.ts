@@ -1,9 +1,7 @@
 import { z } from 'zod';
-import { HOOK_EVENTS, HOST_EVENTS, type HostEventName } from './hook-events.js';
+import { HOOK_EVENTS } from './hook-events.js';
 import { parseOrThrow } from './protocol-error.js';
-
-// Defined without zod in hook-events.ts (the `./events` subpath); part of this module's API too.
-export { HOOK_EVENTS, HOST_EVENTS, type HostEventName };
+import { RiskClassSchema } from './risk-class.js';
 
 /** Version of the hook protocol; sent as `protocol_version` in every hook input. */
 export const PROTOCOL_VERSION = 1;
@@ -15,26 +13,6 @@ export const PROTOCOL_VERSION = 1;
 export const HookEventSchema = z.enum(HOOK_EVENTS);
 /** A hook event name. */
 export type HookEvent = z.infer<typeof HookEventSchema>;
-
-/** Events whose `deny` blocks something: a tool call (`PreToolUse`) or the end of the loop (`Stop`). */
-export const BLOCKING_EVENTS: readonly HookEvent[] = Object.freeze(['PreToolUse', 'Stop'] as const);
-
-/** True when a `deny` on `event` blocks something (one of {@link BLOCKING_EVENTS}). */
-export function isBlockingEvent(event: string): boolean {
-  return (BLOCKING_EVENTS as readonly string[]).includes(event);
-}
-
-/** Events about one tool call; only these can use the `tool`, `tag` and `path_prefix` matchers. */
-export const TOOL_EVENTS: readonly HookEvent[] = Object.freeze([
-  'PreToolUse',
-  'PostToolUse',
-  'PostToolUseFailure',
-] as const);
-
-/** Risk class of a tool; also always one of its tags. */
-export const RiskClassSchema = z.enum(['readonly', 'write', 'dangerous']);
-/** Risk class of a tool: `readonly`, `write` or `dangerous`. */
-export type RiskClass = z.infer<typeof RiskClassSchema>;
 
 const nonEmpty = z.string().min(1);
 const byteCount = z.number().int().nonnegative();

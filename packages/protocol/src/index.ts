@@ -26,24 +26,26 @@ export {
   HookContextNodeSchema,
   renderHookContext,
 } from './hook-context.js';
+// Hook events (the `./events` subpath: no zod).
+export {
+  HOOK_EVENTS,
+  HOST_EVENTS,
+  type HostEventName,
+  isBlockingEvent,
+  TOOL_EVENTS,
+} from './hook-events.js';
 // Hook input (stdin).
 export {
   type ArtifactRef,
-  HOOK_EVENTS,
-  HOST_EVENTS,
   type HookEvent,
   HookEventSchema,
   type HookInput,
   type HookInputFor,
   HookInputSchema,
-  type HostEventName,
-  isBlockingEvent,
   type NotificationKind,
   PROTOCOL_VERSION,
   parseHookInput,
-  type RiskClass,
   type SessionEndReason,
-  TOOL_EVENTS,
   type ToolCallInfo,
 } from './hook-input.js';
 // Hook output (stdout).
@@ -55,7 +57,6 @@ export {
   type SafeParseHookOutputResult,
   safeParseHookOutput,
 } from './hook-output.js';
-
 // JSON nesting bound, and errors.
 export { jsonValueDepth, MAX_JSON_DEPTH } from './json-depth.js';
 export {
@@ -70,3 +71,4 @@ export {
   type ProtocolErrorCode,
   type ProtocolIssue,
 } from './protocol-error.js';
+export type { RiskClass } from './risk-class.js';

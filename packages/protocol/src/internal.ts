@@ -10,15 +10,15 @@ export type {
   HookFailureKind,
   WorkerStopReason,
 } from './event-record.js';
+export { BLOCKING_EVENTS } from './hook-events.js';
 export {
   ArtifactRefSchema,
-  BLOCKING_EVENTS,
   PreCompactInputSchema,
   PreToolUseInputSchema,
-  RiskClassSchema,
   StopInputSchema,
   SubagentStartInputSchema,
   SubagentStopInputSchema,
   type ToolResultPayload,
 } from './hook-input.js';
 export { jsonTextDepth } from './json-depth.js';
+export { RiskClassSchema } from './risk-class.js';

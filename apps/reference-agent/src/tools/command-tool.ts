@@ -1,6 +1,14 @@
 import type { ToolExecutionResult } from '@soong-agent/loop-adapter';
-import { RunnerError, type RunResult, runCommand } from '@soong-agent/runner';
+import type { RunResult } from '@soong-agent/runner';
 import type { ToolContext } from './types.js';
+
+// Loaded by the first command a tool runs, not with the tools: `hooks validate` builds the tool
+// registry and runs nothing (a host that runs tools has loaded the runner at its start anyway).
+let runner: Promise<typeof import('@soong-agent/runner')> | undefined;
+function loadRunner(): Promise<typeof import('@soong-agent/runner')> {
+  runner ??= import('@soong-agent/runner');
+  return runner;
+}
 
 /** Characters of output an `is_error` result of a failed command carries (the tails of stdout and stderr, shared). */
 export const ERROR_OUTPUT_TAIL_CHARS = 4000;
@@ -84,6 +92,7 @@ export async function runToolCommand(
     signal?: AbortSignal;
   },
 ): Promise<ToolExecutionResult> {
+  const { RunnerError, runCommand } = await loadRunner();
   let result: RunResult;
   try {
     result = await runCommand({
