@@ -1,4 +1,4 @@
-import { isPathInside, type RealpathMemo } from '@soong-agent/paths';
+import type { RealpathMemo } from '@soong-agent/paths';
 import { pathForms, resolveUserPath } from '@soong-agent/paths/internal';
 import type { MatcherContext, MatchSubject } from './define-matcher.js';
 

@@ -47,6 +47,7 @@ out.stopped = { limitExceeded: stopped.stdoutLimitExceeded, timedOut: stopped.ti
 // A deny on stdout, stdin given, a character split across chunks, and the env allowlist.
 const deny = await runner.runCommand({
   command:
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's ${VAR:-default}, in a plain string
     'cat >/dev/null; printf "é"; echo \'{"decision":"deny","reason":"no rm -rf"}\'; echo "secret=${BUN_TEST_SECRET:-unset}" >&2; exit 2',
   input: '{"event":"PreToolUse"}',
   timeoutMs: 10_000,
