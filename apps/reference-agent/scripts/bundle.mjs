@@ -22,6 +22,7 @@ const PATHS_MODULE =
 // Modules of the runner that others import without running anything: config reads its defaults,
 // every start reads the process environment. They stay out of its chunk.
 const RUNNER_LEAF_MODULE = /[\\/](process-environment|defaults)\.js$/;
+const RUNNER_DEFAULTS_MODULE = /[\\/]defaults\.js$/;
 const appDir = fileURLToPath(new URL('..', import.meta.url));
 const dist = path.join(appDir, 'dist');
 const compiled = path.join(appDir, 'dist-tsc');
@@ -62,7 +63,7 @@ await build({
         { name: 'paths', test: (id) => PATHS_MODULE.test(id), priority: 2 },
         {
           name: 'runner-defaults',
-          test: (id) => RUNNER_MODULE.test(id) && /[\\/]defaults\.js$/.test(id),
+          test: (id) => RUNNER_MODULE.test(id) && RUNNER_DEFAULTS_MODULE.test(id),
           priority: 2,
         },
         {

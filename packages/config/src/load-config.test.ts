@@ -422,6 +422,17 @@ describe('loadConfig', () => {
     expect(Object.keys(config)).toContain('hooksFingerprint');
     expect({ ...config }.hooksFingerprint).toBe(fingerprint);
     expect(JSON.parse(JSON.stringify(config)).hooksFingerprint).toBe(fingerprint);
+    // Readable from a config frozen before its first read; writable like the other fields.
+    expect(Object.freeze(load()).hooksFingerprint).toBe(
+      createHash('sha256').update(hooksJson({})).digest('hex'),
+    );
+    const assigned = load();
+    assigned.hooksFingerprint = 'x';
+    expect(assigned.hooksFingerprint).toBe('x');
+    const later = load();
+    expect(later.hooksFingerprint).toMatch(/^[0-9a-f]{64}$/);
+    later.hooksFingerprint = null;
+    expect(later.hooksFingerprint).toBeNull();
   });
 
   it('does not read hooks.json at all when hooks.enabled is false', () => {

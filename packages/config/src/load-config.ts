@@ -132,6 +132,7 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   const hooksEnabled = settings.hooks.enabled && options.noHooks !== true;
   let hooks = emptyCompiledHooks();
   let hooksBytes: Uint8Array | undefined;
+  let fingerprint: string | null | undefined;
   let hooksSource: HooksSource | null = null;
   if (hooksEnabled) {
     const hooksContent =
@@ -177,11 +178,15 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
     hooksEnabled,
     hooks,
     // Hashed when first read: `hooks validate` never reads it, and node:crypto is a start of its
-    // own (6 ms on a small VM). The bytes are the ones read here: still a snapshot.
+    // own (6 ms on a small VM). The bytes are the ones read here: still a snapshot. Otherwise a
+    // plain field: enumerable, writable, readable from a frozen config.
     get hooksFingerprint() {
-      const fingerprint = hooksBytes === undefined ? null : sha256Hex(hooksBytes);
-      Object.defineProperty(this, 'hooksFingerprint', { value: fingerprint, enumerable: true });
+      fingerprint ??= hooksBytes === undefined ? null : sha256Hex(hooksBytes);
+      Reflect.defineProperty(this, 'hooksFingerprint', dataProperty(fingerprint));
       return fingerprint;
+    },
+    set hooksFingerprint(value) {
+      Reflect.defineProperty(this, 'hooksFingerprint', dataProperty(value));
     },
     hooksFile,
     configFile,
@@ -192,6 +197,10 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
 }
 
 const requireBuiltin = createRequire(import.meta.url);
+
+function dataProperty(value: string | null): PropertyDescriptor {
+  return { value, enumerable: true, writable: true, configurable: true };
+}
 
 function sha256Hex(bytes: Uint8Array): string {
   const { createHash } = requireBuiltin('node:crypto') as typeof Crypto;

@@ -34,21 +34,3 @@ export type HostEventName = (typeof HOST_EVENTS)[number];
 
 /** A hook event name, as {@link HOOK_EVENTS} lists them. */
 export type HookEventName = (typeof HOOK_EVENTS)[number];
-
-/** Events whose `deny` blocks something: a tool call (`PreToolUse`) or the end of the loop (`Stop`). */
-export const BLOCKING_EVENTS: readonly HookEventName[] = Object.freeze([
-  'PreToolUse',
-  'Stop',
-] as const);
-
-/** True when a `deny` on `event` blocks something (one of {@link BLOCKING_EVENTS}). */
-export function isBlockingEvent(event: string): boolean {
-  return (BLOCKING_EVENTS as readonly string[]).includes(event);
-}
-
-/** Events about one tool call; only these can use the `tool`, `tag` and `path_prefix` matchers. */
-export const TOOL_EVENTS: readonly HookEventName[] = Object.freeze([
-  'PreToolUse',
-  'PostToolUse',
-  'PostToolUseFailure',
-] as const);

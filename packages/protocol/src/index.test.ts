@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { BLOCKING_EVENTS } from './event-kinds.js';
 import { HOOK_FAILURE_KINDS, WORKER_STOP_REASONS } from './event-record.js';
-import { BLOCKING_EVENTS } from './hook-events.js';
 import * as protocol from './index.js';
 import * as internal from './internal.js';
 

@@ -7,6 +7,8 @@
 // `@soong-agent/protocol/events` (the event names without zod). Sibling packages reach what they
 // share through `@soong-agent/protocol/internal`, which is not public.
 
+// Which events block, which are about a tool call.
+export { isBlockingEvent, TOOL_EVENTS } from './event-kinds.js';
 // Session event records.
 export {
   EVENT_RECORD_TYPES,
@@ -27,13 +29,7 @@ export {
   renderHookContext,
 } from './hook-context.js';
 // Hook events (the `./events` subpath: no zod).
-export {
-  HOOK_EVENTS,
-  HOST_EVENTS,
-  type HostEventName,
-  isBlockingEvent,
-  TOOL_EVENTS,
-} from './hook-events.js';
+export { HOOK_EVENTS, HOST_EVENTS, type HostEventName } from './hook-events.js';
 // Hook input (stdin).
 export {
   type ArtifactRef,

@@ -5,12 +5,12 @@
 // included, without notice. Application code imports `@soong-agent/protocol`.
 
 export { jsonTextWithByteEscapes } from './byte-escapes.js';
+export { BLOCKING_EVENTS } from './event-kinds.js';
 export type {
   EventRecordBodyOf,
   HookFailureKind,
   WorkerStopReason,
 } from './event-record.js';
-export { BLOCKING_EVENTS } from './hook-events.js';
 export {
   ArtifactRefSchema,
   PreCompactInputSchema,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isBlockingEvent } from './hook-events.js';
+import { isBlockingEvent } from './event-kinds.js';
 import { formatMcpToolName, parseMcpToolName } from './mcp-tool-name.js';
 
 describe('parseMcpToolName', () => {
