@@ -19,10 +19,11 @@ const RUNNER_MODULE =
   /[\\/](packages[\\/]runner[\\/]dist|node_modules[\\/](@soong-agent[\\/]runner|signal-exit))[\\/]/;
 const PATHS_MODULE =
   /[\\/](packages[\\/]paths[\\/]dist|node_modules[\\/]@soong-agent[\\/]paths)[\\/]/;
-// Modules of the runner that others import without running anything: config reads its defaults,
-// every start reads the process environment. They stay out of its chunk.
-const RUNNER_LEAF_MODULE = /[\\/](process-environment|defaults)\.js$/;
+// Modules of the runner that others import without running anything stay out of its chunk:
+// config reads its defaults (a chunk of their own), every start reads the process environment
+// (left to the default split).
 const RUNNER_DEFAULTS_MODULE = /[\\/]defaults\.js$/;
+const RUNNER_ENVIRONMENT_MODULE = /[\\/]process-environment\.js$/;
 const appDir = fileURLToPath(new URL('..', import.meta.url));
 const dist = path.join(appDir, 'dist');
 const compiled = path.join(appDir, 'dist-tsc');
@@ -68,7 +69,10 @@ await build({
         },
         {
           name: 'runner',
-          test: (id) => RUNNER_MODULE.test(id) && !RUNNER_LEAF_MODULE.test(id),
+          test: (id) =>
+            RUNNER_MODULE.test(id) &&
+            !RUNNER_DEFAULTS_MODULE.test(id) &&
+            !RUNNER_ENVIRONMENT_MODULE.test(id),
           priority: 1,
         },
       ],
