@@ -74,6 +74,9 @@ const paths = {
   'execa alone': execaAlone,
   'runCommand (spawn helper)': viaRunner(true),
   'runCommand (spawnHelper: false)': viaRunner(false),
+  // Where /bin/sh is dash the string above runs without the shell (one program and a builtin);
+  // the same command under the shell shows what the runner itself adds to a bare spawn.
+  "runCommand(['/bin/sh', '-c', …])": viaRunnerCommand(['/bin/sh', '-c', COMMAND]),
 };
 
 async function timed(fn) {

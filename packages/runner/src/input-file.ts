@@ -58,3 +58,28 @@ function directory(): string {
   }
   return inputDir;
 }
+
+// The child's stdin: /dev/null without input; with input, a read-only descriptor of an unlinked
+// file holding it (see openInputFile), or a pipe when no such file could be written.
+export interface Stdin {
+  value: 'ignore' | 'pipe' | number;
+  /** Our copy of the descriptor (the child has its own): closed once, at spawn failure or settle. */
+  close(): void;
+}
+
+export function stdinOf(input: string | Uint8Array | undefined): Stdin {
+  const fd = input === undefined ? undefined : openInputFile(input);
+  if (fd === undefined) return { value: input === undefined ? 'ignore' : 'pipe', close: noop };
+  let open = true;
+  return {
+    value: fd,
+    close() {
+      // Closing twice could close a descriptor number reused by someone else.
+      if (!open) return;
+      open = false;
+      fs.closeSync(fd);
+    },
+  };
+}
+
+function noop(): void {}

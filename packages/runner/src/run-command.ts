@@ -1,8 +1,7 @@
-import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import { buildChildEnv } from './child-env.js';
 import { assertExecutable } from './executable.js';
-import { openInputFile } from './input-file.js';
+import { stdinOf } from './input-file.js';
 import { OutputCollector } from './output-collector.js';
 import {
   type GroupEvents,
@@ -13,9 +12,10 @@ import {
 } from './process-group.js';
 import { normalizeRunOptions, type RunOptions } from './run-options.js';
 import type { RunPlan } from './run-plan.js';
-import { notStartedAbortedResult, type RunResult } from './run-result.js';
+import { collectedResult, notStartedAbortedResult, type RunResult } from './run-result.js';
+import { runScript } from './run-script.js';
 import { RunnerError } from './runner-error.js';
-import { shellFreeCommand, shellSignalReport } from './shell-free.js';
+import { type ShellFreeScript, shellFreeCommand, shellSignalReport } from './shell-free.js';
 import { runThroughHelper, spawnHelperSetting } from './spawn-helper.js';
 import { resolveWorkingDir } from './working-dir.js';
 
@@ -75,6 +75,17 @@ export function runPlan(
       resolve(notStartedAbortedResult());
       return;
     }
+    // Not one plain program: the script's steps, one after the other.
+    const single = plan.exec === undefined ? undefined : singleProgram(plan.exec);
+    if (plan.exec !== undefined && single === undefined) {
+      const { exec: _exec, ...shellPlan } = plan;
+      resolve(
+        runScript({ ...plan, exec: plan.exec }, signal, onStarted, () =>
+          runPlan(shellPlan, signal, onStarted),
+        ),
+      );
+      return;
+    }
     const startedAt = performance.now();
     const stdin = stdinOf(plan.input);
     const stdout = new OutputCollector(plan.maxOutputBytes, plan.tailBytes);
@@ -112,28 +123,21 @@ export function runPlan(
         // A group the runner signalled (abort, stop, timeout, output limit) ended as it did.
         const signalled = aborted || timedOut || stdoutLimitExceeded;
         const ended = plan.exec === undefined || signalled ? exit : asShellReports(exit, stderr);
-        resolve({
-          exitCode: ended.code,
-          signal: ended.signal,
-          timedOut,
-          aborted,
-          stdout: stdout.finish(),
-          stderr: stderr.finish(),
-          stdoutTail: stdout.tail(),
-          stderrTail: stderr.tail(),
-          stdoutBytes: stdout.bytes,
-          stderrBytes: stderr.bytes,
-          stdoutTruncated: stdout.truncated,
-          stderrTruncated: stderr.truncated,
-          stdoutLimitExceeded,
-          durationMs: roundDuration(performance.now() - startedAt),
-        });
+        resolve(
+          collectedResult(
+            ended,
+            { timedOut, aborted, stdoutLimitExceeded },
+            stdout,
+            stderr,
+            startedAt,
+          ),
+        );
       },
     };
     const spec: GroupSpec = {
-      file: plan.exec?.file ?? plan.file,
-      args: plan.exec?.args ?? plan.args,
-      ...(plan.exec === undefined ? {} : { argv0: plan.exec.argv0 }),
+      file: single?.file ?? plan.file,
+      args: single?.args ?? plan.args,
+      ...(single === undefined ? {} : { argv0: single.argv0 }),
       cwd: plan.cwd,
       env: plan.env,
       stdio: [stdin.value, 'pipe', 'pipe'],
@@ -179,27 +183,15 @@ export function runPlan(
   });
 }
 
-// The child's stdin: /dev/null without input; with input, a read-only descriptor of an unlinked
-// file holding it (see openInputFile), or a pipe when no such file could be written.
-interface Stdin {
-  value: 'ignore' | 'pipe' | number;
-  /** Our copy of the descriptor (the child has its own): closed once, at spawn failure or settle. */
-  close(): void;
-}
-
-function stdinOf(input: string | Uint8Array | undefined): Stdin {
-  const fd = input === undefined ? undefined : openInputFile(input);
-  if (fd === undefined) return { value: input === undefined ? 'ignore' : 'pipe', close: noop };
-  let open = true;
-  return {
-    value: fd,
-    close() {
-      // Closing twice could close a descriptor number reused by someone else.
-      if (!open) return;
-      open = false;
-      fs.closeSync(fd);
-    },
-  };
+// A script of one program and no redirection: spawned as the plan's own group, as before scripts.
+function singleProgram(
+  script: ShellFreeScript,
+): { file: string; args: string[]; argv0: string } | undefined {
+  const [step, ...more] = script.steps;
+  if (step === undefined || more.length > 0 || step.file === undefined) return undefined;
+  if (step.redirects.length > 0) return undefined;
+  const [argv0, ...args] = step.words;
+  return argv0 === undefined ? undefined : { file: step.file, args, argv0 };
 }
 
 function spawnFailed(plan: RunPlan, cause: unknown): RunnerError {
@@ -221,10 +213,3 @@ function asShellReports(exit: GroupExit, stderr: OutputCollector): GroupExit {
   if (report.stderrLine !== undefined) stderr.push(report.stderrLine);
   return { code: report.exitCode, signal: null };
 }
-
-// Sub-microsecond digits of performance.now() are noise; 0.1 ms keeps records readable.
-function roundDuration(milliseconds: number): number {
-  return Math.round(milliseconds * 10) / 10;
-}
-
-function noop(): void {}

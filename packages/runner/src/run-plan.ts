@@ -1,5 +1,5 @@
 import type { NormalizedRunOptions } from './run-options.js';
-import type { ShellFreeCommand } from './shell-free.js';
+import type { ShellFreeScript } from './shell-free.js';
 
 /**
  * One run, checked and resolved: what the host sends to the spawn helper, and what
@@ -24,8 +24,9 @@ export interface RunPlan
   /** The child's exact environment. */
   env: Record<string, string>;
   /**
-   * A shell command the shell would only have run as plain words: run without the shell (see
-   * shell-free.ts). When it cannot be spawned, `file` and `args` (the shell) run it instead.
+   * A shell command whose effect under the shell is known exactly: run without the shell (see
+   * shell-free.ts). When its first program cannot be spawned, `file` and `args` (the shell) run
+   * it instead.
    */
-  exec?: ShellFreeCommand;
+  exec?: ShellFreeScript;
 }

@@ -1,3 +1,5 @@
+import type { OutputCollector } from './output-collector.js';
+
 /** Everything that happened to one run. The child's behaviour is always data, never an exception. */
 export interface RunResult {
   /** Exit code of the direct child, or null when it was ended by a signal (or never started). */
@@ -53,5 +55,39 @@ export function notStartedAbortedResult(): RunResult {
     stderrTruncated: false,
     stdoutLimitExceeded: false,
     durationMs: 0,
+  };
+}
+
+// Sub-microsecond digits of performance.now() are noise; 0.1 ms keeps records readable.
+export function roundDuration(milliseconds: number): number {
+  return Math.round(milliseconds * 10) / 10;
+}
+
+/**
+ * The result of a run that ended as `ended`, from its collectors and what the runner did to it.
+ * @internal
+ */
+export function collectedResult(
+  ended: { code: number | null; signal: NodeJS.Signals | null },
+  done: { timedOut: boolean; aborted: boolean; stdoutLimitExceeded: boolean },
+  stdout: OutputCollector,
+  stderr: OutputCollector,
+  startedAt: number,
+): RunResult {
+  return {
+    exitCode: ended.code,
+    signal: ended.signal,
+    timedOut: done.timedOut,
+    aborted: done.aborted,
+    stdout: stdout.finish(),
+    stderr: stderr.finish(),
+    stdoutTail: stdout.tail(),
+    stderrTail: stderr.tail(),
+    stdoutBytes: stdout.bytes,
+    stderrBytes: stderr.bytes,
+    stdoutTruncated: stdout.truncated,
+    stderrTruncated: stderr.truncated,
+    stdoutLimitExceeded: done.stdoutLimitExceeded,
+    durationMs: roundDuration(performance.now() - startedAt),
   };
 }

@@ -137,18 +137,197 @@ describe('a plain string command, run without the shell where /bin/sh is dash', 
   });
 });
 
+// Every regular file under `dir` and its contents, with `dir` itself written as <dir>.
+function filesUnder(dir: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const entry of fs.readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+    const file = path.join(dir, entry);
+    if (fs.lstatSync(file).isFile())
+      files[entry] = fs.readFileSync(file, 'utf8').replaceAll(dir, '<dir>');
+  }
+  return files;
+}
+
+describe('a list of simple commands, run without the shell where /bin/sh is dash', () => {
+  // [command, run without the shell where /bin/sh is dash]
+  const commands: [string, boolean][] = [
+    ['cat >/dev/null; echo . >>log', true],
+    ['cat >out; echo done', true],
+    ['cat; cat', true],
+    ['head -c 3; echo; cat', true],
+    ['cat <in.txt; cat < in.txt; cat', true],
+    ['echo hi >out; cat out', true],
+    ['echo a >>log; echo b >> log; cat log', true],
+    ['echo -n a; echo -e b; echo -- c; echo -n; echo', true],
+    [`echo 'a  b' "c;d|e>f" e'f'g "" ''`, true],
+    ['echo \'{"decision":"deny","reason":"no"}\'', true],
+    ['true && echo yes || echo no', true],
+    ['false && echo yes || echo no', true],
+    ['false || false || echo third; echo fourth', true],
+    [': ; true; false', true],
+    ['./exit7.sh; echo after', true],
+    ['./exit7.sh && echo not-run', true],
+    ['./exit7.sh || exit 3', true],
+    ['./exit7.sh; exit', true],
+    ['exit 5; echo never', true],
+    ['echo blocked >&2; exit 2', true],
+    ['echo out; echo err 1>&2', true],
+    ['echo a 2>/dev/null >&2', true],
+    ['echo a >&2 2>/dev/null', true],
+    ['./segv.sh; echo after', true],
+    ['./int.sh; echo after', true],
+    ['./pipe.sh; echo after', true],
+    ['./term.sh; echo after', true],
+    ['cat >/nonexistent/x; echo after', true],
+    ['cat 2>err.txt >/nonexistent/x; echo after; cat err.txt', true],
+    ['echo x 2>>err.txt >/nonexistent/x; cat err.txt', true],
+    [': >/nonexistent/x; echo never', true],
+    ['exit 3 >/nonexistent/x; echo never', true],
+    ['true >/nonexistent/x; echo after', true],
+    ['echo hi >/dev/full; echo after', true],
+    ['head -c 4 </dev/zero | od -c', false],
+    ['cat >/dev/stdout', false],
+    ['cat >stdout-link', false],
+    ['cat >/proc/self/fd/1', false],
+    ['cat <absent; echo after', true],
+    ['cat <a-dir/../in.txt', true],
+    ['show-on-path a >out 2>&1; cat out', true],
+    ['./term.sh >out 2>>out; cat out', true],
+    ['./segv.sh 2>err.txt; cat err.txt', true],
+    ['./segv.sh 2>/dev/null; echo after', true],
+    ['~/in-home.sh x >~/o; cat ~/o', true],
+    ['./show.sh a; ./show.sh b;', true],
+    ['cat >out; cat out; cat out >>out2; cat out2', true],
+    // Programs that cannot be spawned: first (the shell runs it all), and later (dash's lines).
+    ['./missing-interpreter.sh; echo after', true],
+    ['true; ./missing-interpreter.sh; echo after', true],
+    ['rm gone.sh; ./gone.sh 2>err.txt; echo after; cat err.txt', true],
+    ['echo x >a-dir', false],
+    ['twice; echo after', false],
+    ['exit 300', false],
+  ];
+  it.each(commands)(
+    '%j: the same exit, signal, stdout, stderr and files as /bin/sh -c',
+    async (command, shellFree) => {
+      const options = { input: 'stdin text\n', timeoutMs: 20_000, envAllowlist: [] };
+      const [plain, shell] = [scene(), scene()];
+      for (const { dir } of [plain, shell]) {
+        fs.writeFileSync(path.join(dir, 'in.txt'), 'from a file\n');
+        fs.symlinkSync('/dev/stdout', path.join(dir, 'stdout-link'));
+        script(dir, 'gone.sh', '#!/bin/sh\necho never\n');
+      }
+      if (DASH)
+        expect(shellFreeCommand(command, plain.dir, plain.env) !== undefined).toBe(shellFree);
+      const ours = await runCommand({ ...options, cwd: plain.dir, env: plain.env, command });
+      const sh = await runCommand({
+        ...options,
+        cwd: shell.dir,
+        env: shell.env,
+        command: ['/bin/sh', '-c', command],
+      });
+      const seen = (result: RunResult, dir: string) =>
+        JSON.parse(JSON.stringify(outcome(result)).replaceAll(dir, '<dir>'));
+      expect(seen(ours, plain.dir)).toEqual(seen(sh, shell.dir));
+      expect(filesUnder(plain.dir)).toEqual(filesUnder(shell.dir));
+    },
+  );
+
+  it.runIf(DASH)('runs its programs itself, with no shell between', async () => {
+    const { dir, env } = scene();
+    const result = await runCommand({ command: 'true; parent', cwd: dir, env, spawnHelper: false });
+    expect(result.stdout.split(' ')[0]).toBe(String(process.pid));
+  });
+
+  it.runIf(DASH)('gives every step the same environment, with the PWD dash exports', async () => {
+    const { dir, env } = scene();
+    const result = await runCommand({ command: 'env >e1; env >e2', cwd: dir, env });
+    const first = fs.readFileSync(path.join(dir, 'e1'), 'utf8');
+    expect(first).toContain(`PWD=${fs.realpathSync(dir)}\n`);
+    expect(fs.readFileSync(path.join(dir, 'e2'), 'utf8')).toBe(first);
+    expect(result.exitCode).toBe(0);
+  });
+
+  it('stops at a timeout: the step running is killed and no other starts', async () => {
+    const { dir, env } = scene();
+    for (const spawnHelper of [true, false]) {
+      const result = await runCommand({
+        command: 'echo first; sleep 30; echo never >never',
+        cwd: dir,
+        env,
+        timeoutMs: 300,
+        killGraceMs: 100,
+        spawnHelper,
+      });
+      expect(result).toMatchObject({ timedOut: true, exitCode: null, signal: 'SIGTERM' });
+      expect(result.stdout).toBe('first\n');
+      expect(fs.existsSync(path.join(dir, 'never'))).toBe(false);
+    }
+  });
+
+  it('stops at an abort, and at the output limit', async () => {
+    const { dir, env } = scene();
+    const controller = new AbortController();
+    const running = runCommand({
+      command: 'echo first; sleep 30; echo never >never',
+      cwd: dir,
+      env,
+      signal: controller.signal,
+    });
+    setTimeout(() => controller.abort(), 300);
+    expect(await running).toMatchObject({ aborted: true, exitCode: null, stdout: 'first\n' });
+    const flood = await runCommand({
+      command: 'echo 0123456789; sleep 30; echo never >never',
+      cwd: dir,
+      env,
+      maxOutputBytes: 4,
+      stopOnOutputLimit: true,
+    });
+    expect(flood).toMatchObject({ stdoutLimitExceeded: true, stdout: '0123', signal: 'SIGKILL' });
+    expect(fs.existsSync(path.join(dir, 'never'))).toBe(false);
+  });
+});
+
 describe('shellFreeCommand', () => {
   it.runIf(DASH)('takes plain words, `~` from HOME, and finds the program as dash does', () => {
     const { dir, env } = scene();
-    expect(shellFreeCommand('show-on-path a  b', dir, env)).toEqual({
-      file: `${path.join(dir, 'bin')}/show-on-path`,
-      args: ['a', 'b'],
-      argv0: 'show-on-path',
+    const step = (words: string[], file?: string, redirects: unknown[] = [], after = ';') => ({
+      after,
+      words,
+      redirects,
+      ...(file === undefined ? {} : { file }),
     });
+    expect(shellFreeCommand('show-on-path a  b', dir, env)).toEqual({
+      steps: [step(['show-on-path', 'a', 'b'], `${path.join(dir, 'bin')}/show-on-path`)],
+    });
+    const inHome = path.join(env.HOME, 'in-home.sh');
     expect(shellFreeCommand('~/in-home.sh ~', dir, env)).toEqual({
-      file: path.join(env.HOME, 'in-home.sh'),
-      args: [env.HOME],
-      argv0: path.join(env.HOME, 'in-home.sh'),
+      steps: [step([inHome, env.HOME], inHome)],
+    });
+    expect(
+      shellFreeCommand(`cat >/dev/null; echo . >>~/log && 'echo' "a b"'c' || exit 3`, dir, env),
+    ).toEqual({
+      steps: [
+        step(['cat'], '/usr/bin/cat', [{ fd: 1, op: '>', target: '/dev/null' }]),
+        step(['echo', '.'], undefined, [{ fd: 1, op: '>>', target: `${env.HOME}/log` }]),
+        step(['echo', 'a bc'], undefined, [], '&&'),
+        step(['exit', '3'], undefined, [], '||'),
+      ],
+    });
+    expect(shellFreeCommand('show-on-path <in 2>>err >out 2>&1;', dir, env)).toEqual({
+      steps: [
+        step(['show-on-path'], `${path.join(dir, 'bin')}/show-on-path`, [
+          { fd: 0, op: '<', target: 'in' },
+          { fd: 2, op: '>>', target: 'err' },
+          { fd: 1, op: '>', target: 'out' },
+          { fd: 2, op: '>&', from: 1 },
+        ]),
+      ],
+    });
+    expect(shellFreeCommand("echo 'blocked: rm -rf /' >&2; exit 2", dir, env)).toEqual({
+      steps: [
+        step(['echo', 'blocked: rm -rf /'], undefined, [{ fd: 1, op: '>&', from: 2 }]),
+        step(['exit', '2']),
+      ],
     });
   });
 
@@ -158,6 +337,44 @@ describe('shellFreeCommand', () => {
       'show.sh; true',
       'show.sh | cat',
       'show.sh > out',
+      'true | cat',
+      'true & true',
+      'true;; true',
+      '; true',
+      'true &&',
+      'true || ',
+      '>out',
+      'true >',
+      'true 3>out',
+      'true 12>out',
+      'true <<EOF',
+      'true <>out',
+      'true >|out',
+      'true <&0',
+      'true >&-',
+      'true >&3',
+      'cat >a-dir',
+      'cat >/dev/stdout',
+      'cat </dev/tty',
+      'cat >/dev/stderr',
+      'cat 2>&1',
+      'cat >&2',
+      'cat 2>&1 >/dev/null',
+      'echo "$HOME"',
+      'echo "a\\nb"',
+      "echo 'a\\nb'",
+      'echo "unclosed',
+      "echo 'unclosed",
+      'echo ~user',
+      'echo ~"/x"',
+      'echo a#b',
+      'echo {a,b}',
+      'exit 256',
+      'exit 1 2',
+      'exit -1',
+      "'cat'",
+      'cd /tmp && cat',
+      'printf x',
       'show.sh "$HOME"',
       "show.sh 'a b'",
       'show.sh $HOME',
@@ -172,8 +389,6 @@ describe('shellFreeCommand', () => {
       'show.sh',
       'A=1 show.sh',
       '~user/x',
-      'echo hi',
-      'exit 2',
       'test -f x',
       '[ -f x ]',
       'if true; then :; fi',

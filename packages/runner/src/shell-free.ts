@@ -11,18 +11,48 @@ import { SHELL_PATH } from './run-options.js';
 // command is known exactly (it exports PWD and nothing else, runs the first regular file PATH
 // names, reports a signal death as 128+N with a line on stderr). Anything else runs under the shell.
 
-/** How to run a shell command without the shell. */
-export interface ShellFreeCommand {
-  /** The program's path as the shell passes it to exec (relative to the working dir, or not). */
-  file: string;
-  args: string[];
-  /** argv[0] as the shell passes it: the word as written (after `~` expansion). */
-  argv0: string;
+/**
+ * How to run a shell command without the shell: its simple commands in order, each a program the
+ * runner spawns or one of the few builtins it runs itself (see {@link SHELL_FREE_BUILTINS}).
+ */
+export interface ShellFreeScript {
+  steps: ShellFreeStep[];
 }
+
+/** One simple command of a {@link ShellFreeScript}. */
+export interface ShellFreeStep {
+  /** How it follows the previous one: always, after a success, after a failure. */
+  after: ';' | '&&' | '||';
+  /** The words after quote removal and `~` expansion; the first names the program or builtin. */
+  words: string[];
+  /** In the order written, which is the order dash applies them. */
+  redirects: ShellFreeRedirect[];
+  /** A program's path as the shell passes it to exec (relative to the working dir, or not). */
+  file?: string;
+}
+
+/** `N<word`, `N>word`, `N>>word` (a file), or `N>&M` (a copy of another descriptor). */
+export type ShellFreeRedirect =
+  | { fd: 0 | 1 | 2; op: '<' | '>' | '>>'; target: string }
+  | { fd: 1 | 2; op: '>&'; from: 1 | 2 };
+
+/** The dash builtins the runner runs itself: the whole effect of each is known and small. */
+export const SHELL_FREE_BUILTINS: ReadonlySet<string> = new Set([
+  ':',
+  'true',
+  'false',
+  'echo',
+  'exit',
+]);
+
+/** Special builtins: a redirection of theirs that fails ends the shell (status 2). */
+export const SPECIAL_BUILTINS: ReadonlySet<string> = new Set([':', 'exit']);
 
 // Characters that are literal in every position of a dash word (no quoting, expansion, globbing,
 // redirection, comment or operator). `=` makes a first word an assignment, so it is refused there.
-const PLAIN_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
+const PLAIN_CHAR = /[A-Za-z0-9_@%+=:,./-]/;
+// What ends a word: a blank or an operator of the subset (any other special character is refused).
+const WORD_END = /[ \t;&|<>]/;
 
 // A first word that names one of these is not a program dash would exec.
 const DASH_BUILTINS_AND_KEYWORDS = new Set(
@@ -38,41 +68,204 @@ const DASH_BUILTINS_AND_KEYWORDS = new Set(
 let shellIsDash: boolean | undefined;
 
 /**
- * The program `command` names when `/bin/sh -c command` would do nothing but run it with plain
- * arguments (the caller adds the `PWD` dash would export); undefined when the shell must run it.
- * `cwd` is the run's real working dir, `env` its exact environment.
+ * How to run `command` without the shell, when what `/bin/sh -c command` would do is known exactly
+ * (the caller adds the `PWD` dash would export); undefined when the shell must run it. `cwd` is the
+ * run's real working dir, `env` its exact environment.
+ *
+ * The subset: simple commands joined by `;`, `&&` and `||`; words of plain characters, `'…'`, and
+ * `"…"` without `$`, `` ` `` or a backslash; `~` and `~/…` from HOME; the redirections `<`, `>`
+ * and `>>` of fd 0, 1 or 2 to a file that is a regular one, `/dev/null`, or not there yet, and
+ * `2>&1` and `>&2` where no pipe would have to be shared; programs dash would exec, and the
+ * builtins `:`, `true`, `false`, `echo` (its words without a backslash) and `exit`. Anything else
+ * is the shell's.
  */
 export function shellFreeCommand(
   command: string,
   cwd: string,
   env: Readonly<Record<string, string>>,
-): ShellFreeCommand | undefined {
+): ShellFreeScript | undefined {
   // dash sets PWD from the environment's when it names the working dir: left to dash.
   if (env.PWD !== undefined || !isDash()) return undefined;
-  const written = command.split(/[ \t]+/).filter((word) => word !== '');
-  const words: string[] = [];
-  for (const word of written) {
-    const expanded = expandWord(word, env.HOME);
-    if (expanded === undefined) return undefined;
-    words.push(expanded);
+  const parsed = parseCommand(command, env.HOME);
+  if (parsed === undefined) return undefined;
+  const steps: ShellFreeStep[] = [];
+  for (const { plainName, ...step } of parsed) {
+    const [name] = step.words;
+    if (name === undefined) return undefined;
+    if (SHELL_FREE_BUILTINS.has(name)) {
+      // A quoted builtin name is still the builtin; the runner's take only some arguments.
+      if (!builtinTakes(name, step.words)) return undefined;
+    } else {
+      if (!plainName || name.includes('=') || DASH_BUILTINS_AND_KEYWORDS.has(name))
+        return undefined;
+      const file = findProgram(name, cwd, env.PATH);
+      if (file === undefined || !startsAsProgram(path.resolve(cwd, file))) return undefined;
+      step.file = file;
+      // A copy of an output pipe into another descriptor would need one pipe for both.
+      if (!copiesOnlyFiles(step.redirects)) return undefined;
+    }
+    for (const redirect of step.redirects)
+      if (redirect.op !== '>&' && !fileTargetIsPlain(redirect.target, cwd)) return undefined;
+    steps.push(step);
   }
-  const [first, ...args] = words;
-  const firstWritten = written[0];
-  if (first === undefined || firstWritten === undefined) return undefined;
-  if (firstWritten.includes('=') || DASH_BUILTINS_AND_KEYWORDS.has(firstWritten)) return undefined;
-  const file = findProgram(first, cwd, env.PATH);
-  if (file === undefined || !startsAsProgram(path.resolve(cwd, file))) return undefined;
-  return { file, args, argv0: first };
+  return { steps };
 }
 
-// dash expands `~` at the start of a word from HOME (a word is left as written when HOME is empty).
-function expandWord(word: string, home: string | undefined): string | undefined {
-  if (word === '~' || word.startsWith('~/')) {
-    if (home === undefined || home === '') return undefined;
-    const rest = word.slice(1);
-    return PLAIN_WORD.test(`x${rest}`) ? `${home}${rest}` : undefined;
+interface ParsedStep extends ShellFreeStep {
+  /** The first word was written without quotes (a quoted word is never a keyword). */
+  plainName: boolean;
+}
+
+// The simple commands of `command`, or undefined at anything outside the subset.
+function parseCommand(command: string, home: string | undefined): ParsedStep[] | undefined {
+  const steps: ParsedStep[] = [];
+  let step: ParsedStep = { after: ';', words: [], redirects: [], plainName: true };
+  // An operator ends a simple command, which must have a word (`; ;`, `&& x`, `>f;` are not ours).
+  const endStep = (next: ShellFreeStep['after']): boolean => {
+    if (step.words.length === 0) return false;
+    steps.push(step);
+    step = { after: next, words: [], redirects: [], plainName: true };
+    return true;
+  };
+  let at = 0;
+  while (at < command.length) {
+    const rest = command.slice(at);
+    if (rest[0] === ' ' || rest[0] === '\t') {
+      at += 1;
+    } else if (rest[0] === ';') {
+      if (!endStep(';')) return undefined;
+      at += 1;
+    } else if (rest.startsWith('&&') || rest.startsWith('||')) {
+      if (!endStep(rest.slice(0, 2) as '&&' | '||')) return undefined;
+      at += 2;
+    } else if (/^[0-9]*[<>]/.test(rest)) {
+      const redirect = /^([012]?)(>>|>&|>|<)/.exec(rest);
+      // Another descriptor, or `<&`, `<>`, `>|`, `<<`: the shell's.
+      if (redirect === null || /^(<[<&>]|>\|)/.test(rest.slice(redirect[1]?.length ?? 0)))
+        return undefined;
+      const op = redirect[2] as '>>' | '>&' | '>' | '<';
+      const fd = redirect[1] === '' ? (op === '<' ? 0 : 1) : (Number(redirect[1]) as 0 | 1 | 2);
+      at += redirect[0].length;
+      if (op === '>&') {
+        const copy = /^([12])(?=$|[ \t;&|])/.exec(command.slice(at));
+        if (copy === null || fd === 0) return undefined;
+        const from = Number(copy[1]) as 1 | 2;
+        if (from !== fd) step.redirects.push({ fd, op, from });
+        at += 1;
+        continue;
+      }
+      // `0>`, `1<`, `2<`: not in the subset.
+      if ((op === '<') !== (fd === 0)) return undefined;
+      while (command[at] === ' ' || command[at] === '\t') at += 1;
+      const word = readWord(command, at, home);
+      if (word === undefined || word.text === '') return undefined;
+      step.redirects.push({ fd, op, target: word.text });
+      at = word.end;
+    } else {
+      const word = readWord(command, at, home);
+      if (word === undefined || word.end === at) return undefined;
+      if (step.words.length === 0) step.plainName = !word.quoted;
+      step.words.push(word.text);
+      at = word.end;
+    }
   }
-  return PLAIN_WORD.test(word) ? word : undefined;
+  // A trailing `;` ends the last command; a trailing `&&` or `||` is a syntax error.
+  if (step.words.length > 0) steps.push(step);
+  else if (step.after !== ';' || step.redirects.length > 0 || steps.length === 0) return undefined;
+  return steps;
+}
+
+// One word from `start`: plain characters and quoted parts, up to a blank or an operator.
+function readWord(
+  command: string,
+  start: number,
+  home: string | undefined,
+): { text: string; end: number; quoted: boolean } | undefined {
+  let text = '';
+  let quoted = false;
+  let at = start;
+  // `~` or `~/…` at the start of a word, unquoted: HOME. dash leaves it as written when HOME is
+  // empty, and `~user` names another home: both left to dash.
+  if (command[at] === '~') {
+    const next = command[at + 1];
+    if (next !== undefined && next !== '/' && !WORD_END.test(next)) return undefined;
+    if (home === undefined || home === '') return undefined;
+    text = home;
+    at += 1;
+  }
+  while (at < command.length) {
+    const char = command[at] as string;
+    if (WORD_END.test(char)) break;
+    if (char === "'" || char === '"') {
+      const close = command.indexOf(char, at + 1);
+      if (close === -1) return undefined;
+      const inside = command.slice(at + 1, close);
+      if (char === '"' && /[$`\\]/.test(inside)) return undefined;
+      text += inside;
+      quoted = true;
+      at = close + 1;
+    } else if (PLAIN_CHAR.test(char)) {
+      text += char;
+      at += 1;
+    } else return undefined;
+  }
+  return { text, end: at, quoted };
+}
+
+// What the runner's builtins take: `echo` words without a backslash (dash's echo reads escapes),
+// `exit` with at most a status, 0 to 255 in digits.
+function builtinTakes(name: string, words: readonly string[]): boolean {
+  if (name === 'echo') return words.every((word) => !word.includes('\\'));
+  if (name !== 'exit') return true;
+  const status = words[1];
+  return (
+    words.length <= 2 &&
+    (status === undefined || /^[0-9]{1,3}$/.test(status)) &&
+    Number(status ?? 0) <= 255
+  );
+}
+
+// Every `N>&M` of a program copies a file the step opened (the child gets one descriptor twice);
+// a copy of the output pipe would need one pipe shared by two descriptors.
+function copiesOnlyFiles(redirects: readonly ShellFreeRedirect[]): boolean {
+  const isFile = [false, false, false];
+  for (const redirect of redirects) {
+    if (redirect.op !== '>&') isFile[redirect.fd] = true;
+    else if (!isFile[redirect.from]) return false;
+    else isFile[redirect.fd] = true;
+  }
+  return true;
+}
+
+// A redirection's file as it stands now: not there yet, or a regular file, reached by no symlink
+// into /proc or /dev; or /dev/null, /dev/full or /dev/zero, written so. Anything else (a FIFO whose
+// open would block, a directory, a terminal, /dev/stdout or /proc/self/fd/N, which would name this
+// process's descriptors, not the shell's) is the shell's.
+function fileTargetIsPlain(target: string, cwd: string): boolean {
+  if (DEVICES.has(target)) return true;
+  let file = redirectPath(target, cwd);
+  for (let hops = 0; ; hops += 1) {
+    if (/^\/(proc|dev)(\/|$)/.test(file) || hops > 8) return false;
+    try {
+      const stat = fs.lstatSync(file);
+      if (!stat.isSymbolicLink()) return stat.isFile();
+      file = path.resolve(path.dirname(file), fs.readlinkSync(file));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      return code === 'ENOENT' || code === 'ENOTDIR';
+    }
+  }
+}
+
+/** The devices a redirection may name (by these paths only). */
+export const DEVICES: ReadonlySet<string> = new Set(['/dev/null', '/dev/full', '/dev/zero']);
+
+/**
+ * The path to open for a redirection's `target`: as written when absolute, else joined to the
+ * working dir without normalising, so that `..` after a symlink goes where the kernel takes it.
+ */
+export function redirectPath(target: string, cwd: string): string {
+  return target.startsWith('/') ? target : `${cwd}/${target}`;
 }
 
 // dash's lookup: a name with a slash is taken from the working dir; otherwise the first regular file
