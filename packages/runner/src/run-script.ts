@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { Readable } from 'node:stream';
-import { stdinOf } from './input-file.js';
+import { type Stdin, stdinOf } from './input-file.js';
 import { OutputCollector } from './output-collector.js';
 import { type GroupExit, type ProcessGroup, startProcessGroup } from './process-group.js';
 import type { RunPlan } from './run-plan.js';
@@ -40,192 +40,211 @@ export function runScript(
     return runUnderShell();
   }
   return new Promise((resolve) => {
-    const startedAt = performance.now();
-    const stdout = new OutputCollector(plan.maxOutputBytes, plan.tailBytes);
-    const stderr = new OutputCollector(plan.maxOutputBytes, plan.tailBytes);
-    // dash names itself in its messages by its argv[0], and numbers the one line.
-    const shellName = `${plan.file}: 1: `;
-    let timedOut = false;
-    let aborted = false;
-    let stdoutLimitExceeded = false;
-    let finished = false;
-    // Set once the run is told to end: the step running gets the signal and no other starts, and
-    // the run ends as the shell would have, killed by it.
-    let halted: NodeJS.Signals | undefined;
-    let current: ProcessGroup | undefined;
-    let status = 0;
-    let index = 0;
+    new ScriptRun(plan, stdin, signal, onStarted, resolve, runUnderShell).next();
+  });
+}
 
-    const halt = (haltSignal: NodeJS.Signals): void => {
-      halted ??= haltSignal;
-      current?.terminate(haltSignal);
-    };
-    const toStdout = (data: string | Uint8Array): void => {
-      if (stdout.push(data) && plan.stopOnOutputLimit && !stdoutLimitExceeded) {
-        stdoutLimitExceeded = true;
-        halt('SIGKILL');
+class ScriptRun {
+  private readonly startedAt = performance.now();
+  private readonly stdout: OutputCollector;
+  private readonly stderr: OutputCollector;
+  // dash names itself in its messages by its argv[0], and numbers the one line.
+  private readonly shellName: string;
+  private timedOut = false;
+  private aborted = false;
+  private stdoutLimitExceeded = false;
+  private finished = false;
+  // Set once the run is told to end: the step running gets the signal and no other starts, and
+  // the run ends as the shell would have, killed by it.
+  private halted: NodeJS.Signals | undefined;
+  private current: ProcessGroup | undefined;
+  private status = 0;
+  private index = 0;
+  private readonly timeoutTimer: NodeJS.Timeout | undefined;
+  private readonly onAbort = (): void => {
+    if (this.finished) return;
+    this.aborted = true;
+    this.halt('SIGTERM');
+  };
+  private readonly stop = (stopSignal: NodeJS.Signals): void => {
+    if (this.finished) return;
+    this.aborted = true;
+    this.halt(stopSignal);
+  };
+  private readonly toStdout = (data: string | Uint8Array): void => {
+    if (this.stdout.push(data) && this.plan.stopOnOutputLimit && !this.stdoutLimitExceeded) {
+      this.stdoutLimitExceeded = true;
+      this.halt('SIGKILL');
+    }
+  };
+  private readonly toStderr = (data: string | Uint8Array): void => {
+    this.stderr.push(data);
+  };
+  private readonly write = (slot: Slot, text: string): boolean => {
+    if (text === '') return true;
+    if (slot === 'stdout') this.toStdout(text);
+    else if (slot === 'stderr') this.toStderr(text);
+    else if (slot === 'stdin') return false;
+    else {
+      try {
+        const bytes = Buffer.from(text, 'utf8');
+        let written = 0;
+        while (written < bytes.length) written += fs.writeSync(slot, bytes, written);
+      } catch {
+        return false;
       }
-    };
-    const write = (slot: Slot, text: string): boolean => {
-      if (text === '') return true;
-      if (slot === 'stdout') toStdout(text);
-      else if (slot === 'stderr') stderr.push(text);
-      else if (slot === 'stdin') return false;
-      else {
-        try {
-          const bytes = Buffer.from(text, 'utf8');
-          let written = 0;
-          while (written < bytes.length) written += fs.writeSync(slot, bytes, written);
-        } catch {
-          return false;
-        }
-      }
-      return true;
-    };
-    const onAbort = (): void => {
-      if (finished) return;
-      aborted = true;
-      halt('SIGTERM');
-    };
-    const stop = (stopSignal: NodeJS.Signals): void => {
-      if (finished) return;
-      aborted = true;
-      halt(stopSignal);
-    };
-    const timeoutTimer =
-      plan.timeoutMs > 0
-        ? setTimeout(() => {
-            timedOut = true;
-            halt('SIGTERM');
-          }, plan.timeoutMs)
-        : undefined;
-    signal?.addEventListener('abort', onAbort, { once: true });
+    }
+    return true;
+  };
 
-    const finish = (exit: GroupExit): void => {
-      finished = true;
-      clearTimeout(timeoutTimer);
-      signal?.removeEventListener('abort', onAbort);
-      stdin.close();
-      const ended = halted === undefined ? exit : { code: null, signal: halted };
-      resolve(
-        collectedResult(
-          ended,
-          { timedOut, aborted, stdoutLimitExceeded },
-          stdout,
-          stderr,
-          startedAt,
-        ),
-      );
-    };
+  constructor(
+    private readonly plan: RunPlan & { exec: ShellFreeScript },
+    private readonly stdin: Stdin,
+    private readonly signal: AbortSignal | undefined,
+    private readonly onStarted:
+      | ((pid: number, stop: (signal: NodeJS.Signals) => void) => void)
+      | undefined,
+    private readonly resolve: (result: RunResult | Promise<RunResult>) => void,
+    private readonly runUnderShell: () => Promise<RunResult>,
+  ) {
+    this.stdout = new OutputCollector(plan.maxOutputBytes, plan.tailBytes);
+    this.stderr = new OutputCollector(plan.maxOutputBytes, plan.tailBytes);
+    this.shellName = `${plan.file}: 1: `;
+    if (plan.timeoutMs > 0)
+      this.timeoutTimer = setTimeout(() => {
+        this.timedOut = true;
+        this.halt('SIGTERM');
+      }, plan.timeoutMs);
+    signal?.addEventListener('abort', this.onAbort, { once: true });
+  }
 
-    // Runs steps until one must be waited for (a program) or the script ends.
-    const next = (): void => {
-      while (index < plan.exec.steps.length) {
-        if (halted !== undefined) {
-          finish({ code: null, signal: halted });
-          return;
-        }
-        const step = plan.exec.steps[index] as ShellFreeStep;
-        index += 1;
-        if ((step.after === '&&' && status !== 0) || (step.after === '||' && status === 0))
-          continue;
-        const opened = openRedirects(step, plan.cwd, shellName, write);
-        const [name] = step.words;
-        if (opened.failed) {
-          closeAll(opened.files);
-          status = 2;
-          if (step.file === undefined && SPECIAL_BUILTINS.has(name as string)) {
-            finish({ code: status, signal: null });
-            return;
-          }
-          continue;
-        }
-        if (step.file === undefined) {
-          const ran = runBuiltin(step.words, opened.slots, status, shellName, write);
-          closeAll(opened.files);
-          status = ran.status;
-          if (ran.exit) {
-            finish({ code: status, signal: null });
-            return;
-          }
-          continue;
-        }
-        startStep(step, opened.slots, opened.files);
+  private halt(haltSignal: NodeJS.Signals): void {
+    this.halted ??= haltSignal;
+    this.current?.terminate(haltSignal);
+  }
+
+  /** Ends the run's own timers and listeners and the stdin descriptor. */
+  private close(): void {
+    this.finished = true;
+    clearTimeout(this.timeoutTimer);
+    this.signal?.removeEventListener('abort', this.onAbort);
+    this.stdin.close();
+  }
+
+  private finish(exit: GroupExit): void {
+    this.close();
+    const ended = this.halted === undefined ? exit : { code: null, signal: this.halted };
+    const { timedOut, aborted, stdoutLimitExceeded } = this;
+    this.resolve(
+      collectedResult(
+        ended,
+        { timedOut, aborted, stdoutLimitExceeded },
+        this.stdout,
+        this.stderr,
+        this.startedAt,
+      ),
+    );
+  }
+
+  /** Runs steps until one must be waited for (a program) or the script ends. */
+  next(): void {
+    const { steps } = this.plan.exec;
+    while (this.index < steps.length) {
+      if (this.halted !== undefined) {
+        this.finish({ code: null, signal: this.halted });
         return;
       }
-      finish({ code: status, signal: null });
-    };
+      const step = steps[this.index] as ShellFreeStep;
+      this.index += 1;
+      if ((step.after === '&&' && this.status !== 0) || (step.after === '||' && this.status === 0))
+        continue;
+      const opened = openRedirects(step, this.plan.cwd, this.shellName, this.write);
+      if (opened.failed) {
+        closeAll(opened.files);
+        this.status = 2;
+        if (step.file === undefined && SPECIAL_BUILTINS.has(step.words[0] as string)) {
+          this.finish({ code: this.status, signal: null });
+          return;
+        }
+        continue;
+      }
+      if (step.file !== undefined) {
+        this.startStep(step, opened.slots, opened.files);
+        return;
+      }
+      const ran = runBuiltin(step.words, opened.slots, this.status, this.shellName, this.write);
+      closeAll(opened.files);
+      this.status = ran.status;
+      if (ran.exit) {
+        this.finish({ code: this.status, signal: null });
+        return;
+      }
+    }
+    this.finish({ code: this.status, signal: null });
+  }
 
-    const startStep = (step: ShellFreeStep, slots: Slot[], files: number[]): void => {
-      const stdio = slots.map((slot) =>
-        slot === 'stdin' ? stdin.value : typeof slot === 'number' ? slot : 'pipe',
-      ) as ('pipe' | 'ignore' | number)[];
-      const first = index === 1;
-      startProcessGroup(
-        {
-          file: step.file as string,
-          args: step.words.slice(1),
-          argv0: step.words[0] as string,
-          cwd: plan.cwd,
-          env: plan.env,
-          stdio,
-          killGraceMs: plan.killGraceMs,
-        },
-        {
-          onStop: stop,
-          onSettle(exit) {
-            current = undefined;
-            // dash holds a step's redirections until it has waited for it, and reports a signal
-            // death on the step's descriptor 2.
-            const report = statusOf(exit);
-            if (report.line !== undefined) write(slots[2] as Slot, report.line);
-            closeAll(files);
-            if (halted !== undefined) {
-              finish({ code: null, signal: halted });
-              return;
-            }
-            status = report.status;
-            next();
-          },
-        },
-      ).then(
-        (group) => {
-          current = group;
-          const collect = (stream: Readable | null, push: (data: Uint8Array) => void) =>
-            stream?.on('data', (chunk: Uint8Array) => {
-              if (!group.settled) push(chunk);
-            });
-          // A slot that names a file gave the child its descriptor: no pipe to read there.
-          collect(group.stdout, slots[1] === 'stderr' ? (data) => stderr.push(data) : toStdout);
-          collect(group.stderr, slots[2] === 'stdout' ? toStdout : (data) => stderr.push(data));
-          onStarted?.(group.pid, stop);
-          if (halted !== undefined) group.terminate(halted);
-        },
-        (error: unknown) => {
-          // Nothing has run yet: the shell runs the command, and fails the way it does.
-          if (first) {
-            closeAll(files);
-            finished = true;
-            clearTimeout(timeoutTimer);
-            signal?.removeEventListener('abort', onAbort);
-            stdin.close();
-            resolve(runUnderShell());
-            return;
-          }
-          // What dash's child says when its exec fails (a program gone since the plan was made).
-          const code = (error as NodeJS.ErrnoException).code;
-          const notFound = code === 'ENOENT' || code === 'ENOTDIR';
-          const reason = notFound ? 'not found' : strerror(code);
-          write(slots[2] as Slot, `${shellName}${step.words[0]}: ${reason}\n`);
+  private startStep(step: ShellFreeStep, slots: Slot[], files: number[]): void {
+    const stdio = slots.map((slot) =>
+      slot === 'stdin' ? this.stdin.value : typeof slot === 'number' ? slot : 'pipe',
+    ) as ('pipe' | 'ignore' | number)[];
+    const first = this.index === 1;
+    const spec = {
+      file: step.file as string,
+      args: step.words.slice(1),
+      argv0: step.words[0] as string,
+      cwd: this.plan.cwd,
+      env: this.plan.env,
+      stdio,
+      killGraceMs: this.plan.killGraceMs,
+    };
+    const onSettle = (exit: GroupExit): void => {
+      this.current = undefined;
+      // dash holds a step's redirections until it has waited for it, and reports a signal death
+      // on the step's descriptor 2.
+      const report = statusOf(exit);
+      if (report.line !== undefined) this.write(slots[2] as Slot, report.line);
+      closeAll(files);
+      if (this.halted !== undefined) {
+        this.finish({ code: null, signal: this.halted });
+        return;
+      }
+      this.status = report.status;
+      this.next();
+    };
+    startProcessGroup(spec, { onStop: this.stop, onSettle }).then(
+      (group) => this.started(group, slots),
+      (error: unknown) => {
+        // Nothing has run yet: the shell runs the command, and fails the way it does.
+        if (first) {
           closeAll(files);
-          status = notFound ? 127 : 126;
-          next();
-        },
-      );
-    };
+          this.close();
+          this.resolve(this.runUnderShell());
+          return;
+        }
+        // What dash's child says when its exec fails (a program gone since the plan was made).
+        const code = (error as NodeJS.ErrnoException).code;
+        const notFound = code === 'ENOENT' || code === 'ENOTDIR';
+        const reason = notFound ? 'not found' : strerror(code);
+        this.write(slots[2] as Slot, `${this.shellName}${step.words[0]}: ${reason}\n`);
+        closeAll(files);
+        this.status = notFound ? 127 : 126;
+        this.next();
+      },
+    );
+  }
 
-    next();
-  });
+  private started(group: ProcessGroup, slots: readonly Slot[]): void {
+    this.current = group;
+    const collect = (stream: Readable | null, push: (data: Uint8Array) => void) =>
+      stream?.on('data', (chunk: Uint8Array) => {
+        if (!group.settled) push(chunk);
+      });
+    // A slot that names a file gave the child its descriptor: no pipe to read there.
+    collect(group.stdout, slots[1] === 'stderr' ? this.toStderr : this.toStdout);
+    collect(group.stderr, slots[2] === 'stdout' ? this.toStdout : this.toStderr);
+    this.onStarted?.(group.pid, this.stop);
+    if (this.halted !== undefined) group.terminate(this.halted);
+  }
 }
 
 interface Opened {
