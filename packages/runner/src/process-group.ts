@@ -18,6 +18,12 @@ export interface GroupSpec {
   stdio: ('pipe' | 'ignore' | number)[];
   /** Time between SIGTERM and SIGKILL when {@link ProcessGroup.terminate} is called. */
   killGraceMs: number;
+  /**
+   * Settling does not kill what is left of the group: it stays tracked until
+   * {@link ProcessGroup.release} (a step of a list, whose background processes live as long as
+   * the list, as in the shell's one group).
+   */
+  hold?: boolean;
 }
 
 /** How the group leader ended. */
@@ -58,6 +64,8 @@ export interface ProcessGroup {
   readonly settled: boolean;
   /** Sends `signal` to the group; for anything but SIGKILL, SIGKILL follows after `graceMs`. */
   terminate(signal: NodeJS.Signals, graceMs?: number): void;
+  /** A held group ({@link GroupSpec.hold}), settled: SIGKILL to what is left of it, untracked. */
+  release(): void;
 }
 
 /**
@@ -113,14 +121,20 @@ export async function startProcessGroup(
     if (signal !== 'SIGKILL')
       graceTimer ??= setTimeout(() => signalGroup(groupId, 'SIGKILL'), graceMs);
   };
+  let released = false;
+  const release = (): void => {
+    if (released) return;
+    released = true;
+    untrack();
+    signalGroup(groupId, 'SIGKILL');
+  };
   const settle = (): void => {
     if (settled) return;
     settled = true;
     clearTimeout(graceTimer);
     clearTimeout(drainTimer);
-    untrack();
     // Whatever is left of the group (a background grandchild holding a pipe) dies now.
-    signalGroup(groupId, 'SIGKILL');
+    if (spec.hold !== true) release();
     for (const stream of subprocess.stdio) stream?.destroy();
     events.onSettle(exit ?? { code: null, signal: null });
   };
@@ -164,6 +178,7 @@ export async function startProcessGroup(
       return settled;
     },
     terminate,
+    release,
   };
 }
 

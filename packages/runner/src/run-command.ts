@@ -55,8 +55,18 @@ export async function runCommand(options: RunOptions): Promise<RunResult> {
     // What dash exports for a command it runs: its working dir (the real one, as getcwd gives it).
     plan.env = { ...env, PWD: cwd };
   }
-  if (normalized.spawnHelper ?? spawnHelperSetting())
-    return runThroughHelper(plan, normalized.signal, runPlan);
+  const throughHelper = normalized.spawnHelper ?? spawnHelperSetting();
+  if (exec?.steps.every((step) => step.file === undefined)) {
+    // Builtins alone (`echo '{"decision":"allow"}'`, `exit 2`): nothing to spawn, so no helper
+    // and none of its two messages. Under the shell (no input file could be written) it spawns.
+    const { exec: _exec, ...shellPlan } = plan;
+    return runScript({ ...plan, exec }, normalized.signal, undefined, () =>
+      throughHelper
+        ? runThroughHelper(shellPlan, normalized.signal, runPlan)
+        : runPlan(shellPlan, normalized.signal),
+    );
+  }
+  if (throughHelper) return runThroughHelper(plan, normalized.signal, runPlan);
   return runPlan(plan, normalized.signal);
 }
 

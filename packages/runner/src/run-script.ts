@@ -6,6 +6,7 @@ import { type GroupExit, type ProcessGroup, startProcessGroup } from './process-
 import type { RunPlan } from './run-plan.js';
 import { collectedResult, type RunResult } from './run-result.js';
 import {
+  DEVICES,
   redirectPath,
   type ShellFreeScript,
   type ShellFreeStep,
@@ -57,7 +58,9 @@ class ScriptRun {
   // Set once the run is told to end: the step running gets the signal and no other starts, and
   // the run ends as the shell would have, killed by it.
   private halted: NodeJS.Signals | undefined;
-  private current: ProcessGroup | undefined;
+  // Every step's group, held until the list ends: what a step leaves running in the background
+  // lives as long as the list, as in the shell's one group, and dies with it.
+  private readonly groups: ProcessGroup[] = [];
   private status = 0;
   private index = 0;
   private readonly timeoutTimer: NodeJS.Timeout | undefined;
@@ -120,12 +123,14 @@ class ScriptRun {
 
   private halt(haltSignal: NodeJS.Signals): void {
     this.halted ??= haltSignal;
-    this.current?.terminate(haltSignal);
+    // The shell's one group gets the signal whole: the step running and what earlier ones left.
+    for (const group of this.groups) group.terminate(haltSignal);
   }
 
   /** Ends the run's own timers and listeners and the stdin descriptor. */
   private close(): void {
     this.finished = true;
+    for (const group of this.groups) group.release();
     clearTimeout(this.timeoutTimer);
     this.signal?.removeEventListener('abort', this.onAbort);
     this.stdin.close();
@@ -196,9 +201,9 @@ class ScriptRun {
       env: this.plan.env,
       stdio,
       killGraceMs: this.plan.killGraceMs,
+      hold: true,
     };
     const onSettle = (exit: GroupExit): void => {
-      this.current = undefined;
       // dash holds a step's redirections until it has waited for it, and reports a signal death
       // on the step's descriptor 2.
       const report = statusOf(exit);
@@ -214,8 +219,9 @@ class ScriptRun {
     startProcessGroup(spec, { onStop: this.stop, onSettle }).then(
       (group) => this.started(group, slots),
       (error: unknown) => {
-        // Nothing has run yet: the shell runs the command, and fails the way it does.
-        if (first) {
+        // Nothing has run yet: the shell runs the command, and fails the way it does (unless the
+        // run was told to stop meanwhile).
+        if (first && this.halted === undefined) {
           closeAll(files);
           this.close();
           this.resolve(this.runUnderShell());
@@ -234,7 +240,7 @@ class ScriptRun {
   }
 
   private started(group: ProcessGroup, slots: readonly Slot[]): void {
-    this.current = group;
+    this.groups.push(group);
     const collect = (stream: Readable | null, push: (data: Uint8Array) => void) =>
       stream?.on('data', (chunk: Uint8Array) => {
         if (!group.settled) push(chunk);
@@ -294,7 +300,7 @@ function openRedirects(
     }
     files.push(fd);
     const stat = fs.fstatSync(fd);
-    if (!stat.isFile() && !stat.isCharacterDevice()) {
+    if (!stat.isFile() && !(DEVICES.has(redirect.target) && stat.isCharacterDevice())) {
       write(
         slots[2] as Slot,
         `${shellName}cannot ${reading ? 'open' : 'create'} ${redirect.target}: not a regular file\n`,

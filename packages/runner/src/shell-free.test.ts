@@ -202,6 +202,10 @@ describe('a list of simple commands, run without the shell where /bin/sh is dash
     ['./missing-interpreter.sh; echo after', true],
     ['true; ./missing-interpreter.sh; echo after', true],
     ['rm gone.sh; ./gone.sh 2>err.txt; echo after; cat err.txt', true],
+    // What a step leaves in the background lives as long as the list (the shell's one group).
+    ['./bg.sh; sleep 1; cat alive.txt', true],
+    // A newline in quotes moves dash's line numbers: the shell's.
+    ["echo 'a\nb'; cat <absent", false],
     ['echo x >a-dir', false],
     ['twice; echo after', false],
     ['exit 300', false],
@@ -215,6 +219,7 @@ describe('a list of simple commands, run without the shell where /bin/sh is dash
         fs.writeFileSync(path.join(dir, 'in.txt'), 'from a file\n');
         fs.symlinkSync('/dev/stdout', path.join(dir, 'stdout-link'));
         script(dir, 'gone.sh', '#!/bin/sh\necho never\n');
+        script(dir, 'bg.sh', '#!/bin/sh\n(sleep 0.3; echo alive >alive.txt) >/dev/null 2>&1 &\n');
       }
       if (DASH)
         expect(shellFreeCommand(command, plain.dir, plain.env) !== undefined).toBe(shellFree);
@@ -398,7 +403,30 @@ describe('shellFreeCommand', () => {
       'twice',
       './a-dir',
     ];
+    // Paths that reach the descriptors of the process that opens them, however written.
+    fs.symlinkSync('/proc/self/fd', path.join(dir, 'fdl'));
+    fs.symlinkSync('/proc', path.join(dir, 'procl'));
+    leftToShell.push(
+      'echo x >fdl/1',
+      'cat <fdl/0',
+      'echo x >procl/self/fd/1',
+      'echo x >//proc/self/fd/1',
+      'echo x >/./dev/fd/1',
+      'echo x >/dev/../proc/self/fd/1',
+    );
     for (const command of leftToShell) expect(shellFreeCommand(command, dir, env)).toBeUndefined();
+    // Variables dash sets or drops, and a `%` PATH entry, which can make a name a builtin.
+    for (const extra of [
+      { OPTIND: '5' },
+      { IFS: 'x' },
+      { PPID: '1' },
+      { 'A-B': '1' },
+      { 'A.B': '1' },
+    ])
+      expect(shellFreeCommand('true; cat', dir, { ...env, ...extra })).toBeUndefined();
+    expect(shellFreeCommand('echo hi', dir, { ...env, PATH: `/x%builtin:${env.PATH}` })).toBe(
+      undefined,
+    );
     // dash's own rules for these: an environment PWD, no HOME for `~`, no PATH.
     expect(shellFreeCommand('show-on-path', dir, { ...env, PWD: dir })).toBeUndefined();
     expect(shellFreeCommand('~/in-home.sh', dir, { PATH: env.PATH })).toBeUndefined();

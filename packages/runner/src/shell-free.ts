@@ -65,6 +65,9 @@ const DASH_BUILTINS_AND_KEYWORDS = new Set(
     .split(' '),
 );
 
+// Variables dash sets itself when they come in its environment.
+const DASH_OWN_VARIABLES = new Set(['PWD', 'PPID', 'OPTIND', 'IFS']);
+
 let shellIsDash: boolean | undefined;
 
 /**
@@ -84,8 +87,12 @@ export function shellFreeCommand(
   cwd: string,
   env: Readonly<Record<string, string>>,
 ): ShellFreeScript | undefined {
-  // dash sets PWD from the environment's when it names the working dir: left to dash.
-  if (env.PWD !== undefined || !isDash()) return undefined;
+  // dash sets PWD from the environment's when it names the working dir, and sets PPID, OPTIND
+  // and IFS of its own; it drops a variable whose name is not a shell name; a `%` entry in PATH
+  // can make a name a builtin: all left to dash.
+  if (!isDash() || env.PATH?.includes('%') === true) return undefined;
+  for (const name of Object.keys(env))
+    if (DASH_OWN_VARIABLES.has(name) || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return undefined;
   const parsed = parseCommand(command, env.HOME);
   if (parsed === undefined) return undefined;
   const steps: ShellFreeStep[] = [];
@@ -200,7 +207,8 @@ function readWord(
       const close = command.indexOf(char, at + 1);
       if (close === -1) return undefined;
       const inside = command.slice(at + 1, close);
-      if (char === '"' && /[$`\\]/.test(inside)) return undefined;
+      // A newline would move dash's line numbers, which its messages print.
+      if (inside.includes('\n') || (char === '"' && /[$`\\]/.test(inside))) return undefined;
       text += inside;
       quoted = true;
       at = close + 1;
@@ -244,17 +252,27 @@ function copiesOnlyFiles(redirects: readonly ShellFreeRedirect[]): boolean {
 function fileTargetIsPlain(target: string, cwd: string): boolean {
   if (DEVICES.has(target)) return true;
   let file = redirectPath(target, cwd);
-  for (let hops = 0; ; hops += 1) {
-    if (/^\/(proc|dev)(\/|$)/.test(file) || hops > 8) return false;
+  for (let hops = 0; hops <= 8; hops += 1) {
+    // The real path of its folder: `//proc`, `/./dev`, a symlinked folder all come out plain.
+    let real: string;
     try {
-      const stat = fs.lstatSync(file);
+      real = path.join(fs.realpathSync(path.dirname(file)), path.basename(file));
+    } catch (error) {
+      // No such folder: the open fails, with dash's message.
+      const code = (error as NodeJS.ErrnoException).code;
+      return code === 'ENOENT' || code === 'ENOTDIR';
+    }
+    if (/^\/(proc|dev)(\/|$)/.test(real)) return false;
+    try {
+      const stat = fs.lstatSync(real);
       if (!stat.isSymbolicLink()) return stat.isFile();
-      file = path.resolve(path.dirname(file), fs.readlinkSync(file));
+      file = path.resolve(path.dirname(real), fs.readlinkSync(real));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       return code === 'ENOENT' || code === 'ENOTDIR';
     }
   }
+  return false;
 }
 
 /** The devices a redirection may name (by these paths only). */

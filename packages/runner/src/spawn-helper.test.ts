@@ -237,7 +237,7 @@ describe.runIf(helperOn && process.platform === 'linux')('spawn helper', () => {
 
   it('stops a run still waiting for the helper to start: killAllRuns or abort, nothing spawned', async () => {
     // A new helper starts on the next run once the current one is gone.
-    await runCommand({ command: 'true' });
+    await runCommand({ command: ['true'] });
     const old = spawnHelperStatus().pid as number;
     process.kill(old, 'SIGKILL');
     expect(await eventually(() => spawnHelperStatus().state === 'idle')).toBe(true);

@@ -12,7 +12,7 @@ function peakRssBytes() {
 }
 
 // Warm up so module loading and JIT do not count as growth.
-await runCommand({ command: 'echo warm' });
+await runCommand({ command: ['echo', 'warm'] });
 const before = peakRssBytes();
 const result = await runCommand({ command, ...JSON.parse(optionsJson) });
 const after = peakRssBytes();

@@ -19,7 +19,8 @@ await waitFor(() => fs.existsSync('started') && fs.readFileSync('started', 'utf8
 // A short run through the same helper: its answer comes after the first run's 'started' on the
 // one channel, so the host knows the first run's group before the helper goes. (A helper killed in
 // the instant between a spawn and that message leaves the group to run out: only the helper knew it.)
-await runCommand({ command: 'true', timeoutMs: 10_000 });
+// (argv, not the string `true`: a builtin alone would run in this process, not in the helper.)
+await runCommand({ command: ['true'], timeoutMs: 10_000 });
 const helper = spawnHelperStatus().pid;
 process.stdout.write(`run ${fs.readFileSync('started', 'utf8').trim()} helper ${helper}\n`);
 process.kill(helper, how === 'stop' ? 'SIGSTOP' : 'SIGKILL');

@@ -3,5 +3,6 @@
 const [entryUrl] = process.argv.slice(2);
 const { runCommand, spawnHelperStatus } = await import(entryUrl);
 
-const result = await runCommand({ command: 'echo done' });
+// argv: a program, spawned through the helper (the string `echo done` would spawn nothing).
+const result = await runCommand({ command: ['echo', 'done'] });
 process.stdout.write(`${result.stdout.trim()} ${spawnHelperStatus().state}\n`);

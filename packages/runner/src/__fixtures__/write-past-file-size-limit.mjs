@@ -6,7 +6,7 @@ import path from 'node:path';
 
 const [entryUrl, dir] = process.argv.slice(2);
 const { runCommand } = await import(entryUrl);
-const result = await runCommand({ command: 'true', cwd: dir, timeoutMs: 30_000 });
+const result = await runCommand({ command: ['true'], cwd: dir, timeoutMs: 30_000 });
 let outcome = 'wrote';
 try {
   fs.writeFileSync(path.join(dir, 'big'), Buffer.alloc(64 * 1024));
