@@ -31,8 +31,12 @@ const PROMPT = 'Run the bench command each time it is asked for, then stop.';
 /**
  * The tool call every agent makes: its own shell tool running a command that does nothing, a
  * different argument each time (Gemini CLI stops a run that repeats one call: "Loop detected").
+ * `BENCH_TOOL=program` runs `/bin/true N`, a program in every agent: ours runs the builtin `true`
+ * without starting a process, so there the hook's process is the only one of a call, and pays
+ * alone what the first spawn after a model turn costs (the other agents' tools pay it either way).
  */
-const toolCommand = (index) => `true ${index + 1}`;
+const TOOL_FORM = process.env.BENCH_TOOL === 'program' ? 'program' : 'builtin';
+const toolCommand = (index) => `${TOOL_FORM === 'program' ? '/bin/true' : 'true'} ${index + 1}`;
 
 function positive(name, fallback) {
   const value = Number(process.env[name] ?? fallback);
@@ -328,7 +332,7 @@ function report(samples, loadBefore) {
   }
   const load = (values) => values.map((value) => value.toFixed(1)).join(' ');
   console.log(
-    `\nreal agents, one PreToolUse command hook (${HOOK_FORM === 'script' ? 'a #!/bin/sh file holding ' : ''}\`cat >/dev/null; echo . >>LOG\`), ${CALLS} shell calls of \`true N\` a run, ${ROUNDS} interleaved pairs; ms/call = loop time (first model request answered with a call to the final one) / ${CALLS}; added = median over pairs of (hook - no hook) / ${CALLS}; load average ${load(loadBefore)} before, ${load(loadavg())} after`,
+    `\nreal agents, one PreToolUse command hook (${HOOK_FORM === 'script' ? 'a #!/bin/sh file holding ' : ''}\`cat >/dev/null; echo . >>LOG\`), ${CALLS} shell calls of \`${TOOL_FORM === 'program' ? '/bin/true' : 'true'} N\` a run, ${ROUNDS} interleaved pairs; ms/call = loop time (first model request answered with a call to the final one) / ${CALLS}; added = median over pairs of (hook - no hook) / ${CALLS}; load average ${load(loadBefore)} before, ${load(loadavg())} after`,
   );
   console.log(table(rows));
   if (oursAdded !== undefined && ratios.length > 0)
