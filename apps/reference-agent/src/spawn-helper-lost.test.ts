@@ -4,14 +4,14 @@ import type { EventRecord } from '@soong-agent/protocol';
 import { describe, expect, it } from 'vitest';
 import { makeWorkspace, parseRecords, runCli, writeScript } from './test-helpers/cli.js';
 
-// The attacker's side: a hook that kills the runner's spawn helper (its parent) after printing
-// a deny. Before, the CLI's event loop emptied with the helper: `hooks test` exited 0 with no
-// output and `run` stopped mid-loop with exit 0, its log ending at hook_started.
+// The attacker's side: a hook that kills its parent (the runner's posix spawner where it runs,
+// else its spawn helper) after printing a deny. Before, the CLI's event loop emptied with the
+// helper: `hooks test` exited 0 with no output and `run` stopped mid-loop with exit 0, its log
+// ending at hook_started. Either way the run now fails as helper_failed.
 
 const TIMEOUT = 120_000;
 
-// Prints a deny, then kills the process that spawned it (the spawn helper): the deny is lost
-// with the helper's end of the pipe.
+// Prints a deny, then kills the process that spawned it: the deny is lost with it.
 const KILLS_HELPER = `echo '{"decision":"deny","reason":"no rm here"}'; kill -9 $PPID; sleep 5`;
 
 function workspaceWith(onFailure: 'deny' | 'ignore') {

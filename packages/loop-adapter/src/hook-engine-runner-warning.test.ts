@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
+import { setPosixSpawner } from '@soong-agent/runner';
 import { makeTempDir } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
 import { recordsOf, setup } from './test-helpers/setup.js';
@@ -11,6 +12,8 @@ const tempDir = () => makeTempDir();
 // process, and each session records the runner's warning once, on the first hook that met it.
 describe('hook engine and the runner warnings', () => {
   it('records SPAWN_HELPER_UNAVAILABLE as a hook_log warning once per session', async () => {
+    // The helper is the runner's way only where its posix spawner is off (or cannot run).
+    setPosixSpawner(false);
     const runnerEntry = createRequire(import.meta.url).resolve('@soong-agent/runner');
     const internal = (await import(
       new URL('./spawn-helper.js', pathToFileURL(runnerEntry)).href

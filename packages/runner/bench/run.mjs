@@ -1,9 +1,10 @@
 // Benchmark of @soong-agent/runner (run `pnpm bench` after a build). Everything is measured side
 // by side in this one process, interleaved so drift on a noisy machine hits every path alike.
-// 1. Spawn cost against the host's size: the same hook command through runCommand (spawn helper
-//    on, and off) beside a bare child_process.spawn and execa alone (what the runner was built on),
-//    first from a small host, then from the same process holding ~1.2 GB (a touched Buffer). Each
-//    path's added time is its median minus the bare spawn's. 1b: the same commands in a `#!/bin/sh`
+// 1. Spawn cost against the host's size: the same hook command through runCommand (the default:
+//    the posix spawner where it runs; the spawn helper; and, the posix spawner off, spawned by Node
+//    from this process) beside a bare child_process.spawn and execa alone (what the runner was
+//    built on), first from a small host, then from the same process holding ~1.2 GB (a touched
+//    Buffer). Each path's added time is its median minus the bare spawn's of the same block. 1b: the same commands in a `#!/bin/sh`
 //    hook file, run as a plain command (no shell where /bin/sh is dash) and under `/bin/sh -c`.
 // 2. Worker calls: request/response latency through startWorker beside a bare pipe to the same
 //    worker program.
@@ -15,7 +16,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { execa } from 'execa';
 import { DEFAULT_KILL_GRACE_MS } from '../dist/defaults.js';
-import { runCommand, spawnHelperStatus, startWorker } from '../dist/index.js';
+import { runCommand, setPosixSpawner, spawnHelperStatus, startWorker } from '../dist/index.js';
+import { posixSpawnerReady, warmPosixSpawner } from '../dist/posix-spawner.js';
 
 const SMALL_RUNS = Number(process.env.BENCH_SMALL_RUNS ?? 200);
 const BIG_RUNS = Number(process.env.BENCH_BIG_RUNS ?? 60);
@@ -69,14 +71,26 @@ const viaRunner = (spawnHelper) => async () => {
   return { code: result.exitCode, stdout: result.stdout };
 };
 
+const DEFAULT_PATH = 'runCommand (default)';
+const HELPER_PATH = 'runCommand (spawnHelper: true)';
+const NODE_PATH = 'runCommand (posix spawner off, spawnHelper: false)';
+const BARE_PATH = 'bare child_process.spawn';
+// The default path is the posix spawner where it runs (Linux, a system python3), else the helper.
 const paths = {
-  'bare child_process.spawn': bareSpawn,
+  [BARE_PATH]: bareSpawn,
   'execa alone': execaAlone,
-  'runCommand (spawn helper)': viaRunner(true),
-  'runCommand (spawnHelper: false)': viaRunner(false),
+  [DEFAULT_PATH]: viaRunner(undefined),
+  [HELPER_PATH]: viaRunner(true),
   // Where /bin/sh is dash the string above runs without the shell (one program and a builtin);
   // the same command under the shell shows what the runner itself adds to a bare spawn.
   "runCommand(['/bin/sh', '-c', …])": viaRunnerCommand(['/bin/sh', '-c', COMMAND]),
+};
+// Spawned by Node from this process (what the default path saves), measured with the posix
+// spawner off, beside the same bare spawn.
+const nodePaths = {
+  [BARE_PATH]: bareSpawn,
+  'execa alone': execaAlone,
+  [NODE_PATH]: viaRunner(false),
 };
 
 async function timed(fn) {
@@ -102,7 +116,7 @@ const fmt = (ms) => `${ms.toFixed(2)} ms`;
 const rssMb = () => `${Math.round(process.memoryUsage().rss / 1e6)} MB`;
 
 /** Runs every path `runs` times, rotating which goes first; returns the medians by path. */
-async function measure(label, runs) {
+async function measure(label, runs, paths) {
   const names = Object.keys(paths);
   const samples = Object.fromEntries(names.map((name) => [name, []]));
   for (let i = 0; i < runs; i += 1) {
@@ -126,10 +140,24 @@ async function measure(label, runs) {
   return medians;
 }
 
-// Warm up every path (module loading, JIT, the helper's start) before measuring.
-for (let i = 0; i < 20; i += 1) for (const fn of Object.values(paths)) await timed(fn);
+/** Both blocks: the default paths, then (posix spawner off) Node's spawn from this process. */
+async function measureBoth(label, runs) {
+  warmPosixSpawner();
+  while (!posixSpawnerReady() && process.platform === 'linux' && Date.now() - started < 5000)
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  // Warm up every path (module loading, JIT, the spawners' start) before measuring.
+  for (let i = 0; i < 20; i += 1) for (const fn of Object.values(paths)) await timed(fn);
+  const medians = await measure(label, runs, paths);
+  console.log(`posix spawner ready: ${posixSpawnerReady()}`);
+  setPosixSpawner(false);
+  for (let i = 0; i < 10; i += 1) for (const fn of Object.values(nodePaths)) await timed(fn);
+  Object.assign(medians, await measure(`${label}, posix spawner off`, runs, nodePaths));
+  setPosixSpawner(true);
+  return medians;
+}
+const started = Date.now();
 
-const small = await measure(
+const small = await measureBoth(
   `\`${COMMAND}\` with a ${INPUT.length}-byte input, small host`,
   SMALL_RUNS,
 );
@@ -227,30 +255,32 @@ console.table({
 // Grow the host: a touched Buffer, so its pages are really mapped (as an app's heap would be).
 const ballast = Buffer.alloc(BIG_BYTES);
 for (let offset = 0; offset < ballast.length; offset += 4096) ballast[offset] = 1;
-const big = await measure(
+const big = await measureBoth(
   `The same, host holding ${Math.round((BIG_BYTES / 1e9) * 10) / 10} GB`,
   BIG_RUNS,
 );
 ballast.fill(0, 0, 1);
 
-const helperPath = 'runCommand (spawn helper)';
-const directPath = 'runCommand (spawnHelper: false)';
-const barePath = 'bare child_process.spawn';
 const ratios = [
-  ['runCommand (helper), big host / small host', big[helperPath] / small[helperPath], 1.5],
-  ['runCommand (helper), small host / bare spawn', small[helperPath] / small[barePath], 1.5],
+  ['runCommand (default), big host / small host', big[DEFAULT_PATH] / small[DEFAULT_PATH], 1.5],
+  ['runCommand (default), small host / bare spawn', small[DEFAULT_PATH] / small[BARE_PATH], 1.5],
   [
-    'runCommand (helper), small host / execa alone',
-    small[helperPath] / small['execa alone'],
+    'runCommand (default), small host / spawned by Node from here',
+    small[DEFAULT_PATH] / small[NODE_PATH],
     undefined,
   ],
-  ['runCommand (helper) / bare spawn, big host', big[helperPath] / big[barePath], undefined],
   [
-    'runCommand (spawnHelper: false), big host / small host',
-    big[directPath] / small[directPath],
+    'runCommand (spawnHelper: true), big host / small host',
+    big[HELPER_PATH] / small[HELPER_PATH],
+    1.5,
+  ],
+  ['runCommand (default) / bare spawn, big host', big[DEFAULT_PATH] / big[BARE_PATH], undefined],
+  [
+    'spawned by Node from here, big host / small host',
+    big[NODE_PATH] / small[NODE_PATH],
     undefined,
   ],
-  ['bare spawn, big host / small host', big[barePath] / small[barePath], undefined],
+  ['bare spawn, big host / small host', big[BARE_PATH] / small[BARE_PATH], undefined],
   ['startWorker call / bare pipe call', calls.worker / calls.bare, 1.1],
 ];
 console.log('\nRatios (medians)\n');
@@ -259,9 +289,9 @@ for (const [name, ratio, target] of ratios) {
     target === undefined ? '' : ` (target <= ${target}: ${ratio <= target ? 'met' : 'NOT met'})`;
   console.log(`${name}: ${ratio.toFixed(2)}${verdict}`);
 }
-const overExeca = small[helperPath] - small['execa alone'];
+const overExeca = small[DEFAULT_PATH] - small['execa alone'];
 console.log(
-  `runCommand (helper) - execa alone, small host: ${fmt(overExeca)} (target <= 0.5 ms: ${overExeca <= 0.5 ? 'met' : 'NOT met'})`,
+  `runCommand (default) - execa alone, small host: ${fmt(overExeca)} (target <= 0.5 ms: ${overExeca <= 0.5 ? 'met' : 'NOT met'})`,
 );
 console.log(`spawn helper: ${JSON.stringify(spawnHelperStatus())}`);
 

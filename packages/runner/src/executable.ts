@@ -33,12 +33,13 @@ export function assertExecutable(file: string, cwd: string, childPath: string | 
  * lacks the x bit that group or others have, which exec then refuses.
  */
 export function executableProblem(candidate: string): string | undefined {
-  let stat: fs.Stats;
+  let stat: fs.Stats | undefined;
   try {
-    stat = fs.statSync(candidate);
+    stat = fs.statSync(candidate, { throwIfNoEntry: false });
   } catch {
-    return 'does not exist';
+    // ENOTDIR, EACCES on the way, a name too long: not there for exec either.
   }
+  if (stat === undefined) return 'does not exist';
   if (!stat.isFile()) return 'is not a file';
   // access(X_OK) succeeds for root on any file with one x bit, and the mode bits catch the rest.
   if ((stat.mode & 0o111) === 0) return 'is not executable (no x permission bit)';

@@ -10,6 +10,7 @@ describe('index', () => {
       'killAllRuns',
       'onRunnerWarning',
       'runCommand',
+      'setPosixSpawner',
       'setSpawnHelper',
       'spawnHelperStatus',
       'startWorker',

@@ -5,6 +5,8 @@
 // the environment builder and the output decoder `runCommand` uses (their rules are its options).
 
 export { killAllRuns } from './live-runs.js';
+// The posix spawner: children started with vfork from a small Python process, where it can run.
+export { setPosixSpawner } from './posix-spawner.js';
 // Running one command, and a long-lived worker.
 export { runCommand } from './run-command.js';
 export type { RunOptions } from './run-options.js';
@@ -15,7 +17,6 @@ export {
   RunnerError,
   type RunnerErrorCode,
 } from './runner-error.js';
-
 // The spawn helper: on by default, with a direct-spawn fallback.
 export {
   onRunnerWarning,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { forgetSharedDescriptor } from './posix-spawner.js';
 
 // RAM-backed where the system has it: the payload (which may hold secrets) never reaches a disk.
 const SHARED_MEMORY_DIR = '/dev/shm';
@@ -78,6 +79,7 @@ export function stdinOf(input: string | Uint8Array | undefined): Stdin {
       if (!open) return;
       open = false;
       fs.closeSync(fd);
+      forgetSharedDescriptor(fd);
     },
   };
 }

@@ -8,7 +8,7 @@ import { builtEntryUrl, fixture } from './test-helpers/build.js';
 const SECRET = 'sk-hidden-5e1f0c';
 const run = promisify(execFile);
 
-async function parentReport(mode: 'hide' | 'keep', helper: 'on' | 'off' = 'off') {
+async function parentReport(mode: 'hide' | 'keep', helper: 'on' | 'off' | 'posix' = 'off') {
   const { stdout } = await run(
     process.execPath,
     [fixture('hide-environment.mjs'), builtEntryUrl(), mode, helper],
@@ -65,6 +65,15 @@ describe.runIf(process.platform === 'linux')('hideProcessEnvironment', () => {
       .filter((line) => line !== '')
       .map((line) => line.slice(0, line.indexOf('=')));
     expect(names.sort()).toEqual(['NODE_CHANNEL_FD', 'NODE_CHANNEL_SERIALIZATION_MODE']);
+    // The host's own block is still there to read: hideProcessEnvironment is still needed.
+    expect(report.hostEnviron).toContain(`HIDDEN_SECRET=${SECRET}`);
+  });
+
+  it('shows a child only the posix spawner at /proc/$PPID/environ, which is empty', async () => {
+    const report = await parentReport('keep', 'posix');
+    expect(report.parentEnvironExit).toBe(0);
+    expect(report.parentEnviron).toBe('');
+    expect(report.childEnv).toMatch(/^ALLOWED_EXTRA=x1$/m);
     // The host's own block is still there to read: hideProcessEnvironment is still needed.
     expect(report.hostEnviron).toContain(`HIDDEN_SECRET=${SECRET}`);
   });

@@ -1,7 +1,6 @@
-import type { ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import { childProcessModule } from './lazy-builtins.js';
 import { signalGroup, trackRun } from './live-runs.js';
+import { type SpawnedChild, spawnThroughSpawner, spawnWithNode } from './posix-spawner.js';
 import { DRAIN_WINDOW_MS } from './run-options.js';
 
 /** What to start: one child that leads its own process group. */
@@ -24,6 +23,11 @@ export interface GroupSpec {
    * the list, as in the shell's one group).
    */
   hold?: boolean;
+  /**
+   * `stdio[0]` is a descriptor the owner gives several groups in turn (a list's input file): they
+   * share its file offset, as the children of one shell share the shell's.
+   */
+  sharedStdin?: boolean;
 }
 
 /** How the group leader ended. */
@@ -62,6 +66,11 @@ export interface ProcessGroup {
   /** The leader's exit, once it exited. */
   readonly exit: GroupExit | undefined;
   readonly settled: boolean;
+  /**
+   * Set when what spawned the group (the posix spawner) died before the leader's exit could be
+   * read: why. The group has been SIGKILLed; the run fails with `HELPER_FAILED`.
+   */
+  readonly lost: string | undefined;
   /** Sends `signal` to the group; for anything but SIGKILL, SIGKILL follows after `graceMs`. */
   terminate(signal: NodeJS.Signals, graceMs?: number): void;
   /** A held group ({@link GroupSpec.hold}), settled: SIGKILL to what is left of it, untracked. */
@@ -92,9 +101,10 @@ export async function startProcessGroup(
       else stopGroup(signal);
     },
   });
-  let subprocess: ChildProcess;
+  let subprocess: SpawnedChild;
   try {
-    subprocess = spawnDetached(spec);
+    const throughSpawner = spawnThroughSpawner(spec);
+    subprocess = throughSpawner === undefined ? spawnWithNode(spec) : await throughSpawner;
   } catch (error) {
     untrack();
     throw error;
@@ -177,23 +187,12 @@ export async function startProcessGroup(
     get settled() {
       return settled;
     },
+    get lost() {
+      return subprocess.lost;
+    },
     terminate,
     release,
   };
-}
-
-// A plain child_process.spawn: the group, the timeout, the bounded output and the drain window are
-// all driven by startProcessGroup and its owner, so nothing of a process library's own promise,
-// buffering or cleanup is needed (execa's act on the direct child only, or wait for every pipe
-// holder), and a spawn costs what Node's does.
-function spawnDetached(spec: GroupSpec): ChildProcess {
-  return childProcessModule().spawn(spec.file, spec.args, {
-    cwd: spec.cwd,
-    env: spec.env,
-    stdio: spec.stdio,
-    detached: true,
-    ...(spec.argv0 === undefined ? {} : { argv0: spec.argv0 }),
-  });
 }
 
 function noop(): void {}

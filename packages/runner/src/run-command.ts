@@ -3,6 +3,7 @@ import { buildChildEnv } from './child-env.js';
 import { assertExecutable } from './executable.js';
 import { stdinOf } from './input-file.js';
 import { OutputCollector } from './output-collector.js';
+import { posixSpawnerUsable } from './posix-spawner.js';
 import {
   type GroupEvents,
   type GroupExit,
@@ -11,7 +12,7 @@ import {
   startProcessGroup,
 } from './process-group.js';
 import { normalizeRunOptions, type RunOptions } from './run-options.js';
-import type { RunPlan } from './run-plan.js';
+import { describeCommand, lostRun, type RunPlan } from './run-plan.js';
 import { collectedResult, notStartedAbortedResult, type RunResult } from './run-result.js';
 import { runScript } from './run-script.js';
 import { RunnerError } from './runner-error.js';
@@ -55,18 +56,22 @@ export async function runCommand(options: RunOptions): Promise<RunResult> {
     // What dash exports for a command it runs: its working dir (the real one, as getcwd gives it).
     plan.env = { ...env, PWD: cwd };
   }
-  const throughHelper = normalized.spawnHelper ?? spawnHelperSetting();
+  // Where the posix spawner runs, this process's children are started by it, whatever this
+  // process's size (it forks nothing): the spawn helper is not needed, and its hop is saved.
+  // (Asked only when something is to be spawned: it may start the posix spawner.)
+  const throughHelper = (): boolean =>
+    normalized.spawnHelper ?? (spawnHelperSetting() && !posixSpawnerUsable());
   if (exec?.steps.every((step) => step.file === undefined)) {
     // Builtins alone (`echo '{"decision":"allow"}'`, `exit 2`): nothing to spawn, so no helper
     // and none of its two messages. Under the shell (no input file could be written) it spawns.
     const { exec: _exec, ...shellPlan } = plan;
     return runScript({ ...plan, exec }, normalized.signal, undefined, () =>
-      throughHelper
+      throughHelper()
         ? runThroughHelper(shellPlan, normalized.signal, runPlan)
         : runPlan(shellPlan, normalized.signal),
     );
   }
-  if (throughHelper) return runThroughHelper(plan, normalized.signal, runPlan);
+  if (throughHelper()) return runThroughHelper(plan, normalized.signal, runPlan);
   return runPlan(plan, normalized.signal);
 }
 
@@ -130,6 +135,10 @@ export function runPlan(
         clearTimeout(timeoutTimer);
         signal?.removeEventListener('abort', onAbort);
         stdin.close();
+        if (group?.lost !== undefined) {
+          reject(lostRun(plan, group.lost));
+          return;
+        }
         // A group the runner signalled (abort, stop, timeout, output limit) ended as it did.
         const signalled = aborted || timedOut || stdoutLimitExceeded;
         const ended = plan.exec === undefined || signalled ? exit : asShellReports(exit, stderr);
@@ -205,7 +214,7 @@ function singleProgram(
 }
 
 function spawnFailed(plan: RunPlan, cause: unknown): RunnerError {
-  const what = plan.shell ? plan.file : JSON.stringify(plan.file);
+  const what = describeCommand(plan);
   const reason = cause instanceof Error ? cause.message : String(cause);
   return new RunnerError({
     code: 'SPAWN_FAILED',

@@ -1,4 +1,5 @@
 import type { NormalizedRunOptions } from './run-options.js';
+import { RunnerError } from './runner-error.js';
 import type { ShellFreeScript } from './shell-free.js';
 
 /**
@@ -29,4 +30,17 @@ export interface RunPlan
    * it instead.
    */
   exec?: ShellFreeScript;
+}
+
+/** The command of a plan as messages name it: the shell's path, or the program's as JSON. */
+export function describeCommand(plan: RunPlan): string {
+  return plan.shell ? plan.file : JSON.stringify(plan.file);
+}
+
+/** A run whose spawner died under it (see ProcessGroup.lost): `HELPER_FAILED`, saying why. */
+export function lostRun(plan: RunPlan, why: string): RunnerError {
+  return new RunnerError({
+    code: 'HELPER_FAILED',
+    message: `could not finish ${describeCommand(plan)}: ${why}`,
+  });
 }

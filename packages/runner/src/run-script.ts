@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { type Stdin, stdinOf } from './input-file.js';
 import { OutputCollector } from './output-collector.js';
 import { type GroupExit, type ProcessGroup, startProcessGroup } from './process-group.js';
-import type { RunPlan } from './run-plan.js';
+import { lostRun, type RunPlan } from './run-plan.js';
 import { collectedResult, type RunResult } from './run-result.js';
 import {
   DEVICES,
@@ -202,8 +202,17 @@ class ScriptRun {
       stdio,
       killGraceMs: this.plan.killGraceMs,
       hold: true,
+      sharedStdin: slots[0] === 'stdin',
     };
+    let stepGroup: ProcessGroup | undefined;
     const onSettle = (exit: GroupExit): void => {
+      if (stepGroup?.lost !== undefined) {
+        // The spawner died under the step: the list fails as a whole, nothing more runs.
+        closeAll(files);
+        this.close();
+        this.resolve(Promise.reject(lostRun(this.plan, stepGroup.lost)));
+        return;
+      }
       // dash holds a step's redirections until it has waited for it, and reports a signal death
       // on the step's descriptor 2.
       const report = statusOf(exit);
@@ -217,7 +226,10 @@ class ScriptRun {
       this.next();
     };
     startProcessGroup(spec, { onStop: this.stop, onSettle }).then(
-      (group) => this.started(group, slots),
+      (group) => {
+        stepGroup = group;
+        this.started(group, slots);
+      },
       (error: unknown) => {
         // Nothing has run yet: the shell runs the command, and fails the way it does (unless the
         // run was told to stop meanwhile).

@@ -54,3 +54,12 @@ export class RunnerError extends Error {
     );
   }
 }
+
+/** `on` for a runner-wide switch named `name`; anything but a boolean is INVALID_OPTIONS. @internal */
+export function switchValue(name: string, on: unknown): boolean {
+  if (typeof on === 'boolean') return on;
+  throw new RunnerError({
+    code: 'INVALID_OPTIONS',
+    message: `${name} takes true or false, got ${typeof on}`,
+  });
+}

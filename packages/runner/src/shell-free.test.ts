@@ -6,6 +6,7 @@ import { runCommand } from './run-command.js';
 import type { RunResult } from './run-result.js';
 import { shellFreeCommand } from './shell-free.js';
 import { spawnHelperStatus } from './spawn-helper.js';
+import { spawnedBy } from './test-helpers/spawner.js';
 
 // Where /bin/sh is dash (Debian, Ubuntu: this project's CI) a plain command runs without it; the
 // comparisons below hold everywhere (elsewhere both sides run under the shell).
@@ -113,7 +114,9 @@ describe('a plain string command, run without the shell where /bin/sh is dash', 
     const plain = await runCommand({ ...options, command: 'parent' });
     const shell = await runCommand({ ...options, command: ['/bin/sh', '-c', 'parent'] });
     expect(shell.stdout).toMatch(/^\d+ sh\n$/);
-    expect(plain.stdout.split(' ')[0]).toBe(String(process.pid));
+    const [parent, name] = plain.stdout.trim().split(' ');
+    expect(name).not.toBe('sh');
+    expect(spawnedBy(Number(parent), process.pid)).toBe(true);
   });
 
   it.runIf(DASH)('through the spawn helper too', async () => {
@@ -121,7 +124,7 @@ describe('a plain string command, run without the shell where /bin/sh is dash', 
     const result = await runCommand({ command: 'parent', cwd: dir, env, spawnHelper: true });
     const helper = spawnHelperStatus().pid;
     expect(helper).toBeDefined();
-    expect(result.stdout.split(' ')[0]).toBe(String(helper));
+    expect(spawnedBy(Number(result.stdout.split(' ')[0]), helper as number)).toBe(true);
   });
 
   it('keeps a timeout a timeout: the signal the runner sent is reported as such', async () => {
@@ -240,7 +243,9 @@ describe('a list of simple commands, run without the shell where /bin/sh is dash
   it.runIf(DASH)('runs its programs itself, with no shell between', async () => {
     const { dir, env } = scene();
     const result = await runCommand({ command: 'true; parent', cwd: dir, env, spawnHelper: false });
-    expect(result.stdout.split(' ')[0]).toBe(String(process.pid));
+    const [parent, name] = result.stdout.trim().split(' ');
+    expect(name).not.toBe('sh');
+    expect(spawnedBy(Number(parent), process.pid)).toBe(true);
   });
 
   it.runIf(DASH)('gives every step the same environment, with the PWD dash exports', async () => {

@@ -311,7 +311,8 @@ function findProgram(
 
 function isRegularFile(file: string): boolean {
   try {
-    return fs.statSync(file).isFile();
+    // Most PATH entries lack the name: no error built for them (its stack costs more than the stat).
+    return fs.statSync(file, { throwIfNoEntry: false })?.isFile() === true;
   } catch {
     return false;
   }

@@ -5,9 +5,11 @@
 import net from 'node:net';
 import { createInterface } from 'node:readline';
 import { killAllRuns } from './live-runs.js';
+import { setPosixSpawner, warmPosixSpawner } from './posix-spawner.js';
 import { runPlan } from './run-command.js';
 import type { RunPlan } from './run-plan.js';
-import type { HelperReply, HelperRequest } from './spawn-helper.js';
+import { RunnerError } from './runner-error.js';
+import { type HelperReply, type HelperRequest, NO_POSIX_SPAWNER } from './spawn-helper.js';
 import { CONTROL_FD, type HelperControl } from './spawn-helper-control.js';
 
 interface Run {
@@ -74,6 +76,9 @@ function onRequest(request: HelperRequest): void {
         t: 'failed',
         id: request.id,
         message: error instanceof Error ? error.message : String(error),
+        ...(RunnerError.isInstance(error) && error.code === 'HELPER_FAILED'
+          ? { code: 'HELPER_FAILED' as const }
+          : {}),
       });
     },
   );
@@ -113,5 +118,8 @@ process.on('disconnect', () => {
   process.exit(0);
 });
 reply({ t: 'ready' });
+// The children's spawner (where it can run) starts now, beside the host's first turn.
+if (process.argv.includes(NO_POSIX_SPAWNER)) setPosixSpawner(false);
+else warmPosixSpawner();
 
 function noop(): void {}

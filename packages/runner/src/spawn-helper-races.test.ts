@@ -3,8 +3,15 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { eventually, makeTempDir } from '@soong-agent/test-utils';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import { killAllRuns, type RunResult, runCommand, spawnHelperStatus } from './index.js';
+import {
+  killAllRuns,
+  type RunResult,
+  runCommand,
+  setPosixSpawner,
+  spawnHelperStatus,
+} from './index.js';
 import { setSpawnHelperEntry } from './spawn-helper.js';
+import { SPAWNING_PID_COMMAND } from './test-helpers/spawner.js';
 
 // A stop (abort, killAllRuns, timeout) at each stage of a run through the spawn helper: while the
 // helper boots, before the run reaches it, after it reached it but before its spawn finished, and
@@ -12,6 +19,9 @@ import { setSpawnHelperEntry } from './spawn-helper.js';
 // wrapper entry imports the real helper only once its boot gate exists, and hands it the runs of
 // the channel only once its message gate exists, all at once, as one read of the channel would.
 const helperOn = process.env.SOONG_AGENT_TEST_SPAWN_HELPER !== 'off';
+// About the Node spawn helper: the posix spawner, which runs children from this process where it
+// can, is off here (posix-spawner.test.ts covers it, and its use inside the helper).
+setPosixSpawner(false);
 
 interface GatedHelper {
   openBoot(): void;
@@ -133,7 +143,7 @@ describe.runIf(helperOn && process.platform === 'linux')(
       // Not given up on: the helper comes up and serves the next run.
       expect(spawnHelperStatus().state).toBe('starting');
       gates.openBoot();
-      expect((await runCommand({ command: 'echo $PPID' })).stdout).toBe(
+      expect((await runCommand({ command: SPAWNING_PID_COMMAND })).stdout).toBe(
         `${spawnHelperStatus().pid}\n`,
       );
       expect(fs.existsSync(marker)).toBe(false);

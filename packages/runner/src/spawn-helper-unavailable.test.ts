@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { onRunnerWarning, type RunnerWarning, runCommand, spawnHelperStatus } from './index.js';
+import {
+  onRunnerWarning,
+  type RunnerWarning,
+  runCommand,
+  setPosixSpawner,
+  spawnHelperStatus,
+} from './index.js';
 import { setSpawnHelperEntry } from './spawn-helper.js';
 import { fixture } from './test-helpers/build.js';
+import { SPAWNING_PID_COMMAND } from './test-helpers/spawner.js';
+
+// About the Node spawn helper: the posix spawner is off here.
+setPosixSpawner(false);
 
 // A helper that cannot start (its process exits before it is ready): runs spawn from this
 // process, as without the helper, and the runner says so once.
@@ -13,11 +23,11 @@ describe.runIf(process.env.SOONG_AGENT_TEST_SPAWN_HELPER !== 'off')(
       const early: RunnerWarning[] = [];
       onRunnerWarning((warning) => early.push(warning));
       const results = await Promise.all([
-        runCommand({ command: 'echo $PPID' }),
-        runCommand({ command: 'echo $PPID' }),
+        runCommand({ command: SPAWNING_PID_COMMAND }),
+        runCommand({ command: SPAWNING_PID_COMMAND }),
       ]);
       for (const result of results) expect(Number(result.stdout)).toBe(process.pid);
-      const later = await runCommand({ command: 'echo $PPID' });
+      const later = await runCommand({ command: SPAWNING_PID_COMMAND });
       expect(Number(later.stdout)).toBe(process.pid);
       expect(early).toEqual([
         {

@@ -15,15 +15,22 @@ import {
   RunnerError,
   type RunResult,
   runCommand,
+  setPosixSpawner,
   setSpawnHelper,
   spawnHelperStatus,
   startWorker,
 } from './index.js';
 import { builtEntryUrl, fixture } from './test-helpers/build.js';
+import { SPAWNING_PID_COMMAND } from './test-helpers/spawner.js';
 
 // The spawn helper (spawn-helper.ts): these tests run with the helper on, as the suite does by
 // default; SOONG_AGENT_TEST_SPAWN_HELPER=off skips them (they are about the helper).
 const helperOn = process.env.SOONG_AGENT_TEST_SPAWN_HELPER !== 'off';
+// About the Node spawn helper: the posix spawner, which runs children from this process where it
+// can, is off here (posix-spawner.test.ts covers it, and its use inside the helper).
+setPosixSpawner(false);
+/** For the hosts these tests start: their fixtures turn the posix spawner off too. */
+const HELPER_ONLY = { ...process.env, SOONG_AGENT_TEST_POSIX_SPAWNER: 'off' };
 const run = promisify(execFile);
 
 const leftovers: number[] = [];
@@ -56,7 +63,7 @@ async function groupOf(file: string): Promise<number> {
 
 describe.runIf(helperOn && process.platform === 'linux')('spawn helper', () => {
   it('spawns from the helper, a child of this process whose environment holds none of ours', async () => {
-    const result = await runCommand({ command: 'echo $PPID' });
+    const result = await runCommand({ command: SPAWNING_PID_COMMAND });
     const status = spawnHelperStatus();
     expect(status.state).toBe('running');
     expect(Number(result.stdout)).toBe(status.pid);
@@ -85,14 +92,14 @@ describe.runIf(helperOn && process.platform === 'linux')('spawn helper', () => {
   });
 
   it('spawns from this process with spawnHelper: false, per run or for the whole runner', async () => {
-    const perRun = await runCommand({ command: 'echo $PPID', spawnHelper: false });
+    const perRun = await runCommand({ command: SPAWNING_PID_COMMAND, spawnHelper: false });
     expect(Number(perRun.stdout)).toBe(process.pid);
     setSpawnHelper(false);
     expect(spawnHelperStatus().state).toBe('off');
-    const off = await runCommand({ command: 'echo $PPID' });
+    const off = await runCommand({ command: SPAWNING_PID_COMMAND });
     expect(Number(off.stdout)).toBe(process.pid);
     // The per-run option wins over the runner-wide setting.
-    const forced = await runCommand({ command: 'echo $PPID', spawnHelper: true });
+    const forced = await runCommand({ command: SPAWNING_PID_COMMAND, spawnHelper: true });
     expect(Number(forced.stdout)).not.toBe(process.pid);
     expect(() => setSpawnHelper('no' as unknown as boolean)).toThrow(/true or false/);
   });
@@ -132,7 +139,7 @@ describe.runIf(helperOn && process.platform === 'linux')('spawn helper', () => {
     expect((error as RunnerError).code).toBe('HELPER_FAILED');
     expect((error as RunnerError).message).toMatch(/spawn helper \(pid \d+\) died during the run/);
     expect(await groupGone(pgid)).toBe(true);
-    const next = await runCommand({ command: 'echo $PPID' });
+    const next = await runCommand({ command: SPAWNING_PID_COMMAND });
     expect(next.exitCode).toBe(0);
     expect(Number(next.stdout)).not.toBe(helper);
     expect(Number(next.stdout)).toBe(spawnHelperStatus().pid);
@@ -151,10 +158,7 @@ describe.runIf(helperOn && process.platform === 'linux')('spawn helper', () => {
       const host = spawn(
         process.execPath,
         [fixture('parent-helper-lost.mjs'), builtEntryUrl(), argument],
-        {
-          cwd,
-          stdio: ['ignore', 'pipe', 'inherit'],
-        },
+        { cwd, env: HELPER_ONLY, stdio: ['ignore', 'pipe', 'inherit'] },
       );
       let stdout = '';
       host.stdout.setEncoding('utf8');
@@ -181,13 +185,13 @@ describe.runIf(helperOn && process.platform === 'linux')('spawn helper', () => {
 
   it('warmSpawnHelper starts the helper before any run, the first run uses it, and it never holds the host', async () => {
     const script = `
-      const { runCommand, spawnHelperStatus, warmSpawnHelper, setSpawnHelper } = await import(${JSON.stringify(builtEntryUrl())});
+      const { runCommand, spawnHelperStatus, warmSpawnHelper, setSpawnHelper } = await import(${JSON.stringify(builtEntryUrl())}).then((r) => (r.setPosixSpawner(false), r));
       const lines = [spawnHelperStatus().state];
       warmSpawnHelper();
       const warmed = spawnHelperStatus();
       warmSpawnHelper(); // a second call starts nothing new
       lines.push(warmed.state, String(spawnHelperStatus().pid === warmed.pid));
-      const result = await runCommand({ command: 'echo $PPID' });
+      const result = await runCommand({ command: ${JSON.stringify(SPAWNING_PID_COMMAND)} });
       lines.push(String(Number(result.stdout) === warmed.pid));
       process.stdout.write(lines.join(' ') + '\\n');
       // Off: a warm-up starts nothing.
@@ -205,7 +209,7 @@ describe.runIf(helperOn && process.platform === 'linux')('spawn helper', () => {
       [
         '--input-type=module',
         '-e',
-        `const r = await import(${JSON.stringify(builtEntryUrl())}); r.warmSpawnHelper(); process.stdout.write(String(r.spawnHelperStatus().pid));`,
+        `const r = await import(${JSON.stringify(builtEntryUrl())}); r.setPosixSpawner(false); r.warmSpawnHelper(); process.stdout.write(String(r.spawnHelperStatus().pid));`,
       ],
       { timeout: 60_000 },
     );
@@ -215,7 +219,7 @@ describe.runIf(helperOn && process.platform === 'linux')('spawn helper', () => {
   it('kills a stopped helper and what it started when the host exits', async () => {
     const cwd = makeTempDir();
     const script = `
-      const { runCommand, spawnHelperStatus } = await import(${JSON.stringify(builtEntryUrl())});
+      const { runCommand, spawnHelperStatus } = await import(${JSON.stringify(builtEntryUrl())}).then((r) => (r.setPosixSpawner(false), r));
       const fs = await import('node:fs');
       void runCommand({ command: 'echo "$$" > started; sleep 600', cwd: process.cwd(), timeoutMs: 0 });
       while (!(fs.existsSync('started') && fs.readFileSync('started', 'utf8').endsWith('\\n')))
@@ -252,7 +256,7 @@ describe.runIf(helperOn && process.platform === 'linux')('spawn helper', () => {
     for (const result of [await killed, await aborted])
       expect(result).toMatchObject({ aborted: true, exitCode: null, durationMs: 0 });
     // The helper is up and answers; neither run was sent to it.
-    expect((await runCommand({ command: 'echo $PPID' })).stdout).toBe(
+    expect((await runCommand({ command: SPAWNING_PID_COMMAND })).stdout).toBe(
       `${spawnHelperStatus().pid}\n`,
     );
     expect(fs.existsSync(marker)).toBe(false);
@@ -309,6 +313,7 @@ describe.runIf(helperOn && process.platform === 'linux')('spawn helper', () => {
 
   it('lets an idle host end by itself', async () => {
     const { stdout } = await run(process.execPath, [fixture('parent-idle.mjs'), builtEntryUrl()], {
+      env: HELPER_ONLY,
       timeout: 60_000,
     });
     expect(stdout).toBe('done running\n');
@@ -319,7 +324,7 @@ describe.runIf(helperOn && process.platform === 'linux')('spawn helper', () => {
     const host = spawn(
       process.execPath,
       [fixture('parent-with-many.mjs'), builtEntryUrl(), pidDir, '8'],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
+      { env: HELPER_ONLY, stdio: ['ignore', 'pipe', 'inherit'] },
     );
     let stdout = '';
     host.stdout.setEncoding('utf8');

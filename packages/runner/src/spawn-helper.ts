@@ -4,15 +4,19 @@ import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { childProcessModule } from './lazy-builtins.js';
 import { onProcessExit, signalGroup, trackRun } from './live-runs.js';
-import type { RunPlan } from './run-plan.js';
+import { posixSpawnerSetting, posixSpawnerUsable } from './posix-spawner.js';
+import { describeCommand, type RunPlan } from './run-plan.js';
 import { notStartedAbortedResult, type RunResult } from './run-result.js';
-import { RunnerError } from './runner-error.js';
+import { RunnerError, switchValue } from './runner-error.js';
 import { CONTROL_FD, type HelperControl } from './spawn-helper-control.js';
 
 // The host's side of the spawn helper: a small Node process, started from process.execPath on
 // first use, that spawns every run of this process (see spawn-helper-main.ts). Forking a process
 // copies its page tables, so a spawn from a host holding 1.2 GB costs ~45 ms against ~2 ms from a
 // small one; the helper stays small whatever the host grows to.
+
+/** The helper's argument that turns its posix spawner off. @internal */
+export const NO_POSIX_SPAWNER = '--no-posix-spawner';
 
 /** Host → helper, on the IPC channel. */
 export type HelperRequest =
@@ -25,7 +29,8 @@ export type HelperReply =
   | { t: 'ready' }
   | { t: 'started'; id: number; pid: number }
   | { t: 'result'; id: number; result: RunResult }
-  | { t: 'failed'; id: number; message: string };
+  // `HELPER_FAILED`: the helper's own posix spawner died under the run; else the spawn failed.
+  | { t: 'failed'; id: number; message: string; code?: 'HELPER_FAILED' };
 
 /** Something the runner wants the embedding application to know (and record). */
 export interface RunnerWarning {
@@ -95,13 +100,7 @@ const warnings: RunnerWarning[] = [];
  * process, as before the helper existed. `RunOptions.spawnHelper` overrides it per run.
  */
 export function setSpawnHelper(on: boolean): void {
-  if (typeof on !== 'boolean') {
-    throw new RunnerError({
-      code: 'INVALID_OPTIONS',
-      message: `setSpawnHelper takes true or false, got ${typeof on}`,
-    });
-  }
-  enabled = on;
+  enabled = switchValue('setSpawnHelper', on);
 }
 
 /** The runner-wide setting of {@link setSpawnHelper}. @internal */
@@ -132,14 +131,16 @@ export function onRunnerWarning(listener: (warning: RunnerWarning) => void): () 
 }
 
 /**
- * Starts the spawn helper now, when it is on and none is running or starting, so that the first
- * run does not wait for it (a Node start: 50–300 ms on a small, busy machine). A
+ * Starts what spawns this process's children now, so that the first run does not wait for it: the
+ * posix spawner where it can run (a Python start, ~30 ms), else the spawn helper when it is on and
+ * none is running or starting (a Node start: 50–300 ms on a small, busy machine). A
  * host calls it when it knows runs will come (a session with command hooks), off its critical
  * path. Returns at once; never keeps the host alive; never throws (a helper that cannot start is
  * said once through {@link onRunnerWarning}, and runs then spawn from the host).
  */
 export function warmSpawnHelper(): void {
-  if (!enabled || helper !== undefined || !helperRuntimeFits()) return;
+  // Where the posix spawner runs, children are spawned from here through it: it is what warms.
+  if (posixSpawnerUsable() || !enabled || helper !== undefined || !helperRuntimeFits()) return;
   const started = startHelper();
   if (started !== undefined) started.warm = true;
 }
@@ -305,7 +306,9 @@ function startHelper(): Helper | undefined {
   }
   let child: ChildProcess;
   try {
-    child = childProcessModule().spawn(process.execPath, [entry], {
+    // The runner-wide posix spawner setting reaches the helper, which spawns the children.
+    const args = posixSpawnerSetting() ? [entry] : [entry, NO_POSIX_SPAWNER];
+    child = childProcessModule().spawn(process.execPath, args, {
       // Only what the helper needs, nothing of the host's (no secrets in /proc/<helper>/environ):
       // each run's environment comes with the run.
       env: helperEnv(),
@@ -374,7 +377,8 @@ function onReply(current: Helper, message: HelperReply): void {
   }
   finish(current, message.id, run);
   if (message.t === 'result') run.resolve(message.result);
-  else run.reject(new RunnerError({ code: 'SPAWN_FAILED', message: message.message }));
+  else
+    run.reject(new RunnerError({ code: message.code ?? 'SPAWN_FAILED', message: message.message }));
 }
 
 function finish(current: Helper, id: number, run: PendingRun): void {
@@ -462,10 +466,6 @@ function helperEnv(): Record<string, string> {
   // In Electron (an editor's extension host) process.execPath is the app: run it as Node.
   if (process.versions.electron !== undefined) env.ELECTRON_RUN_AS_NODE = '1';
   return env;
-}
-
-function describeCommand(plan: RunPlan): string {
-  return plan.shell ? plan.file : JSON.stringify(plan.file);
 }
 
 function describe(error: unknown): string {

@@ -2,7 +2,10 @@
 // (argv "stop") mid-run. It must neither exit 0 in the middle of the await nor hang: it prints
 // how the run ended, then the next run's helper. argv: <runner entry URL> <kill|stop>
 const [entryUrl, how] = process.argv.slice(2);
-const { runCommand, spawnHelperStatus } = await import(entryUrl);
+const runner = await import(entryUrl);
+const { runCommand, spawnHelperStatus } = runner;
+// The spawn helper's tests: the posix spawner (which would spawn from this process) off.
+if (process.env.SOONG_AGENT_TEST_POSIX_SPAWNER === 'off') runner.setPosixSpawner(false);
 
 process.on('exit', (code) => process.stdout.write(`exit ${code}\n`));
 const run = runCommand({
@@ -30,5 +33,9 @@ try {
 } catch (error) {
   process.stdout.write(`rejected ${error.code} ${error.message}\n`);
 }
-const next = await runCommand({ command: 'echo $PPID', timeoutMs: 10_000 });
+const next = await runCommand({
+  command:
+    'p=$PPID; case $(cat /proc/$p/comm) in python3*) p=$(cut -d" " -f4 /proc/$p/stat);; esac; echo $p',
+  timeoutMs: 10_000,
+});
 process.stdout.write(`next ${next.stdout.trim()} ${spawnHelperStatus().pid}\n`);

@@ -7,7 +7,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const [entryUrl, pidDir, count] = process.argv.slice(2);
-const { runCommand, startWorker, spawnHelperStatus } = await import(entryUrl);
+const runner = await import(entryUrl);
+const { runCommand, startWorker, spawnHelperStatus } = runner;
+// The spawn helper's tests: the posix spawner (which would spawn from this process) off.
+if (process.env.SOONG_AGENT_TEST_POSIX_SPAWNER === 'off') runner.setPosixSpawner(false);
 
 const runs = Number(count);
 for (let n = 0; n < runs; n += 1) {
