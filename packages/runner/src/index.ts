@@ -8,7 +8,7 @@ export { killAllRuns } from './live-runs.js';
 // The posix spawner: children started with vfork from a small Python process, where it can run.
 export { setPosixSpawner } from './posix-spawner.js';
 // Running one command, and a long-lived worker.
-export { runCommand } from './run-command.js';
+export { runCommand, warmSpawnHelper } from './run-command.js';
 export type { RunOptions } from './run-options.js';
 export type { RunResult } from './run-result.js';
 // Errors.
@@ -24,6 +24,5 @@ export {
   type SpawnHelperStatus,
   setSpawnHelper,
   spawnHelperStatus,
-  warmSpawnHelper,
 } from './spawn-helper.js';
 export { startWorker, type Worker, type WorkerExit, type WorkerOptions } from './start-worker.js';

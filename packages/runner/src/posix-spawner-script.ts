@@ -25,6 +25,13 @@
 export const POSIX_SPAWNER_SCRIPT = String.raw`
 import errno, json, os, selectors, signal, socket, subprocess, sys
 
+# Descriptors the parent holds without close-on-exec came along: none of them is ours to keep.
+for name in os.listdir('/proc/self/fd'):
+    if int(name) > 2:
+        try:
+            os.close(int(name))
+        except OSError:
+            pass
 parent = int(sys.argv[1])
 if os.getppid() != parent or sys.version_info < (3, 8):
     sys.exit(3)
@@ -65,6 +72,11 @@ def spawn(request):
     opened = []
     mine = []
     stdio = []
+    # A descriptor named by two slots (cmd >f 2>&1) is one open file, as a dup of it would be.
+    reopened = {}
+    # A child given a shared descriptor cannot go to Node, which would give it the parent's own,
+    # at another offset: its errors are told, not passed on.
+    sharing = any('shared' in source for source in request['stdio'])
     try:
         for child_fd, source in enumerate(request['stdio']):
             if 'pipe' in source:
@@ -80,8 +92,10 @@ def spawn(request):
                     shared[key] = reopen(key)
                 stdio.append(shared[key])
             else:
-                opened.append(reopen(source['fd']))
-                stdio.append(opened[-1])
+                if source['fd'] not in reopened:
+                    reopened[source['fd']] = reopen(source['fd'])
+                    opened.append(reopened[source['fd']])
+                stdio.append(reopened[source['fd']])
         child = subprocess.Popen(request['argv'], executable=request['file'], stdin=stdio[0],
                                  stdout=stdio[1], stderr=stdio[2], cwd=request['cwd'],
                                  env=request['env'], start_new_session=True)
@@ -89,13 +103,15 @@ def spawn(request):
         name = errno.errorcode.get(error.errno)
         # ENOEXEC: Node's spawn runs such a file with /bin/sh (as execvp does); its own errors
         # are Node's to word.
-        if name in (None, 'ENOEXEC') or error.filename != request['file']:
+        if sharing:
+            fail(request, opened, mine, {'code': name or 'EINVAL'})
+        elif name in (None, 'ENOEXEC') or error.filename != request['file']:
             fail(request, opened, mine, {'fallback': str(error)})
         else:
             fail(request, opened, mine, {'code': name})
         return
     except (ValueError, UnicodeError, subprocess.SubprocessError) as error:
-        fail(request, opened, mine, {'fallback': str(error)})
+        fail(request, opened, mine, {'code': 'EINVAL'} if sharing else {'fallback': str(error)})
         return
     for fd in opened:
         os.close(fd)
@@ -115,18 +131,20 @@ def fail(request, opened, mine, why):
     why.update({'t': 'failed', 'id': request['id']})
     send(why)
 
-def relay(pid, child_fd, sock):
-    try:
-        data = sock.recv(65536)
-    except (BlockingIOError, InterruptedError):
-        return
-    except OSError:
-        data = b''
-    if data:
+def relay(pid, child_fd, sock, chunks=16):
+    # What the socket holds now (a bounded number of reads, so a flood does not hold up the rest).
+    for _ in range(chunks):
+        try:
+            data = sock.recv(65536)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            data = b''
+        if not data:
+            close_stream(pid, child_fd)
+            send({'t': 'eof', 'pid': pid, 'fd': child_fd})
+            return
         send({'t': 'data', 'pid': pid, 'fd': child_fd, 'n': len(data)}, data)
-        return
-    close_stream(pid, child_fd)
-    send({'t': 'eof', 'pid': pid, 'fd': child_fd})
 
 def close_stream(pid, child_fd):
     sock = streams.get(pid, {}).pop(child_fd, None)
@@ -144,6 +162,10 @@ def reap():
         if code is None:
             continue
         del children[pid]
+        # What it wrote before it exited goes before its exit: the parent reads the output for a
+        # short window after the exit only.
+        for child_fd, sock in list(streams.get(pid, {}).items()):
+            relay(pid, child_fd, sock, chunks=64)
         if code < 0:
             send({'t': 'exit', 'pid': pid, 'signal': -code})
         else:
@@ -175,7 +197,8 @@ sel.register(wake_r, selectors.EVENT_READ, 'children')
 send({'t': 'ready', 'pid': os.getpid()})
 pending = b''
 while True:
-    for key, _ in sel.select():
+    # Requests left from the last pass: look at the children's output first, without waiting.
+    for key, _ in sel.select(0 if b'\n' in pending else None):
         if key.data == 'children':
             reap()
             continue
@@ -189,7 +212,10 @@ while True:
         if not data:
             gone()
         pending += data
-        while b'\n' in pending:
-            line, pending = pending.split(b'\n', 1)
-            handle(json.loads(line))
+    # A few requests a pass, so output and exits are relayed between spawns.
+    for _ in range(4):
+        if b'\n' not in pending:
+            break
+        line, pending = pending.split(b'\n', 1)
+        handle(json.loads(line))
 `;

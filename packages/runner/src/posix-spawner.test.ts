@@ -110,6 +110,15 @@ describe.runIf(ON)('the posix spawner', () => {
     ['a timeout', { command: ['/bin/sleep', '5'], timeoutMs: 300 }],
     ['a missing #! interpreter', { command: ['./interp.sh'] }],
     ['a file without #!', { command: ['./plain.sh'] }],
+    [
+      'stdout and stderr into one file (one open file, one offset)',
+      { command: "/bin/sh -c 'echo out1; echo err1 >&2; echo out2' >f 2>&1; cat f" },
+    ],
+    ['a lone surrogate in an argument', { command: ['/usr/bin/printf', '%s', 'a\udcffb'] }],
+    [
+      'a lone surrogate in a later step of a list sharing the input',
+      { command: "head -c 4; echo; cat - '\ud800'", input: 'abcdefgh' },
+    ],
   ];
   it.each(cases)('gives Node’s results for %s', async (_what, options) => {
     const cwd = fixtureDir();
@@ -244,6 +253,89 @@ describe.runIf(ON)('the posix spawner', () => {
     for (const pgid of runs) expect(await groupGone(pgid)).toBe(true);
     expect(await eventually(() => !isAlive(spawner))).toBe(true);
   }, 90_000);
+
+  it('keeps every run’s output when many run at once', async () => {
+    await spawnerReady();
+    for (let round = 0; round < 3; round += 1) {
+      const inputs = Array.from({ length: 40 }, (_, index) => `run ${round}-${index}\n`);
+      const results = await Promise.all(
+        inputs.map((input) =>
+          runCommand({ command: ['/bin/cat'], input, spawnHelper: false, timeoutMs: 60_000 }),
+        ),
+      );
+      expect(results.map((result) => result.stdout)).toEqual(inputs);
+    }
+  });
+
+  it('ends a list whose working dir became a file between steps, and hurts no other run', async () => {
+    await spawnerReady();
+    const root = makeTempDir();
+    const cwd = path.join(root, 'work');
+    fs.mkdirSync(cwd);
+    const other = runCommand({ command: ['/bin/sleep', '1'], cwd: root, spawnHelper: false });
+    const list = await runCommand({
+      command: `/bin/sh -c 'cd /; rmdir ${cwd}; touch ${cwd}'; /bin/echo second`,
+      cwd,
+      spawnHelper: false,
+      timeoutMs: 20_000,
+    });
+    expect(list).toMatchObject({ exitCode: 127, timedOut: false });
+    expect(await other).toMatchObject({ exitCode: 0, signal: null });
+  });
+
+  it('fails the runs of a stopped spawner as HELPER_FAILED, runs nothing twice, then spawns with Node', async () => {
+    await spawnerReady();
+    const dir = makeTempDir();
+    const spawner = Number(
+      (await runCommand({ command: 'echo $PPID', spawnHelper: false })).stdout,
+    );
+    expect(parentOf(spawner)).toBe(process.pid);
+    const running = runCommand({
+      command: ['/bin/sleep', '5'],
+      timeoutMs: 300,
+      killGraceMs: 100,
+      spawnHelper: false,
+    }).catch((error: unknown) => error);
+    // Its sleep started (and the answer that says so sent before the sleep's exec).
+    await eventually(() =>
+      fs
+        .readFileSync(`/proc/${spawner}/task/${spawner}/children`, 'utf8')
+        .split(' ')
+        .some((pid) => pid !== '' && fs.readFileSync(`/proc/${pid}/comm`, 'utf8') === 'sleep\n'),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    process.kill(spawner, 'SIGSTOP');
+    // Asked of the stopped spawner: never answered, so never run again by anyone else.
+    const waiting = runCommand({
+      command: ['/bin/sh', '-c', 'echo once >>count'],
+      cwd: dir,
+      spawnHelper: false,
+    }).catch((error: unknown) => error);
+    // The run's timeout kills its group; the spawner does not report the end: it is given up on.
+    for (const error of [await running, await waiting])
+      expect(error).toMatchObject({ code: 'HELPER_FAILED' });
+    expect((await running) as Error).toHaveProperty(
+      'message',
+      expect.stringMatching(/stopped answering and was killed during the run/),
+    );
+    expect(fs.existsSync(path.join(dir, 'count'))).toBe(false);
+    expect(await eventually(() => !isAlive(spawner))).toBe(true);
+    const next = await runCommand({ command: 'echo $PPID', spawnHelper: false });
+    expect(Number(next.stdout)).toBe(process.pid);
+  }, 30_000);
+
+  it('holds nothing of this process’s but its own channels', async () => {
+    await spawnerReady();
+    const spawner = Number(
+      (await runCommand({ command: 'echo $PPID', spawnHelper: false })).stdout,
+    );
+    expect(parentOf(spawner)).toBe(process.pid);
+    const targets = fs
+      .readdirSync(`/proc/${spawner}/fd`)
+      .filter((fd) => Number(fd) > 2)
+      .map((fd) => fs.readlinkSync(`/proc/${spawner}/fd/${fd}`));
+    expect(targets.filter((target) => !/^(socket|anon_inode):/.test(target))).toEqual([]);
+  });
 
   it('takes true or false only', () => {
     expect(() => setPosixSpawner('no' as unknown as boolean)).toThrow(/true or false/);

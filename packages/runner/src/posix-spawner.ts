@@ -7,7 +7,7 @@ import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { childProcessModule } from './lazy-builtins.js';
 import { onProcessExit } from './live-runs.js';
 import { POSIX_SPAWNER_SCRIPT } from './posix-spawner-script.js';
-import { switchValue } from './runner-error.js';
+import { RunnerError, switchValue } from './runner-error.js';
 
 // The posix spawner: a small Python process that starts this process's children with vfork
 // (subprocess.Popen), on Linux when a system python3 (3.8 or later) is installed. Node's spawn
@@ -34,6 +34,8 @@ export interface SpawnedChild extends EventEmitter {
   readonly stderr: Readable | null;
   /** Set when what started it died before its exit could be read: why (the run then fails). */
   readonly lost?: string | undefined;
+  /** The runner has sent its group SIGKILL: its exit must follow. */
+  groupKilled?(): void;
 }
 
 /** What to spawn: a child in a new session, with `stdio` as Node's spawn takes it. */
@@ -65,6 +67,8 @@ interface Pending {
   request: SpawnRequest;
   resolve(child: SpawnedChild): void;
   reject(error: unknown): void;
+  /** Past it, the spawner is taken for stopped (see {@link ANSWER_TIMEOUT_MS}). */
+  deadline?: NodeJS.Timeout;
 }
 
 interface Spawner {
@@ -73,10 +77,25 @@ interface Spawner {
   pending: Map<number, Pending>;
   children: Map<number, PosixChild>;
   shared: Set<number>;
+  /** Called once it is ready. */
+  onReady: (() => void)[];
+  /** Lines for {@link later}. */
+  later: string[];
+  laterTimer?: NodeJS.Timeout;
+  /** Why it was given up on, when it was (else it died by itself). */
+  why?: string;
 }
 
 /** How long the spawner may take to say it is ready before it is given up on. */
 const READY_TIMEOUT_MS = 10_000;
+
+/**
+ * How long a spawn may wait for the spawner's answer, and a group the runner SIGKILLed for the
+ * spawner to report its end, before the spawner is taken for stopped (SIGSTOP, a debugger, a
+ * wedged machine) and killed: its runs then fail as `HELPER_FAILED`, as the spawn helper's do.
+ */
+const ANSWER_TIMEOUT_MS = 10_000;
+const EXIT_AFTER_KILL_MS = 2_000;
 
 /** The places a python3 is looked for: the system's own, not whatever a PATH puts first. */
 const PYTHONS = ['/usr/bin/python3', '/usr/local/bin/python3', '/bin/python3'];
@@ -137,24 +156,41 @@ export function spawnThroughSpawner(request: SpawnRequest): Promise<SpawnedChild
   return new Promise((resolve, reject) => {
     const id = nextId;
     nextId += 1;
-    target.pending.set(id, { request, resolve, reject });
+    const pending: Pending = { request, resolve, reject };
+    target.pending.set(id, pending);
+    if (target.ready)
+      pending.deadline = setTimeout(
+        () => giveUp(target, 'stopped answering and was killed'),
+        ANSWER_TIMEOUT_MS,
+      );
     holdWhileBusy(target);
     const stdio = request.stdio.map((slot, index) => sourceOf(target, request, slot, index));
+    // Node writes a lone surrogate of a string as U+FFFD; Python would write its own bytes.
+    const env = Object.fromEntries(
+      Object.entries(request.env).map(([name, value]) => [wellFormed(name), wellFormed(value)]),
+    );
     write(target, {
       t: 'spawn',
       id,
-      file: request.file,
-      argv: [request.argv0 ?? request.file, ...request.args],
-      env: request.env,
-      cwd: request.cwd,
+      file: wellFormed(request.file),
+      argv: [request.argv0 ?? request.file, ...request.args].map(wellFormed),
+      env,
+      cwd: wellFormed(request.cwd),
       stdio,
     });
   });
 }
 
+/** Calls `then` once the spawner is ready (at once when it is; never when it does not start). @internal */
+export function whenPosixSpawnerReady(then: () => void): void {
+  if (spawner === undefined) return;
+  if (spawner.ready) then();
+  else spawner.onReady.push(then);
+}
+
 /** The caller closed its descriptor `fd`, which children had as a shared stdin. @internal */
 export function forgetSharedDescriptor(fd: number): void {
-  if (spawner?.shared.delete(fd) === true) write(spawner, { t: 'drop', fd });
+  if (spawner?.shared.delete(fd) === true) later(spawner, { t: 'drop', fd });
 }
 
 // Only what it does exactly as Node would: a file named by a path (Node and Python search a PATH
@@ -203,26 +239,25 @@ function start(): void {
     pending: new Map(),
     children: new Map(),
     shared: new Set(),
+    later: [],
+    onReady: [],
   };
   spawner = target;
   child.on('error', () => lost(target));
   child.stdin?.on('error', () => {});
   child.unref();
   replies(target)?.unref();
-  const reader = new ReplyReader((reply, data) => onReply(target, reply, data));
-  child.stdout?.on('data', (chunk: Buffer) => {
-    try {
-      reader.push(chunk);
-    } catch {
-      // Not the spawner's lines: nothing it says can be trusted from here on.
-      child.kill('SIGKILL');
-    }
-  });
+  const reader = new ReplyReader(
+    (reply, data) => onReply(target, reply, data),
+    // Not the spawner's lines: nothing it says can be trusted from here on.
+    () => giveUp(target, 'answered outside its protocol and was killed'),
+  );
+  child.stdout?.on('data', (chunk: Buffer) => reader.push(chunk));
   child.stdout?.on('close', () => lost(target));
   // Not ready in time (a wedged machine, a stopped process): given up on, its waiting spawns go to
   // Node.
   const readyTimer = setTimeout(() => {
-    if (!target.ready) child.kill('SIGKILL');
+    if (!target.ready) giveUp(target, 'did not start in time and was killed');
   }, READY_TIMEOUT_MS);
   readyTimer.unref();
   killAtExit();
@@ -232,7 +267,10 @@ function start(): void {
 class ReplyReader {
   private buffered: Buffer = Buffer.alloc(0);
   private awaiting: Extract<Reply, { t: 'data' }> | undefined;
-  constructor(private readonly onReply: (reply: Reply, data?: Buffer) => void) {}
+  constructor(
+    private readonly onReply: (reply: Reply, data?: Buffer) => void,
+    private readonly onGarbage: () => void,
+  ) {}
 
   push(chunk: Buffer): void {
     this.buffered = this.buffered.length === 0 ? chunk : Buffer.concat([this.buffered, chunk]);
@@ -248,7 +286,13 @@ class ReplyReader {
       }
       const newline = this.buffered.indexOf(10);
       if (newline === -1) return;
-      const reply = JSON.parse(this.buffered.toString('utf8', 0, newline)) as Reply;
+      let reply: Reply;
+      try {
+        reply = JSON.parse(this.buffered.toString('utf8', 0, newline)) as Reply;
+      } catch {
+        this.onGarbage();
+        return;
+      }
       this.buffered = this.buffered.subarray(newline + 1);
       if (reply.t === 'data') this.awaiting = reply;
       else this.onReply(reply);
@@ -260,6 +304,7 @@ function onReply(target: Spawner, reply: Reply, data?: Buffer): void {
   switch (reply.t) {
     case 'ready':
       target.ready = true;
+      for (const waiter of target.onReady.splice(0)) waiter();
       return;
     case 'data':
       if (data !== undefined) target.children.get(reply.pid)?.output(reply.fd, data);
@@ -274,15 +319,21 @@ function onReply(target: Spawner, reply: Reply, data?: Buffer): void {
   const pending = target.pending.get(reply.id);
   if (pending === undefined) return;
   target.pending.delete(reply.id);
+  clearTimeout(pending.deadline);
   if (reply.t === 'failed') {
-    if (reply.code === undefined) pending.resolve(spawnWithNode(pending.request));
+    if (reply.code === undefined) spawnPendingWithNode(pending);
     else pending.reject(spawnError(pending.request, reply.code));
   } else {
-    const child = new PosixChild(reply.pid, pending.request.stdio, () => {
-      target.children.delete(reply.pid);
-      write(target, { t: 'release', pid: reply.pid });
-      releaseIfIdle(target);
-    });
+    const child = new PosixChild(
+      reply.pid,
+      pending.request.stdio,
+      () => {
+        target.children.delete(reply.pid);
+        later(target, { t: 'release', pid: reply.pid });
+        releaseIfIdle(target);
+      },
+      () => giveUp(target, 'stopped answering and was killed'),
+    );
     target.children.set(reply.pid, child);
     pending.resolve(child);
   }
@@ -347,10 +398,12 @@ class PosixChild extends EventEmitter implements SpawnedChild {
   readonly stdio: readonly (PassThrough | null)[];
   private open = 0;
   private hasExited = false;
+  private watchdog: NodeJS.Timeout | undefined;
   constructor(
     readonly pid: number,
     stdio: SpawnRequest['stdio'],
     private readonly onDone: () => void,
+    private readonly onStuck: () => void,
   ) {
     super();
     const streams = stdio.map((slot, index) => {
@@ -375,7 +428,14 @@ class PosixChild extends EventEmitter implements SpawnedChild {
     this.stdio[fd]?.end();
   }
 
+  groupKilled(): void {
+    if (this.hasExited || this.watchdog !== undefined) return;
+    // A SIGKILLed process is gone at once: a spawner that does not say so is not answering.
+    this.watchdog = setTimeout(this.onStuck, EXIT_AFTER_KILL_MS);
+  }
+
   exited([code, signal]: [number | null, NodeJS.Signals | null]): void {
+    clearTimeout(this.watchdog);
     // The answer that started it may have come in the same read: its owner attaches its listeners
     // when the spawn's promise settles (microtasks), so the exit is told on a later turn, as
     // Node's own children tell theirs.
@@ -408,7 +468,23 @@ function replies(target: Spawner): Socket | undefined {
 
 function write(target: Spawner, message: object): void {
   if (target.process.stdin?.writable !== true) return;
-  target.process.stdin.write(`${JSON.stringify(message)}\n`);
+  const lines = `${target.later.join('')}${JSON.stringify(message)}\n`;
+  target.later.length = 0;
+  clearTimeout(target.laterTimer);
+  target.process.stdin.write(lines);
+}
+
+// What need not reach the spawner at once (a release, a drop): sent with the next request, or
+// within 50 ms, so a run's end costs no write of its own.
+function later(target: Spawner, message: object): void {
+  target.later.push(`${JSON.stringify(message)}\n`);
+  if (target.later.length > 1) return;
+  target.laterTimer = setTimeout(() => {
+    if (target.later.length === 0 || target.process.stdin?.writable !== true) return;
+    target.process.stdin.write(target.later.join(''));
+    target.later.length = 0;
+  }, 50);
+  target.laterTimer.unref();
 }
 
 // The spawner died (killed, out of memory, or before it was ready): what it had started is killed
@@ -425,20 +501,24 @@ function lost(target: Spawner): void {
     } catch {
       // gone already
     }
-    child.lost = `the runner's posix spawner (pid ${target.process.pid}) died during the run; what it had started was killed, and this process spawns without it from now on`;
+    child.lost = `the runner's posix spawner (pid ${target.process.pid}) ${target.why ?? 'died'} during the run; what it had started was killed, and this process spawns without it from now on`;
     for (const stream of child.stdio) stream?.end();
     child.exited([null, 'SIGKILL']);
   }
   target.children.clear();
   for (const pending of target.pending.values()) {
+    clearTimeout(pending.deadline);
     if (!target.ready) {
-      pending.resolve(spawnWithNode(pending.request));
+      spawnPendingWithNode(pending);
       continue;
     }
-    // Whether it started them is not known: they fail, they are not spawned again.
-    const error = spawnError(pending.request, 'ECHILD');
-    error.message = `spawn ${pending.request.file}: the posix spawner (pid ${target.process.pid}) died before it answered`;
-    pending.reject(error);
+    // Whether it started them is not known: they fail, and nothing runs them again.
+    pending.reject(
+      new RunnerError({
+        code: 'HELPER_FAILED',
+        message: `could not start ${JSON.stringify(pending.request.file)}: the runner's posix spawner (pid ${target.process.pid}) ${target.why ?? 'died'} before it answered; whether it had started it is not known, so it is not run again`,
+      }),
+    );
   }
   target.pending.clear();
 }
@@ -463,6 +543,28 @@ function killAtExit(): void {
       // gone already
     }
   });
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+function wellFormed(text: string): string {
+  return text.replace(LONE_SURROGATE, '\uFFFD');
+}
+
+// A spawn the spawner gave back unstarted, or asked before it was ready: Node's (which may throw).
+function spawnPendingWithNode(pending: Pending): void {
+  try {
+    pending.resolve(spawnWithNode(pending.request));
+  } catch (error) {
+    pending.reject(error);
+  }
+}
+
+// The spawner is not to be trusted any more: killed (SIGKILL reaches a stopped process too); its
+// close then ends what it had (see lost).
+function giveUp(target: Spawner, why: string): void {
+  target.why ??= why;
+  target.process.kill('SIGKILL');
 }
 
 function isExecutable(file: string): boolean {

@@ -125,11 +125,15 @@ export async function startProcessGroup(
   let settled = false;
   let graceTimer: NodeJS.Timeout | undefined;
   let drainTimer: NodeJS.Timeout | undefined;
+  const kill = (): void => {
+    signalGroup(groupId, 'SIGKILL');
+    if (exit === undefined) subprocess.groupKilled?.();
+  };
   const terminate = (signal: NodeJS.Signals, graceMs = spec.killGraceMs): void => {
-    signalGroup(groupId, signal);
+    if (signal === 'SIGKILL') kill();
+    else signalGroup(groupId, signal);
     // The escalation does not look at the leader: the group may outlive it.
-    if (signal !== 'SIGKILL')
-      graceTimer ??= setTimeout(() => signalGroup(groupId, 'SIGKILL'), graceMs);
+    if (signal !== 'SIGKILL') graceTimer ??= setTimeout(kill, graceMs);
   };
   let released = false;
   const release = (): void => {

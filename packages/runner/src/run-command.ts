@@ -3,7 +3,7 @@ import { buildChildEnv } from './child-env.js';
 import { assertExecutable } from './executable.js';
 import { stdinOf } from './input-file.js';
 import { OutputCollector } from './output-collector.js';
-import { posixSpawnerUsable } from './posix-spawner.js';
+import { posixSpawnerUsable, whenPosixSpawnerReady } from './posix-spawner.js';
 import {
   type GroupEvents,
   type GroupExit,
@@ -17,7 +17,7 @@ import { collectedResult, notStartedAbortedResult, type RunResult } from './run-
 import { runScript } from './run-script.js';
 import { RunnerError } from './runner-error.js';
 import { type ShellFreeScript, shellFreeCommand, shellSignalReport } from './shell-free.js';
-import { runThroughHelper, spawnHelperSetting } from './spawn-helper.js';
+import { runThroughHelper, spawnHelperSetting, warmHelper } from './spawn-helper.js';
 import { resolveWorkingDir } from './working-dir.js';
 
 /**
@@ -191,6 +191,11 @@ export function runPlan(
       },
       (error: unknown) => {
         stdin.close();
+        // The spawner died before it said whether it started the child: never run it again.
+        if (RunnerError.isInstance(error)) {
+          reject(error);
+          return;
+        }
         // Not spawnable without the shell after all (a `#!` interpreter that is missing, a file
         // gone since it was found): the shell runs it, and fails the way it does.
         if (plan.exec !== undefined) {
@@ -232,3 +237,25 @@ function asShellReports(exit: GroupExit, stderr: OutputCollector): GroupExit {
   if (report.stderrLine !== undefined) stderr.push(report.stderrLine);
   return { code: report.exitCode, signal: null };
 }
+
+/**
+ * Starts what spawns this process's children now, so that the first run does not wait for it: the
+ * posix spawner where it can run (a Python start, ~30 ms; once ready, a throwaway run warms every
+ * path the first hook takes), else the spawn helper when it is on and
+ * none is running or starting (a Node start: 50–300 ms on a small, busy machine). A
+ * host calls it when it knows runs will come (a session with command hooks), off its critical
+ * path. Returns at once; never keeps the host alive; never throws (a helper that cannot start is
+ * said once through {@link onRunnerWarning}, and runs then spawn from the host).
+ */
+export function warmSpawnHelper(): void {
+  if (posixSpawnerUsable()) whenPosixSpawnerReady(warmUpRun);
+  else warmHelper();
+}
+
+// A no-op through the whole path of a hook's run (the plan, the input file, a redirection, the
+// spawner's first spawn, the collectors), its result dropped.
+function warmUpRun(): void {
+  runCommand({ command: 'cat >/dev/null', input: '{}', cwd: '/', timeoutMs: 5000 }).catch(noop);
+}
+
+function noop(): void {}

@@ -5,6 +5,7 @@ import { OutputCollector } from './output-collector.js';
 import { type GroupExit, type ProcessGroup, startProcessGroup } from './process-group.js';
 import { lostRun, type RunPlan } from './run-plan.js';
 import { collectedResult, type RunResult } from './run-result.js';
+import { RunnerError } from './runner-error.js';
 import {
   DEVICES,
   redirectPath,
@@ -49,8 +50,6 @@ class ScriptRun {
   private readonly startedAt = performance.now();
   private readonly stdout: OutputCollector;
   private readonly stderr: OutputCollector;
-  // dash names itself in its messages by its argv[0], and numbers the one line.
-  private readonly shellName: string;
   private timedOut = false;
   private aborted = false;
   private stdoutLimitExceeded = false;
@@ -112,13 +111,18 @@ class ScriptRun {
   ) {
     this.stdout = new OutputCollector(plan.maxOutputBytes, plan.tailBytes);
     this.stderr = new OutputCollector(plan.maxOutputBytes, plan.tailBytes);
-    this.shellName = `${plan.file}: 1: `;
     if (plan.timeoutMs > 0)
       this.timeoutTimer = setTimeout(() => {
         this.timedOut = true;
         this.halt('SIGTERM');
       }, plan.timeoutMs);
     signal?.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  // How dash begins its messages: by its argv[0] (the script file it reads, or /bin/sh for a
+  // `-c` string), and the line.
+  private shellName(step: ShellFreeStep): string {
+    return `${this.plan.exec.file ?? this.plan.file}: ${step.line ?? 1}: `;
   }
 
   private halt(haltSignal: NodeJS.Signals): void {
@@ -163,7 +167,7 @@ class ScriptRun {
       this.index += 1;
       if ((step.after === '&&' && this.status !== 0) || (step.after === '||' && this.status === 0))
         continue;
-      const opened = openRedirects(step, this.plan.cwd, this.shellName, this.write);
+      const opened = openRedirects(step, this.plan.cwd, this.shellName(step), this.write);
       if (opened.failed) {
         closeAll(opened.files);
         this.status = 2;
@@ -177,7 +181,13 @@ class ScriptRun {
         this.startStep(step, opened.slots, opened.files);
         return;
       }
-      const ran = runBuiltin(step.words, opened.slots, this.status, this.shellName, this.write);
+      const ran = runBuiltin(
+        step.words,
+        opened.slots,
+        this.status,
+        this.shellName(step),
+        this.write,
+      );
       closeAll(opened.files);
       this.status = ran.status;
       if (ran.exit) {
@@ -231,6 +241,14 @@ class ScriptRun {
         this.started(group, slots);
       },
       (error: unknown) => {
+        // The spawner died before it said whether it started the step: the list fails whole,
+        // and nothing runs it again.
+        if (RunnerError.isInstance(error)) {
+          closeAll(files);
+          this.close();
+          this.resolve(Promise.reject(error));
+          return;
+        }
         // Nothing has run yet: the shell runs the command, and fails the way it does (unless the
         // run was told to stop meanwhile).
         if (first && this.halted === undefined) {
@@ -243,7 +261,7 @@ class ScriptRun {
         const code = (error as NodeJS.ErrnoException).code;
         const notFound = code === 'ENOENT' || code === 'ENOTDIR';
         const reason = notFound ? 'not found' : strerror(code);
-        this.write(slots[2] as Slot, `${this.shellName}${step.words[0]}: ${reason}\n`);
+        this.write(slots[2] as Slot, `${this.shellName(step)}${step.words[0]}: ${reason}\n`);
         closeAll(files);
         this.status = notFound ? 127 : 126;
         this.next();

@@ -151,6 +151,75 @@ function filesUnder(dir: string): Record<string, string> {
   return files;
 }
 
+type Scene = ReturnType<typeof scene>;
+
+/**
+ * `command` run by the runner in `plain` and as `/bin/sh -c command` in `shell` (two copies of one
+ * scene): the same exit, signal, stdout and stderr (the scene's dir written as <dir>), and the
+ * same files left.
+ */
+async function expectSameAsShell(command: string, plain: Scene, shell: Scene): Promise<void> {
+  const options = { input: 'stdin text\n', timeoutMs: 20_000, envAllowlist: [] };
+  const ours = await runCommand({ ...options, cwd: plain.dir, env: plain.env, command });
+  const sh = await runCommand({
+    ...options,
+    cwd: shell.dir,
+    env: shell.env,
+    command: ['/bin/sh', '-c', command],
+  });
+  const seen = (result: RunResult, dir: string) =>
+    JSON.parse(JSON.stringify(outcome(result)).replaceAll(dir, '<dir>'));
+  expect(seen(ours, plain.dir)).toEqual(seen(sh, shell.dir));
+  expect(filesUnder(plain.dir)).toEqual(filesUnder(shell.dir));
+}
+
+describe('a #!/bin/sh file of such lists, run without its shell where /bin/sh is dash', () => {
+  // [the file's lines after #!/bin/sh, run without the shell where /bin/sh is dash]
+  const bodies: [string, boolean][] = [
+    ['cat >/dev/null\necho . >>log\n', true],
+    ['# a comment\n\ncat >out; echo done\n  # an indented one\n', true],
+    ['echo a\nexit 3\necho never\n', true],
+    ['cat >/nonexistent/x\necho after\n', true],
+    ['true\n./absent.sh\necho after\n', false],
+    ['echo \'{"decision":"deny","reason":"no"}\'\nexit 2', true],
+    ['head -c 3\necho\ncat\n', true],
+    [': >/nonexistent/x\necho never\n', true],
+    ['./exit7.sh && echo not-run\n./segv.sh\necho after\n', true],
+    ['show-on-path a >out 2>&1\ncat out\n', true],
+    ['set -e\nfalse\necho no\n', false],
+    ['echo "$0" "$1"\n', false],
+    ['cat # a comment after a command\n', false],
+    ['echo hi\r\n', false],
+    ['echo one &&\necho two\n', false],
+    ['\n# nothing but comments\n', false],
+  ];
+  it.each(bodies)(
+    '%j: the same exit, signal, stdout, stderr and files as its shell',
+    async (body, shellFree) => {
+      const [plain, shell] = [scene(), scene()];
+      for (const { dir } of [plain, shell]) script(dir, 'hook.sh', `#!/bin/sh\n${body}`);
+      if (DASH)
+        expect(shellFreeCommand('./hook.sh x', plain.dir, plain.env)?.file).toBe(
+          shellFree ? './hook.sh' : undefined,
+        );
+      await expectSameAsShell('./hook.sh x', plain, shell);
+    },
+  );
+
+  it.runIf(DASH)('leaves a file of another interpreter, or with an option, to it', () => {
+    const { dir, env } = scene();
+    for (const first of ['#!/bin/bash', '#!/bin/sh -e', '#!/usr/bin/env sh', '#!/bin/dash']) {
+      script(dir, 'other.sh', `${first}\necho hi\n`);
+      expect(shellFreeCommand('./other.sh', dir, env)?.file).toBeUndefined();
+    }
+    script(dir, 'spaced.sh', '#! /bin/sh\necho hi\n');
+    expect(shellFreeCommand('./spaced.sh', dir, env)?.file).toBe('./spaced.sh');
+    // Named with a redirection or in a list: the list's own steps, not the file's.
+    expect(shellFreeCommand('./spaced.sh >out', dir, env)?.file).toBeUndefined();
+    expect(shellFreeCommand('./spaced.sh; true', dir, env)?.file).toBeUndefined();
+  });
+});
+
 describe('a list of simple commands, run without the shell where /bin/sh is dash', () => {
   // [command, run without the shell where /bin/sh is dash]
   const commands: [string, boolean][] = [
@@ -216,7 +285,6 @@ describe('a list of simple commands, run without the shell where /bin/sh is dash
   it.each(commands)(
     '%j: the same exit, signal, stdout, stderr and files as /bin/sh -c',
     async (command, shellFree) => {
-      const options = { input: 'stdin text\n', timeoutMs: 20_000, envAllowlist: [] };
       const [plain, shell] = [scene(), scene()];
       for (const { dir } of [plain, shell]) {
         fs.writeFileSync(path.join(dir, 'in.txt'), 'from a file\n');
@@ -226,17 +294,7 @@ describe('a list of simple commands, run without the shell where /bin/sh is dash
       }
       if (DASH)
         expect(shellFreeCommand(command, plain.dir, plain.env) !== undefined).toBe(shellFree);
-      const ours = await runCommand({ ...options, cwd: plain.dir, env: plain.env, command });
-      const sh = await runCommand({
-        ...options,
-        cwd: shell.dir,
-        env: shell.env,
-        command: ['/bin/sh', '-c', command],
-      });
-      const seen = (result: RunResult, dir: string) =>
-        JSON.parse(JSON.stringify(outcome(result)).replaceAll(dir, '<dir>'));
-      expect(seen(ours, plain.dir)).toEqual(seen(sh, shell.dir));
-      expect(filesUnder(plain.dir)).toEqual(filesUnder(shell.dir));
+      await expectSameAsShell(command, plain, shell);
     },
   );
 

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +18,11 @@ import { SHELL_PATH } from './run-options.js';
  */
 export interface ShellFreeScript {
   steps: ShellFreeStep[];
+  /**
+   * The `#!/bin/sh` file whose lines these steps are (the command named only it): dash names
+   * itself by that path in its messages, with each step's line.
+   */
+  file?: string;
 }
 
 /** One simple command of a {@link ShellFreeScript}. */
@@ -29,6 +35,8 @@ export interface ShellFreeStep {
   redirects: ShellFreeRedirect[];
   /** A program's path as the shell passes it to exec (relative to the working dir, or not). */
   file?: string;
+  /** Its line in the script file ({@link ShellFreeScript.file}); 1 in a `-c` string. */
+  line?: number;
 }
 
 /** `N<word`, `N>word`, `N>>word` (a file), or `N>&M` (a copy of another descriptor). */
@@ -93,7 +101,25 @@ export function shellFreeCommand(
   if (!isDash() || env.PATH?.includes('%') === true) return undefined;
   for (const name of Object.keys(env))
     if (DASH_OWN_VARIABLES.has(name) || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return undefined;
-  const parsed = parseCommand(command, env.HOME);
+  const steps = checkedSteps(parseCommand(command, env.HOME), cwd, env);
+  if (steps === undefined) return undefined;
+  const [only] = steps;
+  // A `#!/bin/sh` file named alone, whose lines are in the subset too: its steps, without the
+  // shell that would read them (most real hooks are such files).
+  const script =
+    steps.length === 1 && only?.file !== undefined && only.redirects.length === 0
+      ? scriptSteps(only.file, cwd, env)
+      : undefined;
+  return script === undefined ? { steps } : { steps: script, file: only?.file as string };
+}
+
+// The steps of a parse, each checked to be the runner's to run (a builtin it takes, or a program
+// dash would exec, with redirections to plain files); undefined when one is not.
+function checkedSteps(
+  parsed: ParsedStep[] | undefined,
+  cwd: string,
+  env: Readonly<Record<string, string>>,
+): ShellFreeStep[] | undefined {
   if (parsed === undefined) return undefined;
   const steps: ShellFreeStep[] = [];
   for (const { plainName, ...step } of parsed) {
@@ -115,7 +141,54 @@ export function shellFreeCommand(
       if (redirect.op !== '>&' && !fileTargetIsPlain(redirect.target, cwd)) return undefined;
     steps.push(step);
   }
-  return { steps };
+  return steps;
+}
+
+/** The largest script file read for its lines; a larger one runs under its shell. */
+const MAX_SCRIPT_BYTES = 16 * 1024;
+
+// The steps of a `#!/bin/sh` file, line by line, when every line is empty, a comment, or a list in
+// the subset (a newline ends a list as `;` does); undefined otherwise. dash reads and runs a file
+// a line at a time: a line it would reject only stops it when reached, after the lines before ran,
+// so a file with any line outside the subset is left to it whole.
+function scriptSteps(
+  file: string,
+  cwd: string,
+  env: Readonly<Record<string, string>>,
+): ShellFreeStep[] | undefined {
+  const text = readScript(path.resolve(cwd, file));
+  if (text === undefined) return undefined;
+  const [first, ...lines] = text.split('\n');
+  // The kernel runs `#!/bin/sh` and `#! /bin/sh` (blanks after it dropped) with no argument.
+  if (first === undefined || !/^#! ?\/bin\/sh[ \t]*$/.test(first)) return undefined;
+  const steps: ShellFreeStep[] = [];
+  for (const [index, line] of lines.entries()) {
+    const trimmed = line.replace(/^[ \t]+/, '');
+    if (trimmed === '' || trimmed.startsWith('#')) continue;
+    const parsed = checkedSteps(parseCommand(line, env.HOME), cwd, env);
+    if (parsed === undefined) return undefined;
+    for (const step of parsed) steps.push({ ...step, line: index + 2 });
+  }
+  return steps.length === 0 ? undefined : steps;
+}
+
+// The file's text when it is small, whole UTF-8 without NUL; else undefined.
+function readScript(file: string): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    if (!fs.fstatSync(fd).isFile()) return undefined;
+    const bytes = Buffer.alloc(MAX_SCRIPT_BYTES + 1);
+    const read = fs.readSync(fd, bytes, 0, bytes.length, 0);
+    if (read > MAX_SCRIPT_BYTES) return undefined;
+    const content = bytes.subarray(0, read);
+    if (content.includes(0) || !isUtf8(content)) return undefined;
+    return content.toString('utf8');
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
 }
 
 interface ParsedStep extends ShellFreeStep {

@@ -4,7 +4,7 @@ import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { childProcessModule } from './lazy-builtins.js';
 import { onProcessExit, signalGroup, trackRun } from './live-runs.js';
-import { posixSpawnerSetting, posixSpawnerUsable } from './posix-spawner.js';
+import { posixSpawnerSetting } from './posix-spawner.js';
 import { describeCommand, type RunPlan } from './run-plan.js';
 import { notStartedAbortedResult, type RunResult } from './run-result.js';
 import { RunnerError, switchValue } from './runner-error.js';
@@ -130,17 +130,9 @@ export function onRunnerWarning(listener: (warning: RunnerWarning) => void): () 
   };
 }
 
-/**
- * Starts what spawns this process's children now, so that the first run does not wait for it: the
- * posix spawner where it can run (a Python start, ~30 ms), else the spawn helper when it is on and
- * none is running or starting (a Node start: 50–300 ms on a small, busy machine). A
- * host calls it when it knows runs will come (a session with command hooks), off its critical
- * path. Returns at once; never keeps the host alive; never throws (a helper that cannot start is
- * said once through {@link onRunnerWarning}, and runs then spawn from the host).
- */
-export function warmSpawnHelper(): void {
-  // Where the posix spawner runs, children are spawned from here through it: it is what warms.
-  if (posixSpawnerUsable() || !enabled || helper !== undefined || !helperRuntimeFits()) return;
+/** Starts the spawn helper now, when it is on and none is running or starting. @internal */
+export function warmHelper(): void {
+  if (!enabled || helper !== undefined || !helperRuntimeFits()) return;
   const started = startHelper();
   if (started !== undefined) started.warm = true;
 }
