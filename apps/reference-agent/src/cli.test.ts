@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HOOK_EVENTS } from '@soong-agent/protocol';
-import { eventually, makeTempDir } from '@soong-agent/test-utils';
+import { eventually, isAlive, makeTempDir } from '@soong-agent/test-utils';
 import { describe, expect, it } from 'vitest';
 import {
   CLI,
@@ -1124,7 +1124,15 @@ describe('soong-agent events', () => {
       );
       agent.child.kill('SIGKILL');
       await agent.done;
-      process.kill(Number(fs.readFileSync(pidFile, 'utf8')), 'SIGKILL');
+      // The hook dies with the agent: what spawned it (the runner's posix spawner, or its spawn
+      // helper) kills its group when the agent goes. Killed here too, in case that is not yet.
+      const hook = Number(fs.readFileSync(pidFile, 'utf8'));
+      try {
+        process.kill(hook, 'SIGKILL');
+      } catch {
+        // gone already
+      }
+      await eventually(() => !isAlive(hook));
       const json = await runCli(['events', '--json', ...base], { env: workspace.env });
       expect(json.code).toBe(1);
       const records = parseRecords(json.stdout);

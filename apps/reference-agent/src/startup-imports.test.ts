@@ -163,7 +163,9 @@ describe('the built cli.js (bundled)', () => {
     expect(text).toMatch(/function warmSpawnHelper\(/);
     for (const absent of ['openHookSession', 'loadConfig', 'createToolRegistry'])
       expect(text).not.toMatch(new RegExp(`function ${absent}\\(`));
-    expect(sizeOf(closure.keys())).toBeLessThan(60_000);
+    // The runner alone (with its posix spawner's Python program, ~7 KB): far from the session's
+    // graph, which is several times this.
+    expect(sizeOf(closure.keys())).toBeLessThan(70_000);
   });
 
   it("ships the runner's spawn helper as one self-contained file beside the runner's code", () => {
