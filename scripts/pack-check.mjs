@@ -188,8 +188,9 @@ const cli = (args) =>
 checkApp('soong-agent --help (installed alone)', () => {
   if (!cli(['--help']).includes('hooks')) throw new Error('no command list');
 });
-checkApp('soong-agent hooks test through the spawn helper (installed alone)', () => {
-  // The hook prints the command line of its parent: the runner's spawn helper from the package.
+checkApp("soong-agent hooks test through the runner's spawner (installed alone)", () => {
+  // The hook prints the command line of its parent: the runner's posix spawner (a python3 given
+  // the package's program) where it runs, else its spawn helper from the package.
   const parent = `cat >/dev/null; tr '\\0' ' ' < /proc/$PPID/cmdline >&2; echo '{"decision":"deny","reason":"packed"}'`;
   writeFileSync(
     join(cliProject, 'home', 'hooks.json'),
@@ -210,8 +211,9 @@ checkApp('soong-agent hooks test through the spawn helper (installed alone)', ()
     output = String(error.stdout);
   }
   if (!output.includes('packed')) throw new Error(`no deny in:\n${output}`);
-  if (process.platform === 'linux' && !output.includes('spawn-helper-main.js'))
-    throw new Error(`the hook was not spawned by the spawn helper:\n${output}`);
+  const spawner = output.includes('spawn-helper-main.js') || /python3 -I -S -c /.test(output);
+  if (process.platform === 'linux' && !spawner)
+    throw new Error(`the hook was not spawned by the runner's spawner:\n${output}`);
 });
 
 rmSync(work, { recursive: true, force: true });
