@@ -191,7 +191,7 @@ checkApp('soong-agent --help (installed alone)', () => {
 checkApp("soong-agent hooks test through the runner's spawner (installed alone)", () => {
   // The hook prints the command line of its parent: the runner's posix spawner (a python3 given
   // the package's program) where it runs, else its spawn helper from the package.
-  const parent = `cat >/dev/null; tr '\\0' ' ' < /proc/$PPID/cmdline >&2; echo '{"decision":"deny","reason":"packed"}'`;
+  const parent = `cat >/dev/null; tr '\\0' ' ' < /proc/$PPID/cmdline | head -c 200 >&2; echo '{"decision":"deny","reason":"packed"}'`;
   writeFileSync(
     join(cliProject, 'home', 'hooks.json'),
     JSON.stringify({
