@@ -147,6 +147,10 @@ function checkedSteps(
 /** The largest script file read for its lines; a larger one runs under its shell. */
 const MAX_SCRIPT_BYTES = 16 * 1024;
 
+// How a `#!/bin/sh` or `#! /bin/sh` file starts (its first line is checked whole once read).
+const SH_HEAD = /^#! ?\/bin\/sh/;
+const SH_HEAD_BYTES = '#! /bin/sh'.length;
+
 // The steps of a `#!/bin/sh` file, line by line, when every line is empty, a comment, or a list in
 // the subset (a newline ends a list as `;` does); undefined otherwise. dash reads and runs a file
 // a line at a time: a line it would reject only stops it when reached, after the lines before ran,
@@ -172,12 +176,16 @@ function scriptSteps(
   return steps.length === 0 ? undefined : steps;
 }
 
-// The file's text when it is small, whole UTF-8 without NUL; else undefined.
+// The file's text when it starts as a `#!/bin/sh` file, is small, whole UTF-8 without NUL; else
+// undefined. Its head is read first: most programs named alone are binaries, read no further.
 function readScript(file: string): string | undefined {
   let fd: number | undefined;
   try {
     fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
     if (!fs.fstatSync(fd).isFile()) return undefined;
+    const head = Buffer.alloc(SH_HEAD_BYTES);
+    const headRead = fs.readSync(fd, head, 0, head.length, 0);
+    if (!SH_HEAD.test(head.toString('latin1', 0, headRead))) return undefined;
     const bytes = Buffer.alloc(MAX_SCRIPT_BYTES + 1);
     const read = fs.readSync(fd, bytes, 0, bytes.length, 0);
     if (read > MAX_SCRIPT_BYTES) return undefined;
