@@ -79,7 +79,7 @@ interface Spawner {
   shared: Set<number>;
   /** Called once it is ready. */
   onReady: (() => void)[];
-  /** Lines for {@link later}. */
+  /** Lines not written yet (see {@link later}, {@link flush}). */
   later: string[];
   laterTimer?: NodeJS.Timeout;
   /** Why it was given up on, when it was (else it died by itself). */
@@ -98,7 +98,7 @@ const ANSWER_TIMEOUT_MS = 10_000;
 const EXIT_AFTER_KILL_MS = 2_000;
 
 /** The places a python3 is looked for: the system's own, not whatever a PATH puts first. */
-const PYTHONS = ['/usr/bin/python3', '/usr/local/bin/python3', '/bin/python3'];
+export const PYTHONS = ['/usr/bin/python3', '/usr/local/bin/python3', '/bin/python3'];
 
 let enabled = true;
 let spawner: Spawner | undefined;
@@ -467,11 +467,8 @@ function replies(target: Spawner): Socket | undefined {
 }
 
 function write(target: Spawner, message: object): void {
-  if (target.process.stdin?.writable !== true) return;
-  const lines = `${target.later.join('')}${JSON.stringify(message)}\n`;
-  target.later.length = 0;
-  clearTimeout(target.laterTimer);
-  target.process.stdin.write(lines);
+  target.later.push(`${JSON.stringify(message)}\n`);
+  flush(target);
 }
 
 // What need not reach the spawner at once (a release, a drop): sent with the next request, or
@@ -479,18 +476,23 @@ function write(target: Spawner, message: object): void {
 function later(target: Spawner, message: object): void {
   target.later.push(`${JSON.stringify(message)}\n`);
   if (target.later.length > 1) return;
-  target.laterTimer = setTimeout(() => {
-    if (target.later.length === 0 || target.process.stdin?.writable !== true) return;
-    target.process.stdin.write(target.later.join(''));
-    target.later.length = 0;
-  }, 50);
+  target.laterTimer = setTimeout(() => flush(target), 50);
   target.laterTimer.unref();
+}
+
+// Everything queued, in one write.
+function flush(target: Spawner): void {
+  clearTimeout(target.laterTimer);
+  if (target.later.length === 0 || target.process.stdin?.writable !== true) return;
+  target.process.stdin.write(target.later.join(''));
+  target.later.length = 0;
 }
 
 // The spawner died (killed, out of memory, or before it was ready): what it had started is killed
 // (their exit can no longer be read), and this process spawns with Node from now on. The spawns it
 // had not answered go to Node when it died before it was ready (it read none of them), else fail.
 function lost(target: Spawner): void {
+  const gone = `the runner's posix spawner (pid ${target.process.pid}) ${target.why ?? 'died'}`;
   if (spawner === target) {
     spawner = undefined;
     unavailable = true;
@@ -501,7 +503,7 @@ function lost(target: Spawner): void {
     } catch {
       // gone already
     }
-    child.lost = `the runner's posix spawner (pid ${target.process.pid}) ${target.why ?? 'died'} during the run; what it had started was killed, and this process spawns without it from now on`;
+    child.lost = `${gone} during the run; what it had started was killed, and this process spawns without it from now on`;
     for (const stream of child.stdio) stream?.end();
     child.exited([null, 'SIGKILL']);
   }
@@ -516,7 +518,7 @@ function lost(target: Spawner): void {
     pending.reject(
       new RunnerError({
         code: 'HELPER_FAILED',
-        message: `could not start ${JSON.stringify(pending.request.file)}: the runner's posix spawner (pid ${target.process.pid}) ${target.why ?? 'died'} before it answered; whether it had started it is not known, so it is not run again`,
+        message: `could not start ${JSON.stringify(pending.request.file)}: ${gone} before it answered; whether it had started it is not known, so it is not run again`,
       }),
     );
   }

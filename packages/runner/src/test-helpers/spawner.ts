@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { PYTHONS } from '../posix-spawner.js';
 
 /** The parent pid of `pid`, from /proc (Linux). */
 export function parentOf(pid: number): number {
@@ -25,7 +26,4 @@ export const SPAWNING_PID_COMMAND =
 
 /** Whether this machine has a python3 where the posix spawner looks for one (Linux only). */
 export const POSIX_SPAWNER_CAN_RUN =
-  process.platform === 'linux' &&
-  ['/usr/bin/python3', '/usr/local/bin/python3', '/bin/python3'].some((file) =>
-    fs.existsSync(file),
-  );
+  process.platform === 'linux' && PYTHONS.some((file) => fs.existsSync(file));
