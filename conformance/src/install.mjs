@@ -57,7 +57,22 @@ export async function ensureInstalled(agent) {
       `${agent.packageName}@${agent.version}`,
     ],
     cwd: dir,
-    envAllowlist: ['PATH', 'HOME', 'TMPDIR', 'LANG', 'npm_config_registry', 'NPM_CONFIG_REGISTRY'],
+    // The registry, and how to reach it: a proxy, and the certificates of one that inspects TLS.
+    envAllowlist: [
+      'PATH',
+      'HOME',
+      'TMPDIR',
+      'LANG',
+      'npm_config_registry',
+      'NPM_CONFIG_REGISTRY',
+      'npm_config_cafile',
+      'NPM_CONFIG_CAFILE',
+      'NODE_EXTRA_CA_CERTS',
+      'HTTPS_PROXY',
+      'https_proxy',
+      'NO_PROXY',
+      'no_proxy',
+    ],
     timeoutMs: 600_000,
   });
   if (result.exitCode !== 0 || installedVersion(dir, agent) !== agent.version || !existsSync(bin)) {
