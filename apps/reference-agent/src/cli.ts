@@ -11,6 +11,8 @@ hideProcessEnvironment();
 
 // Commands that run hooks and tools; `hooks` runs them only in `hooks test`.
 const RUNNING_COMMANDS = new Set(['run', 'chat', 'demo', 'mcp-proxy']);
+// Commands that call a model: their HTTP parser is kept at V8's baseline (see the module).
+const MODEL_COMMANDS = new Set(['run', 'chat', 'demo']);
 
 /**
  * Whether this command line will run hooks or tools (a quick look at the words, before commander
@@ -37,6 +39,26 @@ function warmSpawnHelperNow(): void {
   );
 }
 
+/** Whether this command line may call a model (`run`, `chat`, `demo`), by the same quick look. */
+function callsModels(args: readonly string[]): boolean {
+  const command = args.find((arg) => !arg.startsWith('-'));
+  return command !== undefined && MODEL_COMMANDS.has(command);
+}
+
+/**
+ * Keeps WebAssembly in this process at V8's baseline compiler (Liftoff). Node's `fetch` parses
+ * HTTP with undici's llhttp, a WebAssembly module, and V8 by default recompiles its hot functions
+ * with TurboFan on a background thread: about 180 ms of CPU in a session's first seconds (`perf`,
+ * 2 vCPUs), taken from the first hooks and tools, which wait on processes of their own (a hook
+ * took 9 ms there against 5 ms later). Baseline code parses an answer faster than it streams in.
+ * Before the first model call; the CLI owns its process (a library must not change V8's flags).
+ */
+async function keepWebAssemblyAtBaseline(): Promise<void> {
+  const { setFlagsFromString } = await import('node:v8');
+  setFlagsFromString('--no-wasm-tier-up');
+  setFlagsFromString('--no-wasm-dynamic-tiering');
+}
+
 function packageVersion(): string {
   const manifest = JSON.parse(
     readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
@@ -58,6 +80,7 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 
 const argv = process.argv.slice(2);
 if (startsHookRuns(argv)) warmSpawnHelperNow();
+if (callsModels(argv)) await keepWebAssemblyAtBaseline();
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // Only here is .git read (a few small files, no `git` process): a plain start reads nothing.
   const { describeVersion } = await import('./version.js');
