@@ -11,7 +11,7 @@ hideProcessEnvironment();
 
 // Commands that run hooks and tools; `hooks` runs them only in `hooks test`.
 const RUNNING_COMMANDS = new Set(['run', 'chat', 'demo', 'mcp-proxy']);
-// Commands that call a model: their HTTP parser is kept at V8's baseline (see the module).
+// Commands that call a model: see keepWebAssemblyAtBaseline.
 const MODEL_COMMANDS = new Set(['run', 'chat', 'demo']);
 
 /**
@@ -39,7 +39,7 @@ function warmSpawnHelperNow(): void {
   );
 }
 
-/** Whether this command line may call a model (`run`, `chat`, `demo`), by the same quick look. */
+/** Whether this command line may call a model (`run`, `chat`, `demo`), by the same quick look as above. */
 function callsModels(args: readonly string[]): boolean {
   const command = args.find((arg) => !arg.startsWith('-'));
   return command !== undefined && MODEL_COMMANDS.has(command);
