@@ -20,9 +20,14 @@ const MODEL_COMMANDS = new Set(['run', 'chat', 'demo']);
  */
 function startsHookRuns(args: readonly string[]): boolean {
   if (args.some((arg) => arg === '--no-hooks' || arg === '--help' || arg === '-h')) return false;
-  const command = args.find((arg) => !arg.startsWith('-'));
+  const command = commandWord(args);
   if (command === 'hooks') return args.includes('test');
   return command !== undefined && RUNNING_COMMANDS.has(command);
+}
+
+// The command of a command line, at a quick look: its first word that is not an option.
+function commandWord(args: readonly string[]): string | undefined {
+  return args.find((arg) => !arg.startsWith('-'));
 }
 
 /**
@@ -39,9 +44,9 @@ function warmSpawnHelperNow(): void {
   );
 }
 
-/** Whether this command line may call a model (`run`, `chat`, `demo`), by the same quick look as above. */
+/** Whether this command line may call a model (`run`, `chat`, `demo`), by the same quick look. */
 function callsModels(args: readonly string[]): boolean {
-  const command = args.find((arg) => !arg.startsWith('-'));
+  const command = commandWord(args);
   return command !== undefined && MODEL_COMMANDS.has(command);
 }
 
